@@ -1,0 +1,34 @@
+import type { Answer } from '../wire/answer.js';
+import type { Question } from '../wire/question.js';
+import type { PackReference, State } from '../wire/request.js';
+import type { Usage } from '../wire/response.js';
+
+/**
+ * The engine specification: the one small contract between the code that asks questions
+ * (server, in-process client) and the code that answers them (built-in analysers, model servers).
+ * Kept apart from its implementations, in the spirit of the AI SDK's provider package.
+ */
+export interface DecisionEngine {
+  /** Bumped when this contract changes, so implementations can be adapted in one place. */
+  readonly specificationVersion: 'v1';
+  /** Engine family, e.g. `builtin` or `llm`. */
+  readonly engineId: string;
+  /**
+   * Evaluate every question against one state, concurrently. Must honour `signal`; must return
+   * one answer per question id that matches the question's type; must not invent usage.
+   */
+  evaluate(options: EvaluateOptions): Promise<EvaluateResult>;
+}
+
+export interface EvaluateOptions {
+  state: State;
+  questions: Readonly<Record<string, Question>>;
+  /** The decision pack that asked, when one did (Arbiter extension). */
+  pack?: PackReference | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+export interface EvaluateResult {
+  answers: Record<string, Answer>;
+  usage: Usage;
+}

@@ -1,0 +1,7 @@
+import type { Migration } from './migration.js';
+
+/**
+ * Every migration of the server, from every feature. Features own their migrations
+ * (next to their storage code) and are listed here so one database holds them all.
+ */
+export const migrations: readonly Migration[] = [];
