@@ -1,1 +1,1 @@
-export {};
+export { createProgram } from './program.js';

@@ -12,7 +12,12 @@ export {
   type ScoreAnswer,
   scoreAnswerSchema,
 } from './wire/answer.js';
-export { DECISION_ERROR_CODES, type DecisionErrorCode, type ErrorBody, errorBodySchema } from './wire/error.js';
+export {
+  DECISION_ERROR_CODES,
+  type DecisionErrorCode,
+  type ErrorBody,
+  errorBodySchema,
+} from './wire/error.js';
 export { DECISION_LIMITS } from './wire/limits.js';
 export {
   type ChoiceQuestion,

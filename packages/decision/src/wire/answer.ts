@@ -43,7 +43,11 @@ export const scoreAnswerSchema = z.object({
   arbiter: answerMetaSchema.optional(),
 });
 
-export const answerSchema = z.discriminatedUnion('type', [noulAnswerSchema, choiceAnswerSchema, scoreAnswerSchema]);
+export const answerSchema = z.discriminatedUnion('type', [
+  noulAnswerSchema,
+  choiceAnswerSchema,
+  scoreAnswerSchema,
+]);
 
 export type NoulAnswer = z.infer<typeof noulAnswerSchema>;
 export type ChoiceAnswer = z.infer<typeof choiceAnswerSchema>;

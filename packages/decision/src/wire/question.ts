@@ -2,7 +2,11 @@ import { z } from 'zod';
 import { DECISION_LIMITS } from './limits.js';
 
 /** Instructions may be a string, or an object or array that carries the question and data it refers to. */
-export const instructionsSchema = z.union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())]);
+export const instructionsSchema = z.union([
+  z.string(),
+  z.record(z.string(), z.unknown()),
+  z.array(z.unknown()),
+]);
 
 const descriptionSchema = z.string().nullable();
 

@@ -1,0 +1,19 @@
+import { Command } from 'commander';
+
+/**
+ * Builds the `arbiter` command. Each command family lives in `commands/<name>.ts` and
+ * registers itself here; keep this file a plain list.
+ */
+export function createProgram(): Command {
+  const program = new Command('arbiter')
+    .description(
+      'Typed decisions, a tool gate for AI agents, a UHP harness server and client, rubric grading.',
+    )
+    .version('0.1.0')
+    .showHelpAfterError('(run with --help for usage)')
+    .configureHelp({ sortSubcommands: true });
+
+  // Command registrations (one line each):
+
+  return program;
+}
