@@ -1,5 +1,43 @@
+export { findAnswerMismatch } from './client/answers-match-questions.js';
+export {
+  type DecideResult,
+  type DecisionAnswered,
+  type DecisionSkipped,
+  SKIP_REASONS,
+  type SkipReason,
+} from './client/decide-result.js';
+export {
+  DEFAULT_BUDGET_MS,
+  type DecideOptions,
+  DecisionClient,
+  type DecisionClientOptions,
+} from './client/decision-client.js';
+export type {
+  DecisionTransport,
+  TransportFailure,
+  TransportOutcome,
+  TransportResponse,
+} from './client/decision-transport.js';
+export { parseRetryAfter } from './client/retry-after.js';
+export { backoffDelay, DEFAULT_RETRY_POLICY, type RetryPolicy } from './client/retry-policy.js';
 export type { DecisionEngine, EvaluateOptions, EvaluateResult } from './engine/decision-engine.js';
 export { EngineError, type EngineErrorCode } from './engine/engine-error.js';
+export { choice, type Instructions, type NoulCriteria, noul, score } from './question/question-builders.js';
+export type { AnswerFor, AnswersFor, TypedChoiceAnswer } from './question/typed-answer.js';
+export type { TypedChoiceQuestion } from './question/typed-question.js';
+export { redact, redactState } from './redaction/redact.js';
+export { isSecretName } from './redaction/secret-name.js';
+export { SECRET_RULES, type SecretRule } from './redaction/secret-rules.js';
+export {
+  createHttpTransport,
+  DEFAULT_BASE_URL,
+  type HttpTransportOptions,
+} from './transport/http-transport.js';
+export {
+  createInProcessTransport,
+  type InProcessTransportOptions,
+} from './transport/in-process-transport.js';
+export { createStubTransport, STUB_MODEL } from './transport/stub-transport.js';
 export {
   type Answer,
   type AnswerMeta,

@@ -1,0 +1,165 @@
+import { redactionMarker } from './redaction-marker.js';
+import { isSecretName } from './secret-name.js';
+import { isRedactableBareValue, isRedactableValue } from './secret-value.js';
+
+/**
+ * One pattern of the redaction catalogue. Every pattern either starts with a literal prefix or is pinned
+ * by a look-behind to the start of a run of token characters, and has no nested ambiguous quantifiers,
+ * so each run of the text is attempted once: the scan stays linear (tested on 1 MB adversarial input).
+ */
+export interface SecretRule {
+  /** Names the kind of secret in the marker: `[REDACTED:<kind>]`. */
+  readonly kind: string;
+  readonly pattern: RegExp;
+  /** Builds the replacement of one match; returning the match unchanged keeps it. */
+  readonly replace: (match: string, ...groups: string[]) => string;
+}
+
+/** Token characters: a token pattern must not start in the middle of a run of them. */
+const START = '(?<![A-Za-z0-9_-])';
+const END = '(?![A-Za-z0-9_-])';
+
+function token(kind: string, body: string, accept?: (match: string) => boolean): SecretRule {
+  const marker = redactionMarker(kind);
+  return {
+    kind,
+    pattern: new RegExp(`${START}${body}`, 'g'),
+    replace: (match) => (accept === undefined || accept(match) ? marker : match),
+  };
+}
+
+const hasDigit = (text: string) => /[0-9]/.test(text);
+
+/** Provider tokens with a recognisable shape. Anthropic precedes OpenAI: both start with `sk-`. */
+const providerTokens: SecretRule[] = [
+  token('aws-access-key-id', `(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])`),
+  token('google-api-key', `AIza[0-9A-Za-z_-]{35}${END}`),
+  token('google-oauth-client-secret', `GOCSPX-[A-Za-z0-9_-]{28}${END}`),
+  token('google-oauth-token', `ya29\\.[0-9A-Za-z_-]{20,}`),
+  token('github-token', `(?:ghp|gho|ghs|ghu|ghr)_[A-Za-z0-9]{36,255}${END}`),
+  token('github-token', `github_pat_[A-Za-z0-9_]{22,255}${END}`),
+  token('gitlab-token', `gl(?:pat|dt|rt|ptt|cbt|oas|ft|imt|agent)-[A-Za-z0-9_-]{20,}`),
+  token('atlassian-token', `AT(?:BB|ATT|CTT)[A-Za-z0-9_=.-]{24,}`),
+  token('anthropic-key', `sk-ant-[A-Za-z0-9_-]{20,}`),
+  token('openai-key', `sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}`, hasDigit),
+  token('huggingface-token', `hf_[A-Za-z0-9]{30,}${END}`),
+  token('slack-token', `xox[abposre]-[A-Za-z0-9-]{10,}`),
+  token('slack-token', `xapp-[0-9]-[A-Za-z0-9-]{10,}`),
+  token('discord-token', `[MNO][A-Za-z0-9_-]{23,27}\\.[A-Za-z0-9_-]{6}\\.[A-Za-z0-9_-]{27,}${END}`),
+  token('stripe-key', `(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}`),
+  token('stripe-webhook-secret', `whsec_[A-Za-z0-9+/=]{24,}`),
+  token('twilio-api-key', `SK[0-9a-f]{32}(?![A-Za-z0-9])`),
+  token('sendgrid-key', `SG\\.[A-Za-z0-9_-]{22}\\.[A-Za-z0-9_-]{43}${END}`),
+  token('npm-token', `npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])`),
+  token('pypi-token', `pypi-[A-Za-z0-9_-]{50,}`),
+  token('dockerhub-token', `dckr_pat_[A-Za-z0-9_-]{20,}`),
+  token('jwt', `eyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]*`),
+];
+
+const webhookUrls: SecretRule[] = [
+  {
+    kind: 'slack-webhook',
+    pattern: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/-]+/g,
+    replace: () => redactionMarker('slack-webhook'),
+  },
+  {
+    kind: 'discord-webhook',
+    pattern: /https:\/\/(?:(?:ptb|canary)\.)?discord(?:app)?\.com\/api\/webhooks\/[0-9]+\/[A-Za-z0-9_-]+/g,
+    replace: () => redactionMarker('discord-webhook'),
+  },
+];
+
+const headers: SecretRule[] = [
+  {
+    // `Authorization: Bearer …`, `"Authorization": "Basic …"`, `-H 'Proxy-Authorization: token …'`.
+    kind: 'authorization',
+    pattern:
+      /\b((?:proxy-)?authorization\\?["']?[ \t]*[:=][ \t]*\\?["']?(?:bearer|basic|digest|token|negotiate|ntlm)[ \t]+)([A-Za-z0-9._~+/-]{6,}=*)/gi,
+    replace: (_match, prefix = '', credential = '') =>
+      credential.startsWith('[REDACTED:') ? _match : `${prefix}${redactionMarker('authorization')}`,
+  },
+  {
+    // A bearer token outside a header line (`curl … Bearer abc…`, logs). Prose has no digits in the next word.
+    kind: 'bearer-token',
+    pattern: /\b(bearer[ \t]+)([A-Za-z0-9._~+/-]{16,}=*)/gi,
+    replace: (match, prefix = '', credential = '') =>
+      hasDigit(credential) ? `${prefix}${redactionMarker('bearer-token')}` : match,
+  },
+];
+
+const cloudSecrets: SecretRule[] = [
+  {
+    kind: 'aws-secret-access-key',
+    pattern:
+      /\b((?:aws_?)?secret_?(?:access_?)?key["']?[ \t]*[:=][ \t]*["']?)([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/gi,
+    replace: (_match, prefix = '') => `${prefix}${redactionMarker('aws-secret-access-key')}`,
+  },
+  {
+    // Azure storage / service bus / ADO.NET connection strings and SAS signatures.
+    kind: 'azure-connection-string',
+    pattern: /(?<=^|[;\s"'])(AccountKey|SharedAccessKey|SharedSecretValue|Password)=([^;"'\s]+)/gim,
+    replace: (match, name = '', value = '') =>
+      isRedactableValue(value, name) ? `${name}=${redactionMarker('azure-connection-string')}` : match,
+  },
+  {
+    kind: 'azure-sas-signature',
+    pattern: /([?&]sig=)([A-Za-z0-9%+/=]{16,})/g,
+    replace: (_match, prefix = '') => `${prefix}${redactionMarker('azure-sas-signature')}`,
+  },
+];
+
+const urlCredentials: SecretRule = {
+  kind: 'url-password',
+  pattern:
+    /(?<![A-Za-z0-9+.-])([A-Za-z][A-Za-z0-9+.-]{0,30}:\/\/[^\s:/?#@"'<>]{1,256}:)([^\s/?#@"'<>]{1,256})@/g,
+  replace: (match, prefix = '', password = '') =>
+    isRedactableValue(password, '') ? `${prefix}${redactionMarker('url-password')}@` : match,
+};
+
+/**
+ * Secret-named fields and assignments. The name decides (see `isSecretName`); the value must look like
+ * a value rather than a reference or code. Three shapes: a quoted literal after `:`/`=`/`=>`/`:=`
+ * (JSON, YAML, code), a shell assignment `[export ]NAME=value`, and an unquoted YAML/INI/header value.
+ */
+const namedSecrets: SecretRule[] = [
+  {
+    kind: 'secret-field',
+    pattern:
+      /(?<![\w$.-])(["']?)([A-Za-z_][\w.-]{0,80})\1([ \t]*(?::=|=>|:|=)[ \t]*)(?:"((?:[^"\\\r\n]|\\.)*)"|'((?:[^'\\\r\n]|\\.)*)')/g,
+    replace: (match, quote = '', name = '', separator = '', doubleQuoted, singleQuoted) => {
+      const value = doubleQuoted ?? singleQuoted ?? '';
+      if (!isSecretName(name) || !isRedactableValue(value, name)) return match;
+      const valueQuote = doubleQuoted === undefined ? "'" : '"';
+      return `${quote}${name}${quote}${separator}${valueQuote}${redactionMarker('secret-field')}${valueQuote}`;
+    },
+  },
+  {
+    kind: 'secret-assignment',
+    pattern:
+      /(?<=^|[\s;&|(])(export[ \t]+)?([A-Za-z_][A-Za-z0-9_]{0,80})=([^\s"'`;&|()<>$]+)(?=$|[\s;&|)])/gm,
+    replace: (match, exported, name = '', value = '') => {
+      const shellStyle = exported !== undefined || name === name.toUpperCase();
+      if (!shellStyle || !isSecretName(name) || !isRedactableValue(value, name)) return match;
+      return `${exported ?? ''}${name}=${redactionMarker('secret-assignment')}`;
+    },
+  },
+  {
+    kind: 'secret-field',
+    pattern:
+      /(?<![\w$.-])([A-Za-z_][\w.-]{0,80})([ \t]*(?::[ \t]+|=[ \t]*))([^\s"'`,;(){}[\]<>=]+)(?=$|[\s,;}\]])/gm,
+    replace: (match, name = '', separator = '', value = '') =>
+      isSecretName(name) && isRedactableBareValue(value, name)
+        ? `${name}${separator}${redactionMarker('secret-field')}`
+        : match,
+  },
+];
+
+/** The catalogue in the order it is applied: specific shapes first, so markers name the provider. */
+export const SECRET_RULES: readonly SecretRule[] = [
+  ...headers,
+  ...webhookUrls,
+  ...providerTokens,
+  ...cloudSecrets,
+  urlCredentials,
+  ...namedSecrets,
+];

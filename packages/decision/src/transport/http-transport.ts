@@ -1,0 +1,185 @@
+import type { DecisionTransport, TransportFailure, TransportOutcome } from '../client/decision-transport.js';
+import { parseRetryAfter } from '../client/retry-after.js';
+import { errorBodySchema } from '../wire/error.js';
+import { DECISION_LIMITS } from '../wire/limits.js';
+
+export interface HttpTransportOptions {
+  /** Server address, e.g. `https://arbiter.example.com`. Default: ARBITER_BASE_URL, else http://127.0.0.1:7411. */
+  baseURL?: string;
+  /**
+   * API key sent as `Authorization: Bearer …`. Default: ARBITER_API_KEY. Pass `null` to send none
+   * (a local server started with `--no-auth`); a key that is neither given nor set makes every call
+   * a `missing_key` skip.
+   */
+  apiKey?: string | null;
+  /** The fetch to use (a proxy-aware or instrumented one). Default: the global fetch. */
+  fetch?: typeof globalThis.fetch;
+  /** Request path under the base URL. Default `/v1/decision`; `/v1/systemone` serves the same. */
+  path?: string;
+  /** Extra request headers (tracing and the like). */
+  headers?: Record<string, string>;
+}
+
+export const DEFAULT_BASE_URL = 'http://127.0.0.1:7411';
+
+/** Sends decisions to an Arbiter server (or any server of the public wire format) over HTTP. */
+export function createHttpTransport(options: HttpTransportOptions = {}): DecisionTransport {
+  const fetchImplementation = options.fetch ?? globalThis.fetch;
+  const apiKey = options.apiKey === undefined ? nonEmpty(process.env.ARBITER_API_KEY) : options.apiKey;
+  const baseURL = options.baseURL ?? nonEmpty(process.env.ARBITER_BASE_URL) ?? DEFAULT_BASE_URL;
+  const endpoint = resolveEndpoint(baseURL, options.path ?? '/v1/decision');
+
+  return {
+    name: 'http',
+    async send(request, { signal }) {
+      if (apiKey === undefined) {
+        return failure(
+          'missing_key',
+          'no API key: set ARBITER_API_KEY or pass apiKey (null for a server without auth)',
+        );
+      }
+      if (typeof endpoint === 'string') return failure('client_error', endpoint);
+      const body = JSON.stringify(request);
+      const bytes = Buffer.byteLength(body);
+      if (bytes > DECISION_LIMITS.maxBodyBytes) {
+        return failure(
+          'client_error',
+          `the request is ${bytes} bytes, above the ${DECISION_LIMITS.maxBodyBytes}-byte limit; keep large content out of the state`,
+        );
+      }
+      return post(fetchImplementation, endpoint, body, requestHeaders(apiKey, options.headers), signal);
+    },
+  };
+}
+
+async function post(
+  fetchImplementation: typeof globalThis.fetch,
+  endpoint: URL,
+  body: string,
+  headers: Record<string, string>,
+  signal: AbortSignal,
+): Promise<TransportOutcome> {
+  let response: Response;
+  let text: string;
+  try {
+    // Redirects are not followed: a redirected POST would carry the key to an address nobody configured.
+    response = await fetchImplementation(endpoint, {
+      method: 'POST',
+      headers,
+      body,
+      signal,
+      redirect: 'manual',
+    });
+    text = await response.text();
+  } catch (error) {
+    if (signal.aborted) return failure('aborted', 'aborted');
+    return failure(
+      'network',
+      `POST ${endpoint.origin}${endpoint.pathname} failed: ${describeNetworkError(error)}`,
+      {
+        retryable: true,
+      },
+    );
+  }
+  if (response.ok) {
+    try {
+      return { ok: true, body: JSON.parse(text) };
+    } catch {
+      return failure('invalid_response', `HTTP ${response.status} with a body that is not JSON`, {
+        status: response.status,
+      });
+    }
+  }
+  return failureForStatus(response, text);
+}
+
+function failureForStatus(response: Response, text: string): TransportFailure {
+  const { status } = response;
+  const detail = describeErrorBody(text);
+  if (status === 429) {
+    const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
+    return failure('rate_limited', `HTTP 429 rate limited${detail}`, {
+      status,
+      retryable: true,
+      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    });
+  }
+  if (status >= 500) {
+    const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
+    return failure('server_error', `HTTP ${status}${detail}`, {
+      status,
+      retryable: status !== 501,
+      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    });
+  }
+  if (status >= 300 && status < 400) {
+    return failure(
+      'client_error',
+      `HTTP ${status} redirect to ${response.headers.get('location') ?? '(no location)'}; set the base URL to the final address`,
+      { status },
+    );
+  }
+  const hint = status === 401 || status === 403 ? ' (check ARBITER_API_KEY)' : '';
+  return failure('client_error', `HTTP ${status}${detail}${hint}`, { status });
+}
+
+/** `: <code>: <message>` from the error envelope, or a short excerpt of a body of another shape. */
+function describeErrorBody(text: string): string {
+  try {
+    const parsed = errorBodySchema.safeParse(JSON.parse(text));
+    if (parsed.success) return `: ${parsed.data.error.code}: ${parsed.data.error.message}`;
+  } catch {
+    // Not JSON: a proxy's HTML page or plain text; an excerpt still helps.
+  }
+  const excerpt = text.trim().slice(0, 200);
+  return excerpt.length > 0 ? `: ${excerpt}` : '';
+}
+
+function describeNetworkError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  // undici reports `fetch failed` and puts the system error (ECONNREFUSED, ECONNRESET, …) in `cause`.
+  const cause = error.cause;
+  if (cause instanceof Error) {
+    const code = (cause as { code?: unknown }).code;
+    return typeof code === 'string' ? `${code} (${cause.message})` : cause.message;
+  }
+  return error.message;
+}
+
+function requestHeaders(
+  apiKey: string | null,
+  extra: Record<string, string> | undefined,
+): Record<string, string> {
+  return {
+    ...extra,
+    'content-type': 'application/json',
+    accept: 'application/json',
+    ...(apiKey === null ? {} : { authorization: `Bearer ${apiKey}` }),
+  };
+}
+
+function resolveEndpoint(baseURL: string, path: string): URL | string {
+  try {
+    const url = new URL(baseURL);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      return `the base URL must be http or https, got ${url.protocol}`;
+    }
+    // Keep a path prefix of the base URL (`https://host/arbiter` + `/v1/decision`).
+    url.pathname = url.pathname.replace(/\/+$/, '') + path;
+    return url;
+  } catch {
+    return `the base URL "${baseURL}" is not a valid URL (check ARBITER_BASE_URL)`;
+  }
+}
+
+function failure(
+  reason: TransportFailure['reason'],
+  message: string,
+  extra: Partial<Pick<TransportFailure, 'status' | 'retryable' | 'retryAfterMs'>> = {},
+): TransportFailure {
+  return { ok: false, reason, message, retryable: false, ...extra };
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value;
+}

@@ -1,0 +1,50 @@
+import type { DecisionTransport, TransportOutcome } from '../client/decision-transport.js';
+import type { DecisionEngine } from '../engine/decision-engine.js';
+import { EngineError } from '../engine/engine-error.js';
+
+export interface InProcessTransportOptions {
+  engine: DecisionEngine;
+  /** The pin reported as `model` in results. Default: the engine's id. The request's `model` is not consulted: there is one engine. */
+  model?: string;
+}
+
+/**
+ * Calls a `DecisionEngine` in this process: no server, no socket, no key. The client has already
+ * validated the request with the server's zod schemas; engine failures map to skips as the server
+ * would map them to statuses (unavailable → retryable, timeout → retryable, error → final).
+ */
+export function createInProcessTransport(options: InProcessTransportOptions): DecisionTransport {
+  const { engine } = options;
+  const model = options.model ?? engine.engineId;
+  return {
+    name: 'in-process',
+    async send(request, { signal }): Promise<TransportOutcome> {
+      try {
+        const result = await engine.evaluate({
+          state: request.state,
+          questions: request.questions,
+          pack: request.pack,
+          signal,
+        });
+        return { ok: true, body: { model, answers: result.answers, usage: result.usage } };
+      } catch (error) {
+        if (signal.aborted) return { ok: false, reason: 'aborted', message: 'aborted', retryable: false };
+        if (EngineError.isInstance(error)) {
+          return {
+            ok: false,
+            reason: 'server_error',
+            message: `engine ${engine.engineId}: ${error.code}: ${error.message}`,
+            retryable: error.isRetryable,
+          };
+        }
+        const message = error instanceof Error ? error.message : String(error);
+        return {
+          ok: false,
+          reason: 'server_error',
+          message: `engine ${engine.engineId} failed: ${message}`,
+          retryable: false,
+        };
+      }
+    },
+  };
+}
