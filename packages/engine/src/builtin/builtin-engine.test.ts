@@ -1,0 +1,205 @@
+import {
+  answerSchema,
+  type EvaluateOptions,
+  type Question,
+  questionSchema,
+  type ScoreAnswer,
+} from '@arbiter/decision';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { createBuiltinEngine } from './builtin-engine.js';
+import type { PackAnalyser } from './pack-analyser.js';
+
+const engine = createBuiltinEngine();
+
+const ticket = {
+  state: 'Help! My payouts have been failing for 3 days and the refund never arrived.',
+  questions: {
+    is_urgent: {
+      type: 'noul',
+      instructions: 'Does this convey urgency?',
+      criteria: { true: 'needs help today, failing, blocked', false: 'a question that can wait' },
+    },
+    department: {
+      type: 'choice',
+      instructions: 'Which team should handle this?',
+      criteria: { billing: 'payments, payouts and refunds', technical: 'bugs and outages', sales: null },
+    },
+    severity: {
+      type: 'score',
+      instructions: 'How severe is the issue?',
+      criteria: ['Cosmetic', 'Workaround exists', 'Blocking; failing payouts, no workaround'],
+    },
+  },
+} satisfies EvaluateOptions;
+
+function sum(values: Record<string, number>): number {
+  return Object.values(values).reduce((total, value) => total + value, 0);
+}
+
+describe('createBuiltinEngine (lexical evaluator)', () => {
+  it('leans towards the options the state talks about, without certainty', async () => {
+    const { answers, usage } = await engine.evaluate(ticket);
+    const department = answers.department;
+    expect(department?.type).toBe('choice');
+    if (department?.type !== 'choice') return;
+    expect(department.choice).toBe('billing');
+    expect(department.probabilities.billing).toBeGreaterThan(0.5);
+    expect(department.probabilities.billing).toBeLessThan(0.9);
+    expect(department.confidence).toBeGreaterThan(0);
+    expect(department.confidence).toBeLessThan(0.8);
+    expect(department.arbiter).toMatchObject({ engine: 'builtin', abstained: false });
+    expect(department.arbiter?.evidence).toContain('term:payout');
+
+    const severity = answers.severity as ScoreAnswer;
+    expect(severity.score).toBeGreaterThan(1);
+    expect(Object.keys(severity.probabilities)).toEqual(['0', '1', '2']);
+    expect(severity.legend).toEqual({
+      '0': 'Cosmetic',
+      '1': 'Workaround exists',
+      '2': ticket.questions.severity.criteria[2],
+    });
+
+    const urgent = answers.is_urgent;
+    expect(urgent?.type === 'noul' && urgent.noul).toBeGreaterThan(0.5);
+    expect(usage.output_tokens).toBe(0);
+    expect(usage.input_tokens).toBeGreaterThan(0);
+  });
+
+  it('abstains with the uninformed prior when nothing overlaps', async () => {
+    const { answers } = await engine.evaluate({
+      state: 'zzz qqq',
+      questions: {
+        flag: { type: 'noul', instructions: 'Is the sky green?' },
+        pick: { type: 'choice', instructions: 'Pick one', criteria: { red: null, blue: null, green: null } },
+        level: { type: 'score', instructions: 'Rate', criteria: ['low', 'mid', 'high', null] },
+      },
+    });
+    expect(answers.flag).toEqual({
+      type: 'noul',
+      noul: 0.5,
+      arbiter: { engine: 'builtin', abstained: true, evidence: ['no-lexical-overlap'] },
+    });
+    expect(answers.pick).toMatchObject({
+      choice: 'red',
+      confidence: 0,
+      probabilities: { red: 1 / 3, blue: 1 / 3, green: 1 / 3 },
+      arbiter: { abstained: true },
+    });
+    expect(answers.level).toMatchObject({ score: 1.5, confidence: 0, arbiter: { abstained: true } });
+  });
+
+  it('reads object and array states, keys included', async () => {
+    const { answers } = await engine.evaluate({
+      state: { refund: ['the customer wants money back'], note: 42 },
+      questions: { team: { type: 'choice', instructions: 'team', criteria: { refund: null, outage: null } } },
+    });
+    expect(answers.team).toMatchObject({ choice: 'refund', arbiter: { abstained: false } });
+  });
+
+  it('keeps a question id or option named __proto__ as data', async () => {
+    const questions = JSON.parse(
+      '{"__proto__": {"type": "choice", "instructions": "x", "criteria": {"__proto__": null, "b": null}}}',
+    ) as Record<string, Question>;
+    const { answers } = await engine.evaluate({ state: 'b', questions });
+    expect(Object.keys(answers)).toEqual(['__proto__']);
+    expect(Object.keys((answers.__proto__ as { probabilities: object }).probabilities)).toEqual([
+      '__proto__',
+      'b',
+    ]);
+  });
+
+  it('rejects at once when the signal is already aborted', async () => {
+    const controller = new AbortController();
+    controller.abort(new Error('caller gave up'));
+    await expect(engine.evaluate({ ...ticket, signal: controller.signal })).rejects.toThrow('caller gave up');
+  });
+
+  it('routes a request naming a pack to the analyser that accepts it', async () => {
+    const calls: string[] = [];
+    const analyser: PackAnalyser = {
+      packName: 'example/pack',
+      accepts: (options) => 'only' in options.questions,
+      evaluate: () => {
+        calls.push('analyser');
+        return {
+          answers: {
+            only: { type: 'noul', noul: 0.9, arbiter: { engine: 'builtin/example', abstained: false } },
+          },
+          usage: { input_tokens: 1, output_tokens: 0 },
+        };
+      },
+    };
+    const routed = createBuiltinEngine({ analysers: [analyser] });
+    const pack = { name: 'example/pack', version: '1.0.0' };
+    const only = { only: { type: 'noul', instructions: 'x' } } as const;
+    expect((await routed.evaluate({ state: 's', questions: only, pack })).answers.only).toMatchObject({
+      noul: 0.9,
+    });
+    // A question the analyser does not accept, or another pack, falls back to the lexical evaluator.
+    const other = await routed.evaluate({
+      state: 's',
+      questions: { other: { type: 'noul', instructions: 'x' } },
+      pack,
+    });
+    expect(other.answers.other?.arbiter?.engine).toBe('builtin');
+    const elsewhere = await routed.evaluate({
+      state: 's',
+      questions: only,
+      pack: { name: 'x', version: '1' },
+    });
+    expect(elsewhere.answers.only?.arbiter?.engine).toBe('builtin');
+    expect(calls).toEqual(['analyser']);
+  });
+
+  it('answers every valid question with a well-formed answer (property)', async () => {
+    const text = fc.string({ maxLength: 40 });
+    const description = fc.option(fc.string({ maxLength: 30 }), { nil: null });
+    const question = fc.oneof(
+      fc.record({ type: fc.constant('noul' as const), instructions: text }),
+      fc.record({
+        type: fc.constant('choice' as const),
+        instructions: text,
+        criteria: fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), description, {
+          minKeys: 1,
+          maxKeys: 12,
+        }),
+      }),
+      fc.record({
+        type: fc.constant('score' as const),
+        instructions: text,
+        criteria: fc.array(description, { minLength: 2, maxLength: 10 }),
+      }),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        text,
+        fc.dictionary(fc.string({ minLength: 1, maxLength: 6 }), question, { minKeys: 1, maxKeys: 4 }),
+        async (state, questions) => {
+          const { answers } = await engine.evaluate({ state, questions });
+          expect(Object.keys(answers)).toEqual(Object.keys(questions));
+          for (const [id, answer] of Object.entries(answers)) {
+            const asked = questionSchema.parse(questions[id]);
+            expect(answerSchema.parse(answer).type).toBe(asked.type);
+            if (answer.type === 'noul') continue;
+            expect(sum(answer.probabilities)).toBeCloseTo(1, 9);
+            if (answer.type === 'choice' && asked.type === 'choice') {
+              expect(Object.keys(answer.probabilities)).toEqual(Object.keys(asked.criteria));
+              const best = Math.max(...Object.values(answer.probabilities));
+              expect(answer.probabilities[answer.choice]).toBe(best);
+            }
+            if (answer.type === 'score' && asked.type === 'score') {
+              const expected = Object.entries(answer.probabilities).reduce(
+                (s, [i, p]) => s + Number(i) * p,
+                0,
+              );
+              expect(answer.score).toBeCloseTo(expected, 9);
+              expect(answer.score).toBeLessThanOrEqual(asked.criteria.length - 1);
+            }
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});

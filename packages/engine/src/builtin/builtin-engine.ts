@@ -1,0 +1,49 @@
+import type { DecisionEngine, EvaluateOptions, EvaluateResult } from '@arbiter/decision';
+import { estimateTokens } from '../token-estimate.js';
+import { evaluateLexically, stateTermsOf } from './lexical/lexical-evaluator.js';
+import type { PackAnalyser } from './pack-analyser.js';
+
+export interface BuiltinEngineOptions {
+  /** Analysers for decision packs; a request naming one of their packs is routed to it. */
+  analysers?: readonly PackAnalyser[];
+}
+
+/**
+ * The built-in engine: deterministic, no model, no network. A request whose `pack.name` names an
+ * analyser that accepts it is answered by that analyser; every other request by the conservative
+ * lexical evaluator.
+ *
+ * @example
+ * const engine = createBuiltinEngine({ analysers: [toolGateAnalyser] });
+ * const { answers } = await engine.evaluate({ state, questions });
+ */
+export function createBuiltinEngine(options: BuiltinEngineOptions = {}): DecisionEngine {
+  const analysers = options.analysers ?? [];
+  return {
+    specificationVersion: 'v1',
+    engineId: 'builtin',
+    async evaluate(request: EvaluateOptions): Promise<EvaluateResult> {
+      request.signal?.throwIfAborted();
+      if (request.pack) {
+        const packName = request.pack.name;
+        const analyser = analysers.find(
+          (candidate) => candidate.packName === packName && candidate.accepts(request),
+        );
+        if (analyser) return analyser.evaluate(request);
+      }
+      return evaluateWithLexicalEvidence(request);
+    },
+  };
+}
+
+function evaluateWithLexicalEvidence(request: EvaluateOptions): EvaluateResult {
+  const stateTerms = stateTermsOf(request.state);
+  // The state is read once; each question's own text once more (documented in docs/api.md).
+  let inputTokens = estimateTokens(request.state);
+  const entries = Object.entries(request.questions).map(([id, question]) => {
+    inputTokens += estimateTokens(question);
+    return [id, evaluateLexically(stateTerms, question)] as const;
+  });
+  // fromEntries defines own properties, so a question id such as `__proto__` stays a question id.
+  return { answers: Object.fromEntries(entries), usage: { input_tokens: inputTokens, output_tokens: 0 } };
+}

@@ -1,0 +1,151 @@
+import type { Answer, AnswerMeta, Question, State } from '@arbiter/decision';
+import { normalisedEntropyConfidence } from '../../answer-confidence.js';
+import { type TermCounts, termsOf } from './text-terms.js';
+
+/** BM25's term-frequency saturation: the second mention of a word adds less than the first. */
+const SATURATION = 1.2;
+/** How sharply evidence separates candidates (softmax inverse temperature). */
+const SHARPNESS = 1.5;
+/**
+ * Share of probability mass kept uniform whatever the evidence: word overlap is weak evidence,
+ * so the lexical evaluator never puts more than 1 − SHRINKAGE + SHRINKAGE/n on one outcome.
+ */
+const SHRINKAGE = 0.25;
+/** Most matched terms named in an answer's evidence. */
+const MAX_EVIDENCE_TERMS = 8;
+
+export const LEXICAL_ENGINE_NAME = 'builtin';
+
+interface CandidateEvidence {
+  probabilities: number[];
+  /** Index of the most probable candidate (the first one on ties). */
+  best: number;
+  /** Matched terms of the best candidate; empty when nothing matched anywhere. */
+  matchedTerms: string[];
+  abstained: boolean;
+}
+
+/**
+ * Weighs each candidate (an option, a level, or true/false) by the state terms it shares,
+ * BM25-style: saturated term frequency in the state times an inverse candidate frequency, so a
+ * word every candidate contains tells them apart no better than a word none contains.
+ */
+function weighCandidates(stateTerms: TermCounts, candidates: readonly TermCounts[]): CandidateEvidence {
+  const count = candidates.length;
+  const candidateFrequency = new Map<string, number>();
+  for (const terms of candidates) {
+    for (const term of terms.keys()) candidateFrequency.set(term, (candidateFrequency.get(term) ?? 0) + 1);
+  }
+  const scores: number[] = [];
+  const matched: string[][] = [];
+  let anyEvidence = false;
+  for (const terms of candidates) {
+    let score = 0;
+    const hits: string[] = [];
+    for (const term of terms.keys()) {
+      const frequency = stateTerms.get(term);
+      if (frequency === undefined) continue;
+      const df = candidateFrequency.get(term) ?? 1;
+      const inverseFrequency = Math.log(1 + (count - df + 0.5) / (df + 0.5));
+      score += (inverseFrequency * frequency) / (frequency + SATURATION);
+      hits.push(term);
+    }
+    if (hits.length > 0) anyEvidence = true;
+    scores.push(score);
+    matched.push(hits);
+  }
+  if (!anyEvidence) {
+    return { probabilities: candidates.map(() => 1 / count), best: 0, matchedTerms: [], abstained: true };
+  }
+  const top = Math.max(...scores);
+  const weights = scores.map((score) => Math.exp(SHARPNESS * (score - top)));
+  const total = weights.reduce((sum, weight) => sum + weight, 0);
+  const probabilities = weights.map((weight) => (1 - SHRINKAGE) * (weight / total) + SHRINKAGE / count);
+  let best = 0;
+  for (let index = 1; index < count; index++) {
+    if ((probabilities[index] ?? 0) > (probabilities[best] ?? 0)) best = index;
+  }
+  return {
+    probabilities,
+    best,
+    matchedTerms: (matched[best] ?? []).slice(0, MAX_EVIDENCE_TERMS),
+    abstained: false,
+  };
+}
+
+function meta(evidence: CandidateEvidence): AnswerMeta {
+  return {
+    engine: LEXICAL_ENGINE_NAME,
+    abstained: evidence.abstained,
+    evidence: evidence.abstained
+      ? ['no-lexical-overlap']
+      : evidence.matchedTerms.map((term) => `term:${term}`),
+  };
+}
+
+/**
+ * The conservative fallback of the built-in engine for any question: lexical overlap between the
+ * state and each option's name and description (Choice), each level's description (Score), or the
+ * true/false criteria (Noul; the instructions count as evidence for "true"). Without any overlap it
+ * abstains: a uniform distribution, Noul 0.5, `arbiter.abstained: true`.
+ */
+export function evaluateLexically(stateTerms: TermCounts, question: Question): Answer {
+  switch (question.type) {
+    case 'noul': {
+      const trueTerms = termsOf(question.criteria?.true ?? '');
+      termsOf(question.instructions, trueTerms);
+      const falseTerms = termsOf(question.criteria?.false ?? '');
+      const evidence = weighCandidates(stateTerms, [trueTerms, falseTerms]);
+      return { type: 'noul', noul: evidence.probabilities[0] ?? 0.5, arbiter: meta(evidence) };
+    }
+    case 'choice': {
+      const options = Object.keys(question.criteria);
+      const candidates = options.map((option) => {
+        const terms = termsOf(option);
+        const description = question.criteria[option];
+        return description ? termsOf(description, terms) : terms;
+      });
+      const evidence = weighCandidates(stateTerms, candidates);
+      // fromEntries defines own properties, so an option named `__proto__` stays an option.
+      const probabilities = Object.fromEntries(
+        options.map((option, index) => [option, evidence.probabilities[index] ?? 0]),
+      );
+      return {
+        type: 'choice',
+        choice: options[evidence.best] ?? '',
+        confidence: normalisedEntropyConfidence(evidence.probabilities),
+        probabilities,
+        arbiter: meta(evidence),
+      };
+    }
+    case 'score': {
+      const levels = question.criteria;
+      const evidence = weighCandidates(
+        stateTerms,
+        levels.map((description) => termsOf(description ?? '')),
+      );
+      const probabilities: Record<string, number> = {};
+      const legend: Record<string, string | null> = {};
+      let score = 0;
+      levels.forEach((description, index) => {
+        const probability = evidence.probabilities[index] ?? 0;
+        probabilities[index] = probability;
+        legend[index] = description;
+        score += index * probability;
+      });
+      return {
+        type: 'score',
+        score,
+        confidence: normalisedEntropyConfidence(evidence.probabilities),
+        probabilities,
+        legend,
+        arbiter: meta(evidence),
+      };
+    }
+  }
+}
+
+/** Terms of a state, computed once per request and shared by every question. */
+export function stateTermsOf(state: State): TermCounts {
+  return termsOf(state);
+}

@@ -1,0 +1,11 @@
+const marker = Symbol.for('arbiter.catalog-config-error');
+
+/** The catalog configuration is invalid; `message` names the offending entry and field. */
+export class CatalogConfigError extends Error {
+  readonly [marker] = true;
+  override readonly name = 'CatalogConfigError';
+
+  static isInstance(error: unknown): error is CatalogConfigError {
+    return typeof error === 'object' && error !== null && marker in error;
+  }
+}

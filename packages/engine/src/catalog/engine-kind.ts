@@ -1,0 +1,27 @@
+import type { DecisionEngine } from '@arbiter/decision';
+import type { z } from 'zod';
+import type { PackAnalyser } from '../builtin/pack-analyser.js';
+
+/** What an engine factory gets besides its own configuration. */
+export interface EngineKindContext {
+  /** Pack analysers for engines that answer from analysis (the built-in engine). */
+  readonly analysers: readonly PackAnalyser[];
+}
+
+/**
+ * One kind of engine a catalog entry can name in `engine.kind`: a zod schema for the whole
+ * `engine` member (including `kind`) and a factory. The catalog validates every entry at load
+ * time, so a bad configuration fails at start with the entry named, not at the first request.
+ */
+export interface EngineKind<Config extends { kind: string } = { kind: string }> {
+  readonly configSchema: z.ZodType<Config>;
+  create(config: Config, context: EngineKindContext): DecisionEngine;
+}
+
+/**
+ * Erases an engine kind's configuration type so kinds of different configurations share one map.
+ * Safe because the catalog only passes `create` what `configSchema` produced.
+ */
+export function defineEngineKind<Config extends { kind: string }>(kind: EngineKind<Config>): EngineKind {
+  return kind as unknown as EngineKind;
+}

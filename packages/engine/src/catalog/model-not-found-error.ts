@@ -1,0 +1,20 @@
+const marker = Symbol.for('arbiter.model-not-found-error');
+
+/** A request named a model the catalog does not have. Lists what exists. */
+export class ModelNotFoundError extends Error {
+  readonly [marker] = true;
+  override readonly name = 'ModelNotFoundError';
+  readonly code = 'model_not_found';
+  readonly model: string;
+  readonly available: readonly string[];
+
+  constructor(model: string, available: readonly string[]) {
+    super(`model \`${model}\` does not exist; available models: ${available.join(', ')}`);
+    this.model = model;
+    this.available = available;
+  }
+
+  static isInstance(error: unknown): error is ModelNotFoundError {
+    return typeof error === 'object' && error !== null && marker in error;
+  }
+}
