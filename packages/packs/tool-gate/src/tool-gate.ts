@@ -1,0 +1,184 @@
+import type { Answer, PackReference, Question, State } from '@arbiter/decision';
+import type { AuditLog } from './audit/audit-log.js';
+import { composeToolGate, type PolicyDecision } from './composition/compose-tool-gate.js';
+import type { ToolGateAnswers } from './composition/tool-gate-answers.js';
+import { canonicalSha256 } from './pack/canonical-sha256.js';
+import { loadToolGatePack, TOOL_GATE_PACK, type ToolGatePack } from './pack/tool-gate-pack.js';
+import type { ToolGateThresholdsInput } from './pack/tool-gate-thresholds.js';
+import type { PermissionManager } from './permission/permission-manager.js';
+import { StaticPolicy, type StaticPolicyRules } from './policy/static-policy.js';
+import { type ToolGateState, type ToolGateStateInput, toolGateStateSchema } from './tool-gate-state.js';
+import type { ToolGateMode, ToolGateVerdict } from './tool-gate-verdict.js';
+
+/**
+ * What the gate needs of a decision client: `DecisionClient` from @arbiter/decision fits. It
+ * must resolve, never throw, to answers or a visible skip.
+ */
+export interface ToolGateDecisionClient {
+  decide(options: {
+    state: State;
+    questions: Readonly<Record<string, Question>>;
+    model?: string;
+    pack?: PackReference;
+    signal?: AbortSignal;
+  }): Promise<
+    | { skipped: false; model: string; answers: Readonly<Record<string, Answer>> }
+    | { skipped: true; reason: string; message: string }
+  >;
+}
+
+export interface ToolGateOptions {
+  client: ToolGateDecisionClient;
+  /** Static allow/ask/deny rules (Claude Code syntax) or a prepared `StaticPolicy`. */
+  policy?: StaticPolicy | StaticPolicyRules;
+  permissionManager?: PermissionManager;
+  /** A pack other than the published one (for example with other wording). */
+  pack?: ToolGatePack;
+  /** Threshold overrides; they make a new pack with its own hash. */
+  thresholds?: ToolGateThresholdsInput;
+  /** `shadow` decides and records, but lets the existing policy act. Default `enforce`. */
+  mode?: ToolGateMode;
+  auditLog?: AuditLog<ToolGateVerdict>;
+  /** Model pin to ask for; default the server's. */
+  model?: string;
+}
+
+export interface ToolGate {
+  readonly pack: ToolGatePack;
+  readonly mode: ToolGateMode;
+  check(state: ToolGateStateInput, options?: { signal?: AbortSignal }): Promise<ToolGateVerdict>;
+}
+
+/**
+ * The tool gate: static policy and remembered permissions first, then the six questions through
+ * the decision client, then composition into a verdict record (appended to the audit log when
+ * one is given).
+ *
+ * @example
+ * const gate = createToolGate({ client: new DecisionClient(), policy: { deny: ['Read(./.env)'] } });
+ * const verdict = await gate.check({ tool: 'Bash', arguments: { command: 'ls' }, grant: ['Bash'], task: 'fix the build' });
+ * if (verdict.effective === 'DENY') refuse(verdict.reason);
+ */
+export function createToolGate(options: ToolGateOptions): ToolGate {
+  const basePack = options.pack ?? TOOL_GATE_PACK;
+  const pack =
+    options.thresholds === undefined
+      ? basePack
+      : loadToolGatePack({
+          ...basePack.definition,
+          thresholds: { ...basePack.definition.thresholds, ...options.thresholds },
+        });
+  const { definition } = pack;
+  const packReference = { name: definition.name, version: definition.version, sha256: pack.sha256 };
+  const staticPolicy =
+    options.policy === undefined
+      ? null
+      : options.policy instanceof StaticPolicy
+        ? options.policy
+        : new StaticPolicy(options.policy);
+  const mode = options.mode ?? 'enforce';
+
+  async function check(
+    input: ToolGateStateInput,
+    checkOptions: { signal?: AbortSignal } = {},
+  ): Promise<ToolGateVerdict> {
+    const startedAt = performance.now();
+    const parsed = toolGateStateSchema.safeParse(input);
+    if (!parsed.success)
+      throw new TypeError(`invalid tool-gate state: ${parsed.error.issues.map(describeIssue).join('; ')}`);
+    const state = parsed.data;
+    const policy = await evaluatePolicy(state);
+    const base = {
+      mode,
+      tool: state.tool,
+      call_sha256: canonicalSha256(state),
+      policy,
+      thresholds: definition.thresholds,
+      pack: packReference,
+    };
+
+    let verdict: ToolGateVerdict;
+    if (policy.decision === 'deny') {
+      const composed = composeToolGate(
+        { policy: 'deny', policyReason: denyReason(policy), skipped: false, answers: {} },
+        definition.thresholds,
+      );
+      verdict = {
+        ...base,
+        ...composed,
+        effective: 'DENY',
+        answers: null,
+        skipped: false,
+        skip_reason: null,
+        skip_message: null,
+        model: null,
+        latency_ms: 0,
+      };
+    } else {
+      const result = await options.client.decide({
+        state: state as State,
+        questions: definition.questions,
+        pack: packReference,
+        ...(options.model === undefined ? {} : { model: options.model }),
+        ...(checkOptions.signal === undefined ? {} : { signal: checkOptions.signal }),
+      });
+      const composed = result.skipped
+        ? composeToolGate(
+            { policy: policy.decision, skipped: true, skipReason: result.reason },
+            definition.thresholds,
+          )
+        : composeToolGate(
+            { policy: policy.decision, skipped: false, answers: result.answers as ToolGateAnswers },
+            definition.thresholds,
+          );
+      verdict = {
+        ...base,
+        ...composed,
+        effective: mode === 'enforce' ? composed.verdict : policyVerdict(policy.decision),
+        answers: result.skipped ? null : (result.answers as ToolGateAnswers),
+        skipped: result.skipped,
+        skip_reason: result.skipped ? result.reason : null,
+        skip_message: result.skipped ? result.message : null,
+        model: result.skipped ? null : result.model,
+        latency_ms: 0,
+      };
+    }
+    verdict = { ...verdict, latency_ms: round(performance.now() - startedAt) };
+    if (options.auditLog !== undefined) await options.auditLog.append(verdict);
+    return verdict;
+  }
+
+  async function evaluatePolicy(state: ToolGateState): Promise<ToolGateVerdict['policy']> {
+    const call = {
+      tool: state.tool,
+      arguments: state.arguments,
+      ...(state.cwd === undefined ? {} : { cwd: state.cwd }),
+    };
+    const fromStatic = staticPolicy?.evaluate(call) ?? { decision: 'none' as const, rule: null };
+    if (fromStatic.decision === 'deny') return { ...fromStatic, source: 'static' };
+    const remembered = (await options.permissionManager?.lookup(call)) ?? null;
+    if (remembered?.decision === 'deny')
+      return { decision: 'deny', rule: remembered.rule, source: 'manager' };
+    if (fromStatic.decision === 'ask') return { ...fromStatic, source: 'static' };
+    if (remembered?.decision === 'allow')
+      return { decision: 'allow', rule: remembered.rule, source: 'manager' };
+    return { ...fromStatic, source: fromStatic.decision === 'none' ? null : 'static' };
+  }
+
+  return { pack, mode, check };
+}
+
+function denyReason(policy: ToolGateVerdict['policy']): string {
+  const who = policy.source === 'manager' ? 'a remembered denial' : 'the static policy';
+  return `denied by ${who}${policy.rule === null ? '' : ` (${policy.rule})`}`;
+}
+
+function policyVerdict(decision: PolicyDecision): ToolGateVerdict['effective'] {
+  return decision === 'deny' ? 'DENY' : decision === 'ask' ? 'ASK' : decision === 'allow' ? 'ALLOW' : null;
+}
+
+function describeIssue(issue: { path: PropertyKey[]; message: string }): string {
+  return issue.path.length === 0 ? issue.message : `${issue.path.map(String).join('.')}: ${issue.message}`;
+}
+
+const round = (ms: number): number => Math.round(ms * 1000) / 1000;
