@@ -108,10 +108,11 @@ const cloudSecrets: SecretRule[] = [
   },
 ];
 
+// The user part excludes brackets so that an earlier marker (`[REDACTED:github-token]@host`) is not taken for `user:password`.
 const urlCredentials: SecretRule = {
   kind: 'url-password',
   pattern:
-    /(?<![A-Za-z0-9+.-])([A-Za-z][A-Za-z0-9+.-]{0,30}:\/\/[^\s:/?#@"'<>]{1,256}:)([^\s/?#@"'<>]{1,256})@/g,
+    /(?<![A-Za-z0-9+.-])([A-Za-z][A-Za-z0-9+.-]{0,30}:\/\/[^\s:/?#@"'<>[\]]{1,256}:)([^\s/?#@"'<>]{1,256})@/g,
   replace: (match, prefix = '', password = '') =>
     isRedactableValue(password, '') ? `${prefix}${redactionMarker('url-password')}@` : match,
 };
