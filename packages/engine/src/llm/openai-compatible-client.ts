@@ -1,0 +1,193 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { EngineError } from '@arbiter/decision';
+import type { z } from 'zod';
+import {
+  type ChatCompletion,
+  chatCompletionSchema,
+  modelListSchema,
+  tokenizeResultSchema,
+} from './chat-completion-wire.js';
+import { isRetryableStatus, retryDelayMs } from './retry-delay.js';
+
+export interface OpenAICompatibleClientOptions {
+  baseURL: string;
+  apiKeyEnv?: string | undefined;
+  maxRetries: number;
+  fetch?: typeof globalThis.fetch | undefined;
+  /** Where `apiKeyEnv` is looked up; `process.env` unless a test supplies its own. */
+  env?: Readonly<Record<string, string | undefined>> | undefined;
+}
+
+export interface UpstreamCallOptions {
+  signal: AbortSignal;
+  /** Epoch milliseconds after which no retry is started. */
+  deadlineAt?: number | undefined;
+  /** False for probes, which must answer quickly rather than persist. */
+  retry?: boolean | undefined;
+}
+
+/**
+ * The HTTP side of the engine: chat completions, the model list and tokenization against one
+ * OpenAI-compatible server, with retries inside the caller's budget and errors that never carry the key.
+ * A direct `fetch` rather than an SDK: the engine needs the raw `top_logprobs` and server-specific request
+ * members (`allowed_token_ids`, `chat_template_kwargs`) with the least overhead per call.
+ */
+export class OpenAICompatibleClient {
+  private readonly baseURL: string;
+  private readonly fetch: typeof globalThis.fetch;
+
+  constructor(private readonly options: OpenAICompatibleClientOptions) {
+    this.baseURL = options.baseURL.replace(/\/+$/, '');
+    this.fetch = options.fetch ?? globalThis.fetch;
+  }
+
+  chatCompletion(body: Record<string, unknown>, call: UpstreamCallOptions): Promise<ChatCompletion> {
+    return this.request('POST', `${this.baseURL}/chat/completions`, body, chatCompletionSchema, call);
+  }
+
+  async listModels(call: UpstreamCallOptions): Promise<string[]> {
+    const list = await this.request('GET', `${this.baseURL}/models`, undefined, modelListSchema, call);
+    return list.data.map((model) => model.id);
+  }
+
+  /** vLLM and SGLang serve `/tokenize` beside `/v1`, at the server root. */
+  async tokenize(model: string, text: string, call: UpstreamCallOptions): Promise<number[]> {
+    const url = new URL('../tokenize', `${this.baseURL}/`).toString();
+    const body = { model, prompt: text, add_special_tokens: false };
+    return (await this.request('POST', url, body, tokenizeResultSchema, call)).tokens;
+  }
+
+  private async request<T>(
+    method: 'GET' | 'POST',
+    url: string,
+    body: unknown,
+    schema: z.ZodType<T>,
+    call: UpstreamCallOptions,
+  ): Promise<T> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const key = this.apiKey();
+    if (key !== undefined) headers.authorization = `Bearer ${key}`;
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const maxRetries = call.retry === false ? 0 : this.options.maxRetries;
+
+    for (let attempt = 0; ; attempt += 1) {
+      let failure: EngineError;
+      let retryAfter: string | null = null;
+      try {
+        const response = await this.fetch(url, { method, headers, body: payload, signal: call.signal });
+        if (response.ok) return this.parse(await response.text(), schema, url);
+        retryAfter = response.headers.get('retry-after');
+        failure = await this.statusError(response, url);
+      } catch (error) {
+        if (call.signal.aborted) throw call.signal.reason;
+        if (EngineError.isInstance(error)) throw error;
+        failure = new EngineError({
+          code: 'engine_unavailable',
+          message: `could not reach the model server at ${origin(url)}: ${networkReason(error)}`,
+          cause: error,
+        });
+      }
+      if (!failure.isRetryable || attempt >= maxRetries) throw failure;
+      const delay = retryDelayMs(attempt, retryAfter);
+      if (call.deadlineAt !== undefined && Date.now() + delay >= call.deadlineAt) {
+        throw new EngineError({
+          code: failure.code,
+          message: `${failure.message} (next retry in ${delay} ms would pass the request budget)`,
+        });
+      }
+      await sleep(delay, undefined, { signal: call.signal }).catch(() => {
+        throw call.signal.reason;
+      });
+    }
+  }
+
+  private parse<T>(text: string, schema: z.ZodType<T>, url: string): T {
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new EngineError({
+        code: 'engine_error',
+        message: `the model server at ${origin(url)} sent invalid JSON`,
+      });
+    }
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new EngineError({
+        code: 'engine_error',
+        message: `unexpected response from ${pathOf(url)}: ${issue?.path.join('.') || 'body'}: ${issue?.message}`,
+      });
+    }
+    return parsed.data;
+  }
+
+  private async statusError(response: Response, url: string): Promise<EngineError> {
+    const status = response.status;
+    const where = `${pathOf(url)} at ${origin(url)}`;
+    if (status === 401 || status === 403) {
+      await response.body?.cancel();
+      const hint = this.options.apiKeyEnv ? `; check the key in $${this.options.apiKeyEnv}` : '';
+      return new EngineError({
+        code: 'engine_error',
+        message: `the model server rejected the credential (${status}) for ${where}${hint}`,
+        isRetryable: false,
+      });
+    }
+    const detail = this.scrub(upstreamMessage(await response.text().catch(() => '')));
+    const message = `the model server answered ${status} for ${where}${detail ? `: ${detail}` : ''}`;
+    if (status === 429 || status === 503) return new EngineError({ code: 'engine_unavailable', message });
+    if (status === 504) return new EngineError({ code: 'engine_timeout', message });
+    return new EngineError({ code: 'engine_error', message, isRetryable: isRetryableStatus(status) });
+  }
+
+  private apiKey(): string | undefined {
+    const name = this.options.apiKeyEnv;
+    if (name === undefined) return undefined;
+    const value = (this.options.env ?? process.env)[name];
+    if (!value) {
+      throw new EngineError({
+        code: 'engine_unavailable',
+        message: `the environment variable ${name} that holds the model server's key is not set`,
+        isRetryable: false,
+      });
+    }
+    return value;
+  }
+
+  /** Servers sometimes echo request headers in error bodies; the key must not travel any further. */
+  private scrub(text: string): string {
+    const key = this.options.apiKeyEnv
+      ? (this.options.env ?? process.env)[this.options.apiKeyEnv]
+      : undefined;
+    return key ? text.split(key).join('[redacted]') : text;
+  }
+}
+
+function upstreamMessage(text: string): string {
+  let message = text;
+  try {
+    const json = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown };
+    const candidate = typeof json.error === 'string' ? json.error : (json.error?.message ?? json.message);
+    if (typeof candidate === 'string') message = candidate;
+  } catch {
+    // Not JSON: the raw text is the message.
+  }
+  const flat = message.replace(/\s+/g, ' ').trim();
+  return flat.length > 200 ? `${flat.slice(0, 200)}…` : flat;
+}
+
+function networkReason(error: unknown): string {
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
+  if (typeof cause?.code === 'string') return cause.code;
+  return error instanceof Error ? error.message : String(error);
+}
+
+function origin(url: string): string {
+  return new URL(url).origin;
+}
+
+function pathOf(url: string): string {
+  return new URL(url).pathname;
+}
