@@ -1,3 +1,14 @@
+export type { ProducedFile, UhpClientEvent, UhpClientEventType } from './client/client-event.js';
+export type { CreateOptions } from './client/resources/responses.js';
+export type { SessionListOptions } from './client/resources/sessions.js';
+export { ResponseStream, type ResponseStreamOptions } from './client/response-stream.js';
+export { DEFAULT_RETRY_POLICY, nextRetryDelay, type RetryPolicy } from './client/retry-policy.js';
+export { readSseMessages, type SseMessage } from './client/sse-reader.js';
+export { createUhpApiError, parseRetryAfter, UhpApiError } from './client/uhp-api-error.js';
+export { UhpCapabilityError } from './client/uhp-capability-error.js';
+export { UhpClient, type UhpClientOptions, type UhpConnection } from './client/uhp-client.js';
+export { UhpConnectionError } from './client/uhp-connection-error.js';
+export { UhpHttp, type UhpHttpOptions, type UhpRequest } from './client/uhp-http.js';
 export {
   type Capabilities,
   type ConformanceClass,

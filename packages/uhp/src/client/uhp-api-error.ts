@@ -1,0 +1,90 @@
+import { uhpErrorEnvelopeSchema } from '../wire/error.js';
+
+const MARKER = Symbol.for('arbiter.uhp.UhpApiError');
+
+/**
+ * A request the server refused: the error envelope of a non-2xx answer, typed. `status` is the HTTP
+ * status (0 when the server was never reached); `code`, `type`, `param` and `detail` come from the
+ * envelope. Built only by {@link createUhpApiError} so every caller sees the same mapping.
+ */
+export class UhpApiError extends Error {
+  readonly [MARKER] = true;
+  readonly status: number;
+  readonly type: string;
+  readonly code: string;
+  readonly param: string | null;
+  readonly detail: Record<string, unknown> | null;
+  /** Milliseconds the server asked us to wait (`Retry-After` or `detail.retry_after_ms`), when it said. */
+  readonly retryAfterMs: number | null;
+
+  constructor(init: {
+    status: number;
+    type: string;
+    code: string;
+    message: string;
+    param?: string | null;
+    detail?: Record<string, unknown> | null;
+    retryAfterMs?: number | null;
+    cause?: unknown;
+  }) {
+    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.name = 'UhpApiError';
+    this.status = init.status;
+    this.type = init.type;
+    this.code = init.code;
+    this.param = init.param ?? null;
+    this.detail = init.detail ?? null;
+    this.retryAfterMs = init.retryAfterMs ?? null;
+  }
+
+  /** True for server failures and `rate_limited`; never for client errors or an exhausted quota. */
+  get isRetryable(): boolean {
+    if (this.code === 'quota_exhausted') return false;
+    if (this.status === 429) return this.code === 'rate_limited';
+    return this.status >= 500 || this.status === 0;
+  }
+
+  static isInstance(value: unknown): value is UhpApiError {
+    return typeof value === 'object' && value !== null && MARKER in value;
+  }
+}
+
+/** `Retry-After` is either delay-seconds or an HTTP date. */
+export function parseRetryAfter(header: string | null, now = Date.now()): number | null {
+  if (header === null || header.trim() === '') return null;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds) && seconds >= 0) return Math.round(seconds * 1000);
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? null : Math.max(0, date - now);
+}
+
+/**
+ * The one factory from an HTTP answer to a typed error. A body that is not the specification's
+ * envelope still becomes a `UhpApiError` (code `invalid_envelope`), quoting only its status, because a
+ * proxy's HTML error page must not be shown as if the server had said it.
+ */
+export function createUhpApiError(status: number, body: unknown, headers: Headers): UhpApiError {
+  const parsed = uhpErrorEnvelopeSchema.safeParse(body);
+  const detailRetry = parsed.success ? parsed.data.error.detail?.retry_after_ms : undefined;
+  const retryAfterMs =
+    parseRetryAfter(headers.get('retry-after')) ?? (typeof detailRetry === 'number' ? detailRetry : null);
+  if (!parsed.success) {
+    return new UhpApiError({
+      status,
+      type: status >= 500 ? 'server_error' : 'invalid_request_error',
+      code: 'invalid_envelope',
+      message: `The server answered HTTP ${status} without a UHP error envelope.`,
+      retryAfterMs,
+    });
+  }
+  const { type, code, message, param, detail } = parsed.data.error;
+  return new UhpApiError({
+    status,
+    type,
+    code,
+    message,
+    param: param ?? null,
+    detail: detail ?? null,
+    retryAfterMs,
+  });
+}

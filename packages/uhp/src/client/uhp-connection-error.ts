@@ -1,0 +1,16 @@
+const MARKER = Symbol.for('arbiter.uhp.UhpConnectionError');
+
+/** The server could not be reached, or the connection broke before an answer arrived. */
+export class UhpConnectionError extends Error {
+  readonly [MARKER] = true;
+  readonly isRetryable = true;
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'UhpConnectionError';
+  }
+
+  static isInstance(value: unknown): value is UhpConnectionError {
+    return typeof value === 'object' && value !== null && MARKER in value;
+  }
+}
