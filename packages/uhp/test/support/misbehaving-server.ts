@@ -23,6 +23,13 @@ export interface RecordedRequest {
 
 const RESPONSE_ID = 'resp_fake1';
 const TEXT = ['Hello', ', ', 'wor', 'ld', '!'];
+const CITATION = {
+  type: 'container_file_citation',
+  container_id: 'cntr_1',
+  file_id: 'file_1',
+  filename: 'a.txt',
+  download_url: '/v1/containers/cntr_1/files/file_1/content',
+};
 
 function response(status: string, withOutput: boolean) {
   return {
@@ -52,15 +59,7 @@ function response(status: string, withOutput: boolean) {
               {
                 type: 'output_text',
                 text: TEXT.join(''),
-                annotations: [
-                  {
-                    type: 'container_file_citation',
-                    container_id: 'cntr_1',
-                    file_id: 'file_1',
-                    filename: 'a.txt',
-                    download_url: '/v1/containers/cntr_1/files/file_1/content',
-                  },
-                ],
+                annotations: [CITATION],
               },
             ],
           },
@@ -103,7 +102,7 @@ export function taskEvents(): Record<string, unknown>[] {
       output_index: 2,
       content_index: 0,
       annotation_index: 0,
-      annotation: (final.output[2] as { content: [{ annotations: unknown[] }] }).content[0].annotations[0],
+      annotation: CITATION,
     },
     { type: 'response.output_item.done', output_index: 2, item: final.output[2] },
     { type: 'response.completed', response: final },
