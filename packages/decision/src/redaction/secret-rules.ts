@@ -135,9 +135,9 @@ const namedSecrets: SecretRule[] = [
     },
   },
   {
+    // `&` stays inside the value: in .env files it is literal, and cutting there would leak the rest.
     kind: 'secret-assignment',
-    pattern:
-      /(?<=^|[\s;&|(])(export[ \t]+)?([A-Za-z_][A-Za-z0-9_]{0,80})=([^\s"'`;&|()<>$]+)(?=$|[\s;&|)])/gm,
+    pattern: /(?<=^|[\s;&|(])(export[ \t]+)?([A-Za-z_][A-Za-z0-9_]{0,80})=([^\s"'`;|()<>$]+)(?=$|[\s;|)])/gm,
     replace: (match, exported, name = '', value = '') => {
       const shellStyle = exported !== undefined || name === name.toUpperCase();
       if (!shellStyle || !isSecretName(name) || !isRedactableValue(value, name)) return match;
