@@ -1,7 +1,8 @@
+import { uhpMigrations } from '../uhp/storage/uhp-migrations.js';
 import type { Migration } from './migration.js';
 
 /**
  * Every migration of the server, from every feature. Features own their migrations
  * (next to their storage code) and are listed here so one database holds them all.
  */
-export const migrations: readonly Migration[] = [];
+export const migrations: readonly Migration[] = [...uhpMigrations];

@@ -1,0 +1,29 @@
+import { type Discovery, UHP_VERSION } from '@arbiter/uhp';
+import type { FastifyInstance } from 'fastify';
+
+export const SUPPORTED_VERSIONS = [UHP_VERSION] as const;
+
+const DISCOVERY: Discovery = {
+  object: 'uhp.discovery',
+  protocol: 'uhp',
+  versions: [...SUPPORTED_VERSIONS],
+  default_version: UHP_VERSION,
+  conformance_class: 'full',
+  capabilities: {
+    streaming: true,
+    sessions: true,
+    cancellation: true,
+    files_input: true,
+    files_output: true,
+    session_listing: true,
+    harness_management: true,
+    session_sharing: true,
+    idempotency: true,
+  },
+  implementation: { name: 'arbiter', version: '0.1.0' },
+};
+
+/** `GET /v1/uhp`: public, identical for every caller. */
+export function registerDiscoveryRoutes(app: FastifyInstance): void {
+  app.get('/v1/uhp', { config: { uhpPublic: true } }, async () => DISCOVERY);
+}

@@ -1,0 +1,135 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { safeFilename } from '../input/task-input.js';
+import { mediaTypeOf } from '../media-type.js';
+import { isObjectId, newObjectId } from '../object-id.js';
+import type { StoredFile } from '../storage/uhp-store.js';
+import { invalidInput, notFound, UhpHttpError } from '../uhp-error.js';
+import type { UhpServices } from '../uhp-services.js';
+import { presentFile } from './present-file.js';
+
+const PREVIEW_TIMEOUT_MS = 60_000;
+
+/** RFC 6266 header: an ASCII fallback plus the exact UTF-8 name. */
+function contentDisposition(filename: string): string {
+  const base = path.posix.basename(filename);
+  const ascii = base.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(base)}`;
+}
+
+/** Uploads, artifact downloads (raw, nosniff) and PDF previews. Ids never leave their container. */
+export function registerFileRoutes(app: FastifyInstance, services: UhpServices): void {
+  const { store, layout } = services;
+  type ContainerFileParams = { Params: { container_id: string; file_id: string } };
+
+  const containerFile = (request: FastifyRequest<ContainerFileParams>): StoredFile => {
+    const principalId = services.principalOf(request);
+    const { container_id: containerId, file_id: fileId } = request.params;
+    // Only our own id formats reach storage: `../`, `%2f` and absolute paths never match them.
+    if (!isObjectId(containerId, 'cntr') || !isObjectId(fileId, 'file'))
+      throw notFound('file_not_found', 'file');
+    const session = store.getSessionByContainer(principalId, containerId);
+    const file = session && store.getContainerFile(containerId, fileId);
+    if (!file || file.principalId !== principalId) throw notFound('file_not_found', 'file');
+    return file;
+  };
+
+  const sendBytes = (reply: FastifyReply, blob: string, mediaType: string, filename: string) =>
+    reply
+      .type(mediaType)
+      .header('content-disposition', contentDisposition(filename))
+      .header('x-content-type-options', 'nosniff')
+      .header('content-security-policy', "default-src 'none'; sandbox")
+      .header('content-length', fs.statSync(blob).size)
+      .send(fs.createReadStream(blob));
+
+  app.post('/v1/files', async (request) => {
+    const principalId = services.principalOf(request);
+    if (!request.isMultipart())
+      throw invalidInput('Upload a file as multipart/form-data in the field "file".', 'file');
+    const part = await request.file({ limits: { fileSize: services.limits.maxFileBytes, files: 1 } });
+    if (part?.fieldname !== 'file')
+      throw invalidInput('The multipart body needs a field named "file".', 'file');
+    // toBuffer() throws FST_REQ_FILE_TOO_LARGE past the limit, which the error handler turns into 413.
+    const data = await part.toBuffer();
+    const id = newObjectId('file');
+    const filename = safeFilename(part.filename, 'upload');
+    fs.writeFileSync(layout.fileBlob(id), data);
+    const file: StoredFile = {
+      id,
+      principalId,
+      containerId: null,
+      sessionId: null,
+      responseId: null,
+      filename,
+      mediaType:
+        part.mimetype && part.mimetype !== 'application/octet-stream' ? part.mimetype : mediaTypeOf(filename),
+      bytes: data.length,
+      purpose: 'user_data',
+      createdAt: Math.floor(Date.now() / 1000),
+    };
+    store.insertFile(file);
+    return presentFile(file);
+  });
+
+  app.get<{ Params: { file_id: string } }>('/v1/files/:file_id', async (request) => {
+    const id = request.params.file_id;
+    const file = isObjectId(id, 'file') ? store.getFile(services.principalOf(request), id) : undefined;
+    if (!file) throw notFound('file_not_found', 'file');
+    return presentFile(file);
+  });
+
+  app.get<ContainerFileParams>(
+    '/v1/containers/:container_id/files/:file_id/content',
+    async (request, reply) => {
+      const file = containerFile(request);
+      return sendBytes(reply, layout.fileBlob(file.id), file.mediaType, file.filename);
+    },
+  );
+
+  app.get<ContainerFileParams>('/v1/containers/:container_id/files/:file_id/pdf', async (request, reply) => {
+    const file = containerFile(request);
+    const pdfName = `${path.posix.basename(file.filename).replace(/\.[^.]*$/, '')}.pdf`;
+    if (file.mediaType === 'application/pdf')
+      return sendBytes(reply, layout.fileBlob(file.id), 'application/pdf', pdfName);
+    if (!services.previewConverter)
+      throw new UhpHttpError(
+        501,
+        'preview_unavailable',
+        'PDF previews need LibreOffice (soffice), which is not installed on this server.',
+        {
+          type: 'server_error',
+        },
+      );
+    const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-preview-'));
+    try {
+      const input = path.join(workDir, `input${path.extname(file.filename).slice(0, 16)}`);
+      fs.copyFileSync(layout.fileBlob(file.id), input);
+      await new Promise<void>((resolve, reject) =>
+        execFile(
+          services.previewConverter!,
+          ['--headless', '--convert-to', 'pdf', '--outdir', workDir, input],
+          { timeout: PREVIEW_TIMEOUT_MS, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: workDir } },
+          (error) => (error ? reject(error) : resolve()),
+        ),
+      );
+      const output = path.join(workDir, 'input.pdf');
+      if (!fs.existsSync(output)) throw new Error('no output');
+      const pdf = fs.readFileSync(output);
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', contentDisposition(pdfName))
+        .header('x-content-type-options', 'nosniff')
+        .send(pdf);
+    } catch {
+      throw new UhpHttpError(502, 'preview_failed', 'This file could not be converted to PDF.', {
+        type: 'server_error',
+      });
+    } finally {
+      fs.rmSync(workDir, { recursive: true, force: true });
+    }
+  });
+}

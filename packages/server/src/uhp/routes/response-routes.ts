@@ -1,0 +1,92 @@
+import { createResponseRequestSchema, type UhpResponse } from '@arbiter/uhp';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { isObjectId } from '../object-id.js';
+import { SseWriter } from '../streaming/sse-writer.js';
+import { invalidInput, notFound } from '../uhp-error.js';
+import type { UhpServices } from '../uhp-services.js';
+import { parseBody } from './parse-body.js';
+import { replyHeaders } from './reply-headers.js';
+
+const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+
+/** Tasks: create (blocking, streaming, background), read, resume the stream, input items, delete, cancel. */
+export function registerResponseRoutes(app: FastifyInstance, services: UhpServices): void {
+  const { store, events, runner, tasks } = services;
+  type ResponseParams = { Params: { response_id: string } };
+
+  const lookup = (principalId: string, id: string) => {
+    const stored = isObjectId(id, 'resp') ? store.getResponse(principalId, id) : undefined;
+    if (!stored) throw notFound('response_not_found', 'response');
+    return stored;
+  };
+
+  const streamFrom = async (reply: FastifyReply, responseId: string, afterSequence: number) => {
+    reply.hijack();
+    const writer = new SseWriter(reply.raw, replyHeaders(reply), services.keepAliveMs);
+    try {
+      for await (const event of events.follow(responseId, afterSequence, writer.disconnected)) {
+        await writer.send(event, event.sequence_number);
+      }
+    } finally {
+      writer.end();
+    }
+  };
+
+  // Inline files arrive base64-encoded in JSON, so the body limit leaves room for that encoding.
+  const bodyLimit = Math.ceil((tasks.limits.maxFileBytes * 4) / 3) + 1024 * 1024;
+
+  app.post('/v1/responses', { bodyLimit }, async (request, reply) => {
+    const principalId = services.principalOf(request);
+    const body = parseBody(createResponseRequestSchema, request.body);
+    const key = request.headers['idempotency-key'];
+    if (
+      Array.isArray(key) ||
+      (key !== undefined && (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH))
+    )
+      throw invalidInput('Idempotency-Key must be one value of 1 to 255 characters.', 'Idempotency-Key');
+    const { responseId, replayed } = tasks.create(principalId, body, {
+      idempotencyKey: key ?? null,
+      baseUrl: services.baseUrlOf(request),
+    });
+    if (replayed) reply.header('idempotent-replayed', 'true');
+    if (body.stream === true) return streamFrom(reply, responseId, -1);
+    if (body.background !== true) {
+      // Wait for the first execution (also when this request is a retry of one still running).
+      await events.untilTerminal(responseId);
+    }
+    return store.getResponseIncludingHidden(principalId, responseId)!.body;
+  });
+
+  app.get<ResponseParams & { Querystring: { stream?: string; starting_after?: string } }>(
+    '/v1/responses/:response_id',
+    async (request, reply) => {
+      const stored = lookup(services.principalOf(request), request.params.response_id);
+      if (request.query.stream !== 'true') return stored.body;
+      const raw = request.headers['last-event-id'] ?? request.query.starting_after;
+      const after = raw === undefined ? -1 : Number(raw);
+      if (!Number.isInteger(after) || after < -1)
+        throw invalidInput('Last-Event-ID must be the sequence number of an event.', 'Last-Event-ID');
+      return streamFrom(reply, stored.id, after);
+    },
+  );
+
+  app.get<ResponseParams>('/v1/responses/:response_id/input_items', async (request) => {
+    const stored = lookup(services.principalOf(request), request.params.response_id);
+    return { object: 'list', data: stored.input };
+  });
+
+  // Deleting hides the stored response; it never cancels a running task (the specification says so).
+  app.delete<ResponseParams>('/v1/responses/:response_id', async (request) => {
+    const principalId = services.principalOf(request);
+    const stored = lookup(principalId, request.params.response_id);
+    store.hideResponse(principalId, stored.id);
+    return { id: stored.id, object: 'response.deleted', deleted: true };
+  });
+
+  app.post<ResponseParams>('/v1/responses/:response_id/cancel', async (request): Promise<UhpResponse> => {
+    const principalId = services.principalOf(request);
+    const stored = lookup(principalId, request.params.response_id);
+    await runner.cancel(stored.id);
+    return store.getResponseIncludingHidden(principalId, stored.id)!.body;
+  });
+}

@@ -1,0 +1,22 @@
+import type { UhpStore } from '../storage/uhp-store.js';
+
+/** The ordered turns of a session: each names its response and carries its input and final text. */
+export function sessionTurns(store: UhpStore, sessionId: string) {
+  return store
+    .sessionResponses(sessionId)
+    .filter((turn) => !turn.hidden)
+    .map((turn) => ({
+      index: turn.turnIndex,
+      response_id: turn.id,
+      status: turn.status,
+      model: turn.body.model,
+      created_at: turn.body.created_at,
+      input: turn.input,
+      output_text: turn.body.output
+        .flatMap((item) =>
+          item.type === 'message' && 'content' in item && Array.isArray(item.content) ? item.content : [],
+        )
+        .map((part) => (typeof part.text === 'string' ? part.text : ''))
+        .join('\n'),
+    }));
+}

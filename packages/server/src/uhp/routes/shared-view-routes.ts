@@ -1,0 +1,62 @@
+import type { FastifyInstance } from 'fastify';
+import { notFound } from '../uhp-error.js';
+import type { UhpServices } from '../uhp-services.js';
+import { sessionTurns } from './session-turns.js';
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+
+/**
+ * The read-only view behind a share token: titles, inputs' text and final answers only (no harness
+ * configuration, credentials, files or ids of other objects). There is no route to continue, cancel
+ * or upload through a token, and revoking deletes the token.
+ */
+export function registerSharedViewRoutes(app: FastifyInstance, services: UhpServices): void {
+  app.get<{ Params: { token: string } }>(
+    '/v1/shared/:token',
+    { config: { uhpPublic: true } },
+    async (request, reply) => {
+      const session = /^[A-Za-z0-9_-]{32}$/.test(request.params.token)
+        ? services.store.sessionOfShareToken(request.params.token)
+        : undefined;
+      if (!session) throw notFound('arbiter_share_not_found', 'shared session');
+      const turns = sessionTurns(services.store, session.id).map((turn) => ({
+        status: turn.status,
+        created_at: turn.created_at,
+        input_text: turn.input
+          .flatMap((item) => {
+            const content = (item as { content?: unknown }).content;
+            if (typeof content === 'string') return [content];
+            return Array.isArray(content)
+              ? content.filter((part) => part?.type === 'input_text').map((part) => String(part.text))
+              : [];
+          })
+          .join('\n'),
+        output_text: turn.output_text,
+      }));
+      reply
+        .header(
+          'content-security-policy',
+          "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+        )
+        .header('x-frame-options', 'DENY')
+        .header('x-content-type-options', 'nosniff')
+        .header('referrer-policy', 'no-referrer')
+        .header('cache-control', 'no-store');
+      const view = { object: 'session.shared_view', title: session.title, read_only: true, turns };
+      if (request.headers.accept?.includes('application/json')) return view;
+      const body = turns
+        .map(
+          (turn) =>
+            `<section><h2>Task</h2><pre>${escapeHtml(turn.input_text)}</pre><h2>Result (${escapeHtml(turn.status)})</h2><pre>${escapeHtml(turn.output_text)}</pre></section>`,
+        )
+        .join('\n');
+      return reply
+        .type('text/html; charset=utf-8')
+        .send(
+          `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(session.title)}</title>` +
+            '<style>body{font-family:system-ui,sans-serif;max-width:50rem;margin:2rem auto;padding:0 1rem}pre{white-space:pre-wrap;background:#f5f5f5;padding:.75rem}</style>' +
+            `</head><body><h1>${escapeHtml(session.title)}</h1><p>Read-only shared session.</p>${body}</body></html>`,
+        );
+    },
+  );
+}

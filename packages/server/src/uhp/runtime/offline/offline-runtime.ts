@@ -1,0 +1,151 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { WorkspacePathError } from '../../workspace/workspace.js';
+import {
+  type HarnessRuntime,
+  HarnessRuntimeError,
+  type HarnessTurn,
+  type RuntimeEvent,
+  type RuntimeModel,
+} from '../harness-runtime.js';
+import { type OfflineStep, parseOfflineDirectives } from './offline-directives.js';
+
+export const OFFLINE_MODEL_ID = 'arbiter-offline';
+export const OFFLINE_MODEL_LABEL = 'Arbiter offline model (deterministic, no network; follows @-directives)';
+
+export interface OfflineRuntimeOptions {
+  /** Pause before each streamed fragment, so progress is visible. Tests set 0. */
+  readonly chunkDelayMs?: number;
+}
+
+/** Fragments are whitespace-delimited words with their trailing space; also the token unit. */
+function fragments(text: string): string[] {
+  return text.match(/\S+\s*|\s+/g) ?? [];
+}
+
+/**
+ * The `agent` base driven by the deterministic offline model: it performs the directives in the task
+ * text with the workspace tools and streams what it does at a visible pace. Its tokens are the
+ * fragments above, so its usage is exact for itself (and labelled as this model's, not a provider's).
+ */
+export class OfflineAgentRuntime implements HarnessRuntime {
+  readonly base = 'agent';
+  readonly label = "Arbiter agent (Arbiter's own loop and workspace tools)";
+  readonly backend = 'offline';
+  readonly defaultModel = OFFLINE_MODEL_ID;
+  private readonly chunkDelayMs: number;
+
+  constructor(options: OfflineRuntimeOptions = {}) {
+    this.chunkDelayMs = options.chunkDelayMs ?? 80;
+  }
+
+  models(): readonly RuntimeModel[] {
+    return [
+      { id: OFFLINE_MODEL_ID, label: OFFLINE_MODEL_LABEL, backend: this.backend, available: () => true },
+    ];
+  }
+
+  async *run(turn: HarnessTurn): AsyncIterable<RuntimeEvent> {
+    const inputTokens =
+      fragments(turn.text).length +
+      fragments(turn.instructions ?? '').length +
+      turn.conversation.reduce((sum, message) => sum + fragments(message.text).length, 0);
+    let outputTokens = 0;
+    const budget = turn.maxOutputTokens;
+    const pace = async () => {
+      if (this.chunkDelayMs > 0) await sleep(this.chunkDelayMs, undefined, { signal: turn.signal });
+      else if (turn.signal.aborted) throw turn.signal.reason;
+    };
+    // Yields fragments until the output budget is spent; false means the budget stopped it.
+    const stream = async function* (type: 'text-delta' | 'reasoning-delta', text: string) {
+      for (const fragment of fragments(text)) {
+        if (budget !== null && outputTokens >= budget) return false;
+        await pace();
+        outputTokens++;
+        yield { type, text: fragment } as RuntimeEvent;
+      }
+      return true;
+    };
+    const finish = (reason: 'stop' | 'max_output_tokens'): RuntimeEvent => ({
+      type: 'finish',
+      reason,
+      usage: { inputTokens, outputTokens },
+    });
+
+    const steps = parseOfflineDirectives(turn.text);
+    const thought = `Offline deterministic model: ${steps.length} directive(s) found in the task.`;
+    if (!(yield* stream('reasoning-delta', thought))) return yield finish('max_output_tokens');
+    if (steps.length === 0) steps.push({ kind: 'say', text: this.defaultReply(turn) });
+
+    let callIndex = 0;
+    let spoke = false;
+    for (const step of steps) {
+      if (step.kind === 'sleep') {
+        await sleep(step.ms, undefined, { signal: turn.signal });
+        continue;
+      }
+      if (step.kind === 'fail') throw new HarnessRuntimeError('harness_error', step.message);
+      if (step.kind === 'think') {
+        if (!(yield* stream('reasoning-delta', ` ${step.text}`))) return yield finish('max_output_tokens');
+        continue;
+      }
+      if (step.kind === 'say' || step.kind === 'history') {
+        const text = step.kind === 'say' ? step.text : this.historyReply(turn);
+        if (!(yield* stream('text-delta', spoke ? `\n${text}` : text)))
+          return yield finish('max_output_tokens');
+        spoke = true;
+        continue;
+      }
+      const callId = `call_${++callIndex}`;
+      await pace();
+      yield { type: 'tool-call', callId, name: step.name, arguments: JSON.stringify(step.arguments) };
+      yield { type: 'tool-result', callId, output: await this.runTool(step, turn) };
+    }
+    yield finish('stop');
+  }
+
+  private async runTool(step: Extract<OfflineStep, { kind: 'tool' }>, turn: HarnessTurn): Promise<string> {
+    const { tools } = turn;
+    try {
+      switch (step.name) {
+        case 'write':
+          return `wrote ${tools.write(step.arguments.path ?? '', step.arguments.content ?? '')} bytes`;
+        case 'read':
+          return tools.read(step.arguments.path ?? '');
+        case 'list':
+          return tools.list(step.arguments.path ?? '.').join('\n');
+        default: {
+          const result = await tools.shell(step.arguments.command ?? '', turn.signal);
+          if (result.timedOut) return `[timed out]\n${result.output}`;
+          return `[exit ${result.exitCode}]\n${result.output}`;
+        }
+      }
+    } catch (error) {
+      if (turn.signal.aborted) throw error;
+      if (error instanceof WorkspacePathError) return `error: ${error.message}`;
+      const code = (error as NodeJS.ErrnoException).code;
+      return `error: ${code === 'ENOENT' ? 'no such file or directory' : code === 'EISDIR' ? 'is a directory' : 'the tool failed'}`;
+    }
+  }
+
+  private defaultReply(turn: HarnessTurn): string {
+    const attached = turn.files
+      .filter((file) => file.mediaType.startsWith('text/'))
+      .map((file) => {
+        try {
+          return `Attached ${file.filename}: ${turn.tools.read(file.path).slice(0, 2000)}`;
+        } catch {
+          return `Attached ${file.filename}: (unreadable)`;
+        }
+      });
+    return [
+      `This is ${OFFLINE_MODEL_ID}, a deterministic offline model: it follows @-directives and does not interpret free text.`,
+      ...attached,
+    ].join('\n');
+  }
+
+  private historyReply(turn: HarnessTurn): string {
+    const earlier = turn.conversation.filter((message) => message.role === 'user');
+    const last = earlier.at(-1);
+    return `Earlier turns: ${earlier.length}.${last ? ` Previous task: ${last.text.slice(0, 500)}` : ''}`;
+  }
+}

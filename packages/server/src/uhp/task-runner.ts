@@ -1,0 +1,321 @@
+import fs from 'node:fs';
+import type { Harness, UhpError, UhpResponse } from '@arbiter/uhp';
+import { mediaTypeOf } from './media-type.js';
+import { newObjectId } from './object-id.js';
+import { type HarnessRuntime, HarnessRuntimeError, type HarnessTurn } from './runtime/harness-runtime.js';
+import type { UhpDataLayout } from './storage/data-layout.js';
+import type { StoredResponse, UhpStore } from './storage/uhp-store.js';
+import type { EventLog, EventOwner, NewEvent } from './streaming/event-log.js';
+import { ResponseAssembler } from './streaming/response-assembler.js';
+import { TurnOutput } from './streaming/turn-output.js';
+import { Workspace } from './workspace/workspace.js';
+import {
+  DEFAULT_WORKSPACE_TOOL_LIMITS,
+  type WorkspaceToolLimits,
+  WorkspaceTools,
+} from './workspace/workspace-tools.js';
+
+/** A task accepted and recorded (its `response.created` is in the log), ready to execute. */
+export interface PreparedTask {
+  readonly initial: UhpResponse;
+  readonly owner: EventOwner;
+  readonly containerId: string;
+  readonly harness: Harness;
+  readonly runtime: HarnessRuntime;
+  readonly turn: Omit<HarnessTurn, 'signal' | 'tools' | 'harness'>;
+  readonly maxStep: number | null;
+  readonly timeoutSeconds: number | null;
+  readonly store: boolean;
+  /** Absolute base of download URLs in citations (`http://host/api/harness`). */
+  readonly baseUrl: string;
+}
+
+type StopReason = 'cancelled' | 'timeout' | 'max_step' | 'shutdown';
+
+interface RunningTask {
+  readonly controller: AbortController;
+  readonly sessionId: string;
+  readonly done: Promise<void>;
+}
+
+const INTERRUPTED: UhpError = {
+  type: 'server_error',
+  code: 'arbiter_interrupted',
+  message: 'The server stopped while this task was running; the output produced until then is kept.',
+  param: null,
+  detail: null,
+};
+
+/** Terminal event name for a status: cancelled ends in `response.failed`, as the specification says. */
+function terminalEventType(status: UhpResponse['status']): string {
+  if (status === 'completed') return 'response.completed';
+  if (status === 'incomplete') return 'response.incomplete';
+  return 'response.failed';
+}
+
+/**
+ * Executes tasks: runs the harness runtime for a turn, writes its events to the log, enforces the step,
+ * time and output budgets, collects artifacts, and ends every response in exactly one terminal state.
+ */
+export class TaskRunner {
+  private readonly running = new Map<string, RunningTask>();
+
+  constructor(
+    private readonly store: UhpStore,
+    private readonly events: EventLog,
+    private readonly layout: UhpDataLayout,
+    private readonly toolLimits: WorkspaceToolLimits = DEFAULT_WORKSPACE_TOOL_LIMITS,
+  ) {}
+
+  isRunning(responseId: string): boolean {
+    return this.running.has(responseId);
+  }
+
+  start(task: PreparedTask): void {
+    const controller = new AbortController();
+    const done = this.execute(task, controller).catch(() => {
+      // execute() ends every path in finalize(); nothing is left to report here.
+    });
+    this.running.set(task.initial.id, { controller, sessionId: task.owner.sessionId, done });
+  }
+
+  /** Asks a running task to stop and waits up to `waitMs` for its terminal state. */
+  async cancel(responseId: string, waitMs = 1000): Promise<void> {
+    const task = this.running.get(responseId);
+    if (!task) return;
+    task.controller.abort('cancelled' satisfies StopReason);
+    await Promise.race([task.done, new Promise((resolve) => setTimeout(resolve, waitMs).unref())]);
+  }
+
+  async cancelSession(sessionId: string, waitMs = 1000): Promise<void> {
+    const ids = [...this.running].filter(([, task]) => task.sessionId === sessionId).map(([id]) => id);
+    await Promise.all(ids.map((id) => this.cancel(id, waitMs)));
+  }
+
+  /** Stops every task (server shutdown); each ends `failed` with `arbiter_interrupted`. */
+  async shutdown(): Promise<void> {
+    const tasks = [...this.running.values()];
+    for (const task of tasks) task.controller.abort('shutdown' satisfies StopReason);
+    await Promise.all(tasks.map((task) => task.done));
+  }
+
+  /**
+   * After a crash, responses still `in_progress` have no process behind them: close their open items,
+   * keep their partial output (replayed from the log) and end them `failed` with a clear error.
+   */
+  recoverInterrupted(): number {
+    const interrupted = this.store.inProgressResponses();
+    for (const stored of interrupted) {
+      const assembler = new ResponseAssembler();
+      for (const event of this.store.eventsAfter(stored.id, -1)) assembler.apply(event);
+      const owner = {
+        principalId: stored.principalId,
+        harnessId: stored.harnessId,
+        sessionId: stored.sessionId,
+      };
+      const emit = (event: NewEvent) => {
+        const appended = this.events.append(stored.id, owner, event);
+        assembler.apply(appended);
+        return appended;
+      };
+      this.closeDanglingItems(assembler, emit);
+      this.writeTerminal(stored, assembler, emit, { status: 'failed', error: INTERRUPTED });
+    }
+    return interrupted.length;
+  }
+
+  private async execute(task: PreparedTask, controller: AbortController): Promise<void> {
+    const responseId = task.initial.id;
+    const assembler = new ResponseAssembler();
+    for (const event of this.store.eventsAfter(responseId, -1)) assembler.apply(event);
+    const emit = (event: NewEvent) => {
+      const appended = this.events.append(responseId, task.owner, event);
+      assembler.apply(appended);
+      return appended;
+    };
+    const output = new TurnOutput(emit, assembler);
+    const workspace = new Workspace(this.layout.workspaceDir(task.owner.sessionId));
+    const before = workspace.snapshot();
+    const timer =
+      task.timeoutSeconds !== null
+        ? setTimeout(() => controller.abort('timeout' satisfies StopReason), task.timeoutSeconds * 1000)
+        : null;
+    let steps = 0;
+    let finish: { reason: 'stop' | 'max_output_tokens'; usage: UhpResponse['usage'] } | null = null;
+    let failure: UhpError | null = null;
+    try {
+      const turn: HarnessTurn = {
+        ...task.turn,
+        harness: task.harness,
+        tools: new WorkspaceTools(workspace, this.toolLimits),
+        signal: controller.signal,
+      };
+      for await (const event of task.runtime.run(turn)) {
+        if (controller.signal.aborted) break;
+        switch (event.type) {
+          case 'text-delta':
+            output.text(event.text);
+            break;
+          case 'reasoning-delta':
+            output.reasoningText(event.text);
+            break;
+          case 'tool-call':
+            if (task.maxStep !== null && steps >= task.maxStep) {
+              controller.abort('max_step' satisfies StopReason);
+              break;
+            }
+            steps++;
+            output.toolCall(event.callId, event.name, event.arguments);
+            break;
+          case 'tool-result':
+            output.toolResult(event.callId, event.output);
+            break;
+          case 'warning':
+            emit({ type: 'error', code: event.code, message: event.message, param: null });
+            break;
+          case 'finish':
+            finish = {
+              reason: event.reason,
+              usage: event.usage && {
+                input_tokens: event.usage.inputTokens,
+                output_tokens: event.usage.outputTokens,
+                total_tokens: event.usage.inputTokens + event.usage.outputTokens,
+              },
+            };
+            break;
+        }
+        if (controller.signal.aborted) break;
+      }
+    } catch (error) {
+      if (!controller.signal.aborted) {
+        failure =
+          error instanceof HarnessRuntimeError
+            ? { type: 'harness_error', code: error.code, message: error.message, param: null, detail: null }
+            : {
+                type: 'harness_error',
+                code: 'harness_error',
+                message: 'The harness failed while running the task.',
+                param: null,
+                detail: null,
+              };
+      }
+    } finally {
+      if (timer) clearTimeout(timer);
+    }
+    // From here on everything is synchronous, so a cancel arriving now cannot interleave: the outcome
+    // is decided once, and exactly one terminal event is written.
+    const stop = controller.signal.aborted ? (controller.signal.reason as StopReason) : null;
+    this.running.delete(responseId);
+    const itemStatus =
+      stop === null && failure === null && finish?.reason === 'stop' ? 'completed' : 'incomplete';
+    output.closeOpen(itemStatus);
+    try {
+      const cited = this.collectArtifacts(task, workspace, before);
+      output.cite(cited);
+      output.closeOpen(itemStatus);
+    } catch {
+      emit({
+        type: 'error',
+        code: 'arbiter_artifacts_unavailable',
+        message: 'Some files the task produced could not be stored.',
+        param: null,
+      });
+    }
+    const stored = this.store.getResponseIncludingHidden(task.owner.principalId, responseId);
+    if (!stored) return;
+    const usage = finish?.usage ?? null;
+    if (stop === 'cancelled') this.writeTerminal(stored, assembler, emit, { status: 'cancelled', usage });
+    else if (stop === 'shutdown')
+      this.writeTerminal(stored, assembler, emit, { status: 'failed', error: INTERRUPTED, usage });
+    else if (stop === 'timeout' || stop === 'max_step')
+      this.writeTerminal(stored, assembler, emit, {
+        status: 'incomplete',
+        reason: stop === 'timeout' ? 'timeout_seconds' : 'max_step',
+        usage,
+      });
+    else if (failure)
+      this.writeTerminal(stored, assembler, emit, { status: 'failed', error: failure, usage });
+    else if (finish?.reason === 'max_output_tokens')
+      this.writeTerminal(stored, assembler, emit, {
+        status: 'incomplete',
+        reason: 'max_output_tokens',
+        usage,
+      });
+    else if (finish) this.writeTerminal(stored, assembler, emit, { status: 'completed', usage });
+    else
+      this.writeTerminal(stored, assembler, emit, {
+        status: 'failed',
+        error: {
+          type: 'harness_error',
+          code: 'harness_error',
+          message: 'The harness ended without finishing the turn.',
+          param: null,
+          detail: null,
+        },
+      });
+    this.store.touchSession(task.owner.sessionId, Date.now());
+  }
+
+  /** Files new or changed in the workspace during the turn become artifacts of the session's container. */
+  private collectArtifacts(task: PreparedTask, workspace: Workspace, before: Map<string, string>) {
+    const cited = [];
+    for (const [relative, signature] of workspace.snapshot()) {
+      if (before.get(relative) === signature) continue;
+      const id = newObjectId('file');
+      const source = workspace.resolve(relative);
+      fs.copyFileSync(source, this.layout.fileBlob(id));
+      const bytes = fs.statSync(this.layout.fileBlob(id)).size;
+      this.store.insertFile({
+        id,
+        principalId: task.owner.principalId,
+        containerId: task.containerId,
+        sessionId: task.owner.sessionId,
+        responseId: task.initial.id,
+        filename: relative,
+        mediaType: mediaTypeOf(relative),
+        bytes,
+        purpose: 'artifact',
+        createdAt: Math.floor(Date.now() / 1000),
+      });
+      cited.push({
+        container_id: task.containerId,
+        file_id: id,
+        filename: relative,
+        download_url: `${task.baseUrl}/v1/containers/${task.containerId}/files/${id}/content`,
+      });
+    }
+    return cited;
+  }
+
+  /** Items a crash left open get their closing events, so every `added` has its `done`. */
+  private closeDanglingItems(assembler: ResponseAssembler, emit: (event: NewEvent) => unknown): void {
+    assembler.output.forEach((item, index) => {
+      if (item.status !== 'in_progress') return;
+      const closed = { ...structuredClone(item), status: 'incomplete' };
+      emit({ type: 'response.output_item.done', output_index: index, item: closed });
+    });
+  }
+
+  private writeTerminal(
+    stored: StoredResponse,
+    assembler: ResponseAssembler,
+    emit: (event: NewEvent) => unknown,
+    outcome: {
+      status: Exclude<UhpResponse['status'], 'in_progress'>;
+      error?: UhpError;
+      reason?: string;
+      usage?: UhpResponse['usage'];
+    },
+  ): void {
+    const final: UhpResponse = {
+      ...stored.body,
+      status: outcome.status,
+      error: outcome.error ?? null,
+      incomplete_details: outcome.reason ? { reason: outcome.reason } : null,
+      output: assembler.snapshot(),
+      usage: outcome.usage ?? null,
+    };
+    this.store.saveResponseBody(final, final.store === false);
+    emit({ type: terminalEventType(final.status), response: final });
+  }
+}

@@ -1,0 +1,322 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  CREATE_RESPONSE_REQUEST_KEYS,
+  type CreateResponseRequest,
+  type Harness,
+  type UhpResponse,
+} from '@arbiter/uhp';
+import type { HarnessService } from './harness/harness-service.js';
+import { skillFileBytes } from './harness/skill-bundle.js';
+import { type IncomingFile, readTaskInput } from './input/task-input.js';
+import { newObjectId } from './object-id.js';
+import type { ConversationMessage, HarnessRuntime } from './runtime/harness-runtime.js';
+import type { UhpDataLayout } from './storage/data-layout.js';
+import type { StoredSession, UhpStore } from './storage/uhp-store.js';
+import type { EventLog } from './streaming/event-log.js';
+import type { TaskRunner } from './task-runner.js';
+import { notFound, UhpHttpError } from './uhp-error.js';
+import { RESERVED_WORKSPACE_DIR, Workspace } from './workspace/workspace.js';
+
+export interface TaskLimits {
+  /** Largest file accepted inline or by upload. */
+  readonly maxFileBytes: number;
+  /** A session untouched for longer than this cannot be continued (`session_expired`). */
+  readonly sessionRetentionMs: number;
+  /** How long an Idempotency-Key is remembered. */
+  readonly idempotencyRetentionMs: number;
+}
+
+export interface CreatedTask {
+  readonly responseId: string;
+  /** true when an Idempotency-Key matched an earlier request: nothing new was started. */
+  readonly replayed: boolean;
+}
+
+/** Turns a `POST /v1/responses` into a recorded response and a started execution. */
+export class TaskService {
+  constructor(
+    private readonly store: UhpStore,
+    private readonly events: EventLog,
+    private readonly runner: TaskRunner,
+    private readonly layout: UhpDataLayout,
+    private readonly harnesses: HarnessService,
+    readonly limits: TaskLimits,
+  ) {}
+
+  create(
+    principalId: string,
+    request: CreateResponseRequest,
+    options: { idempotencyKey: string | null; baseUrl: string },
+  ): CreatedTask {
+    const now = Date.now();
+    if (options.idempotencyKey) {
+      const earlier = this.store.findIdempotencyKey(
+        principalId,
+        options.idempotencyKey,
+        now - this.limits.idempotencyRetentionMs,
+      );
+      if (earlier) return { responseId: earlier, replayed: true };
+    }
+    const requestedHarness =
+      typeof request.metadata?.harness_id === 'string' ? request.metadata.harness_id : null;
+    let session: StoredSession | undefined;
+    let harness: Harness;
+    if (request.previous_response_id) {
+      const previous = this.store.getResponseIncludingHidden(principalId, request.previous_response_id);
+      if (!previous) throw notFound('response_not_found', 'response', 'previous_response_id');
+      session = this.store.getSession(principalId, previous.sessionId);
+      if (!session) throw notFound('session_not_found', 'session', 'previous_response_id');
+      if (session.updatedAt < now - this.limits.sessionRetentionMs)
+        throw new UhpHttpError(
+          404,
+          'session_expired',
+          'The session of that response has expired; start a new task.',
+          {
+            param: 'previous_response_id',
+          },
+        );
+      if (requestedHarness && requestedHarness !== session.harnessId)
+        throw new UhpHttpError(
+          409,
+          'harness_mismatch',
+          'metadata.harness_id differs from the harness of the continued session.',
+          {
+            param: 'metadata.harness_id',
+            detail: { session_harness_id: session.harnessId },
+          },
+        );
+      const stored = this.store.getHarnessIncludingDeleted(principalId, session.harnessId);
+      if (!stored) throw notFound('harness_not_found', 'harness', 'metadata.harness_id');
+      harness = stored.harness;
+    } else if (requestedHarness) {
+      const stored = this.store.getHarness(principalId, requestedHarness);
+      if (!stored) throw notFound('harness_not_found', 'harness', 'metadata.harness_id');
+      harness = stored.harness;
+    } else {
+      harness = this.harnesses.ensureDefault(principalId).harness;
+    }
+    const runtime = this.harnesses.runtimeFor(harness.base);
+    if (!runtime)
+      throw new UhpHttpError(
+        503,
+        'harness_unavailable',
+        'The runtime of this harness is not available on this server.',
+        {
+          type: 'server_error',
+        },
+      );
+    const model = resolveModel(runtime, harness, request.model);
+    if (session) {
+      const running = this.store.runningResponseOfSession(session.id);
+      if (running)
+        throw new UhpHttpError(409, 'session_busy', 'A task is already running in this session.', {
+          detail: { response_id: running },
+        });
+    }
+    for (const [param, value] of [
+      ['max_step', request.max_step],
+      ['timeout_seconds', request.timeout_seconds],
+      ['max_output_tokens', request.max_output_tokens],
+    ] as const) {
+      if (value !== undefined && value !== null && value < 1)
+        throw new UhpHttpError(400, 'invalid_input', `${param} must be a positive integer or null.`, {
+          param,
+        });
+    }
+    const input = readTaskInput(request.input, {
+      maxFileBytes: this.limits.maxFileBytes,
+      uploadedFile: (fileId) => this.uploadedFile(principalId, fileId),
+    });
+
+    const responseId = newObjectId('resp');
+    const sessionId = session?.id ?? newObjectId('hsess');
+    const containerId = session?.containerId ?? newObjectId('cntr');
+    const ignored = Object.keys(request).filter((key) => !CREATE_RESPONSE_REQUEST_KEYS.includes(key));
+    const clientMetadata = Object.fromEntries(
+      Object.entries(request.metadata ?? {}).filter(([key]) => key !== 'harness_id'),
+    );
+    const initial: UhpResponse = {
+      id: responseId,
+      object: 'response',
+      created_at: Math.floor(now / 1000),
+      status: 'in_progress',
+      error: null,
+      incomplete_details: null,
+      previous_response_id: request.previous_response_id ?? null,
+      model: model.id,
+      output: [],
+      store: request.store ?? true,
+      usage: null,
+      metadata: {
+        ...clientMetadata,
+        session_id: sessionId,
+        harness_id: harness.id,
+        container_id: containerId,
+        ...(model.fallbackReason
+          ? {
+              requested_model: request.model,
+              model_fallback: true,
+              model_fallback_reason: model.fallbackReason,
+            }
+          : {}),
+        ...(ignored.length > 0 ? { ignored_fields: ignored } : {}),
+      },
+    };
+    const owner = { principalId, harnessId: harness.id, sessionId };
+    const conversation = session ? this.conversationOf(session.id) : [];
+    // One synchronous transaction: the busy check above and these inserts cannot interleave with
+    // another request, so a session never runs two tasks and an Idempotency-Key starts one.
+    this.store.db.transaction(() => {
+      if (session && this.store.runningResponseOfSession(session.id))
+        throw new UhpHttpError(409, 'session_busy', 'A task is already running in this session.');
+      if (!session) {
+        this.store.insertSession({
+          id: sessionId,
+          principalId,
+          harnessId: harness.id,
+          containerId,
+          title: input.text.split('\n')[0]?.slice(0, 80) || 'Untitled task',
+          createdAt: now,
+          updatedAt: now,
+        });
+      } else {
+        this.store.touchSession(session.id, now);
+      }
+      this.store.insertResponse({
+        id: responseId,
+        principalId,
+        sessionId,
+        harnessId: harness.id,
+        turnIndex: this.store.nextTurnIndex(sessionId),
+        body: initial,
+        input: input.items,
+      });
+      if (options.idempotencyKey)
+        this.store.insertIdempotencyKey(
+          principalId,
+          options.idempotencyKey,
+          responseId,
+          request.stream === true,
+        );
+      this.events.append(responseId, owner, { type: 'response.created', response: initial });
+      this.events.append(responseId, owner, { type: 'response.in_progress', response: initial });
+    })();
+
+    const workspace = new Workspace(this.layout.workspaceDir(sessionId));
+    const files = this.materialiseInputs(workspace, input.files);
+    this.materialiseSkills(workspace, harness);
+    this.runner.start({
+      initial,
+      owner,
+      containerId,
+      harness,
+      runtime,
+      turn: {
+        model: model.id,
+        instructions: [harness.systemPrompt, request.instructions].filter(Boolean).join('\n\n') || null,
+        conversation,
+        text: input.text,
+        files,
+        maxOutputTokens: request.max_output_tokens ?? null,
+      },
+      maxStep: request.max_step ?? harness.maxStep ?? null,
+      timeoutSeconds: request.timeout_seconds ?? harness.timeoutSeconds ?? null,
+      store: request.store ?? true,
+      baseUrl: options.baseUrl,
+    });
+    return { responseId, replayed: false };
+  }
+
+  private uploadedFile(principalId: string, fileId: string): IncomingFile | undefined {
+    const file = this.store.getFile(principalId, fileId);
+    if (!file) return undefined;
+    return {
+      filename: path.basename(file.filename),
+      mediaType: file.mediaType,
+      data: fs.readFileSync(this.layout.fileBlob(file.id)),
+      fileId: file.id,
+    };
+  }
+
+  private materialiseInputs(workspace: Workspace, files: readonly IncomingFile[]) {
+    return files.map((file) => {
+      const target = workspace.resolve(file.filename);
+      fs.writeFileSync(target, file.data);
+      return { path: file.filename, filename: file.filename, mediaType: file.mediaType };
+    });
+  }
+
+  /** The whole folder of every enabled skill, where the agent can read it. */
+  private materialiseSkills(workspace: Workspace, harness: Harness): void {
+    const skillsRoot = path.join(workspace.root, RESERVED_WORKSPACE_DIR, 'skills');
+    fs.rmSync(skillsRoot, { recursive: true, force: true });
+    for (const skill of harness.skills ?? []) {
+      if (skill.enabled === false) continue;
+      for (const file of skill.files ?? []) {
+        const target = workspace.resolve(path.join(RESERVED_WORKSPACE_DIR, 'skills', skill.name, file.path));
+        fs.mkdirSync(path.dirname(target), { recursive: true });
+        fs.writeFileSync(target, skillFileBytes(file));
+      }
+    }
+  }
+
+  private conversationOf(sessionId: string): ConversationMessage[] {
+    const messages: ConversationMessage[] = [];
+    for (const turn of this.store.sessionResponses(sessionId)) {
+      const userText = turn.input
+        .flatMap((item) => {
+          const content = (item as { content?: unknown }).content;
+          if (typeof content === 'string') return [content];
+          return Array.isArray(content)
+            ? content.filter((part) => part?.type === 'input_text').map((part) => String(part.text))
+            : [];
+        })
+        .join('\n');
+      messages.push({ role: 'user', text: userText });
+      const assistantText = turn.body.output
+        .flatMap((item) => ('content' in item && Array.isArray(item.content) ? item.content : []))
+        .map((part) => (typeof part.text === 'string' ? part.text : ''))
+        .join('\n');
+      if (assistantText) messages.push({ role: 'assistant', text: assistantText });
+    }
+    return messages;
+  }
+}
+
+/**
+ * The model that will run: the requested one when this harness's runtime serves it now, otherwise the
+ * harness default, reported as a substitution.
+ */
+function resolveModel(runtime: HarnessRuntime, harness: Harness, requested: string | undefined) {
+  const models = runtime.models();
+  const fallbackId = harness.defaultModel ?? runtime.defaultModel;
+  const fallback = models.find((model) => model.id === fallbackId && model.available());
+  if (requested !== undefined) {
+    const match = models.find((model) => model.id === requested);
+    if (match?.available()) return { id: match.id, fallbackReason: null };
+    if (!fallback)
+      throw new UhpHttpError(
+        422,
+        'model_unavailable',
+        'Neither the requested model nor the harness default can be served now.',
+        {
+          param: 'model',
+        },
+      );
+    return {
+      id: fallback.id,
+      fallbackReason: match
+        ? 'The requested model is not available right now.'
+        : "The requested model is not in this server's catalog.",
+    };
+  }
+  if (!fallback)
+    throw new UhpHttpError(
+      422,
+      'model_unavailable',
+      'The default model of this harness cannot be served now.',
+      { param: 'model' },
+    );
+  return { id: fallback.id, fallbackReason: null };
+}

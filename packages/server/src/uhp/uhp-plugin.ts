@@ -1,0 +1,199 @@
+import { execFileSync } from 'node:child_process';
+import { UHP_VERSION, UHP_VERSION_HEADER } from '@arbiter/uhp';
+import multipart from '@fastify/multipart';
+import type { Database } from 'better-sqlite3';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import { applyMigrations } from '../storage/database.js';
+import { HarnessService } from './harness/harness-service.js';
+import { registerDiscoveryRoutes, SUPPORTED_VERSIONS } from './routes/discovery-routes.js';
+import { registerFileRoutes } from './routes/file-routes.js';
+import { registerHarnessRoutes } from './routes/harness-routes.js';
+import { registerResponseRoutes } from './routes/response-routes.js';
+import { registerSessionRoutes } from './routes/session-routes.js';
+import { registerSharedViewRoutes } from './routes/shared-view-routes.js';
+import type { HarnessRuntime } from './runtime/harness-runtime.js';
+import { OfflineAgentRuntime } from './runtime/offline/offline-runtime.js';
+import { UhpDataLayout } from './storage/data-layout.js';
+import { uhpMigrations } from './storage/uhp-migrations.js';
+import { UhpStore } from './storage/uhp-store.js';
+import { EventLog } from './streaming/event-log.js';
+import { KEEP_ALIVE_MS } from './streaming/sse-writer.js';
+import { TaskRunner } from './task-runner.js';
+import { type TaskLimits, TaskService } from './task-service.js';
+import { UhpHttpError } from './uhp-error.js';
+import type { UhpServices } from './uhp-services.js';
+import type { WorkspaceToolLimits } from './workspace/workspace-tools.js';
+
+export interface UhpPrincipal {
+  readonly id: string;
+}
+
+/** Maps a bearer token to its principal, or null when the token is unknown. */
+export type UhpAuthenticator = (token: string) => UhpPrincipal | null | Promise<UhpPrincipal | null>;
+
+/** The one principal of a server started with `--no-auth`. */
+export const LOCAL_PRINCIPAL: UhpPrincipal = { id: 'local' };
+
+export const DEFAULT_TASK_LIMITS: TaskLimits = {
+  maxFileBytes: 25 * 1024 * 1024,
+  sessionRetentionMs: 30 * 24 * 3600 * 1000,
+  idempotencyRetentionMs: 48 * 3600 * 1000,
+};
+
+export interface UhpPluginOptions {
+  /** The server database; the plugin applies its own migrations (idempotent) if the app has not. */
+  readonly db: Database;
+  readonly dataDir: string;
+  /** `null` serves every request as LOCAL_PRINCIPAL (`--no-auth`, single local user). */
+  readonly authenticate: UhpAuthenticator | null;
+  /** Harness bases; defaults to the `agent` base on the offline model. */
+  readonly runtimes?: readonly HarnessRuntime[];
+  readonly offlineChunkDelayMs?: number;
+  readonly limits?: Partial<TaskLimits>;
+  readonly toolLimits?: WorkspaceToolLimits;
+  /** Path of `soffice`; `undefined` looks it up on PATH, `null` disables previews. */
+  readonly previewConverter?: string | null;
+  readonly keepAliveMs?: number;
+}
+
+function findOnPath(binary: string): string | null {
+  try {
+    return execFileSync('/bin/sh', ['-c', `command -v ${binary}`], { encoding: 'utf8' }).trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Served without a credential (discovery, shared views). */
+    uhpPublic?: boolean;
+  }
+}
+
+/**
+ * The UHP 2026-08-11 API as one encapsulated Fastify plugin; register it with `prefix: '/api/harness'`.
+ * Version negotiation, authentication and the error envelope are hooks of this plugin only.
+ */
+export async function uhpPlugin(app: FastifyInstance, options: UhpPluginOptions): Promise<void> {
+  applyMigrations(options.db, uhpMigrations);
+  const limits = { ...DEFAULT_TASK_LIMITS, ...options.limits };
+  const store = new UhpStore(options.db);
+  const events = new EventLog(store);
+  const layout = new UhpDataLayout(options.dataDir);
+  const runner = new TaskRunner(store, events, layout, options.toolLimits);
+  const runtimes = options.runtimes ?? [
+    new OfflineAgentRuntime({ chunkDelayMs: options.offlineChunkDelayMs ?? 80 }),
+  ];
+  const harnesses = new HarnessService(store, new Map(runtimes.map((runtime) => [runtime.base, runtime])));
+  const tasks = new TaskService(store, events, runner, layout, harnesses, limits);
+  const principals = new WeakMap<FastifyRequest, string>();
+  const services: UhpServices = {
+    store,
+    events,
+    runner,
+    tasks,
+    harnesses,
+    layout,
+    limits,
+    previewConverter:
+      options.previewConverter === undefined ? findOnPath('soffice') : options.previewConverter,
+    keepAliveMs: options.keepAliveMs ?? KEEP_ALIVE_MS,
+    principalOf(request) {
+      const principal = principals.get(request);
+      if (!principal)
+        throw new UhpHttpError(401, 'missing_credential', 'This endpoint needs a bearer credential.');
+      return principal;
+    },
+    baseUrlOf(request) {
+      return `${request.protocol}://${request.host}${app.prefix}`;
+    },
+  };
+
+  const recovered = runner.recoverInterrupted();
+  if (recovered > 0) app.log.warn({ recovered }, 'UHP: ended tasks interrupted by an earlier stop');
+  app.addHook('onClose', async () => runner.shutdown());
+
+  await app.register(multipart, { limits: { fileSize: limits.maxFileBytes, files: 1, fields: 10 } });
+
+  app.addHook('onRequest', async (request, reply) => {
+    const asked = request.headers['uhp-version'];
+    reply.header(UHP_VERSION_HEADER, UHP_VERSION);
+    if (asked !== undefined && !(SUPPORTED_VERSIONS as readonly string[]).includes(String(asked))) {
+      throw new UhpHttpError(
+        400,
+        'unsupported_protocol_version',
+        'This server does not support the requested UHP-Version.',
+        {
+          param: 'UHP-Version',
+          detail: { supported: [...SUPPORTED_VERSIONS] },
+        },
+      );
+    }
+    if (request.routeOptions.config?.uhpPublic) return;
+    if (options.authenticate === null) {
+      principals.set(request, LOCAL_PRINCIPAL.id);
+      return;
+    }
+    const header = request.headers.authorization;
+    if (!header)
+      throw new UhpHttpError(401, 'missing_credential', 'This endpoint needs a bearer credential.');
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    const principal = match?.[1] ? await options.authenticate(match[1]) : null;
+    if (!principal) throw new UhpHttpError(401, 'invalid_credential', 'The credential is not valid.');
+    principals.set(request, principal.id);
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof UhpHttpError) return reply.status(error.statusCode).send(error.toEnvelope());
+    const status = error.statusCode ?? 500;
+    let mapped: UhpHttpError;
+    if (error.code === 'FST_REQ_FILE_TOO_LARGE' || (status === 413 && request.isMultipart())) {
+      mapped = new UhpHttpError(
+        413,
+        'file_too_large',
+        `A file may be at most ${limits.maxFileBytes} bytes.`,
+        {
+          param: 'file',
+          detail: { max_bytes: limits.maxFileBytes },
+        },
+      );
+    } else if (status === 413) {
+      mapped = new UhpHttpError(413, 'arbiter_request_too_large', 'The request body is too large.');
+    } else if (status === 415) {
+      mapped = new UhpHttpError(415, 'arbiter_unsupported_media_type', 'Send the body as application/json.', {
+        type: 'invalid_request_error',
+      });
+    } else if (status >= 400 && status < 500) {
+      mapped = new UhpHttpError(
+        400,
+        'invalid_input',
+        error.code?.includes('JSON') || error instanceof SyntaxError
+          ? 'The body is not valid JSON.'
+          : 'The request is malformed.',
+      );
+    } else {
+      request.log.error({ err: error }, 'UHP request failed');
+      mapped = new UhpHttpError(500, 'arbiter_internal_error', 'The server failed to handle this request.', {
+        type: 'server_error',
+      });
+    }
+    return reply.status(mapped.statusCode).send(mapped.toEnvelope());
+  });
+
+  app.setNotFoundHandler((_request, reply) => {
+    const error = new UhpHttpError(
+      404,
+      'arbiter_route_not_found',
+      'No UHP endpoint has this method and path.',
+    );
+    return reply.status(404).send(error.toEnvelope());
+  });
+
+  registerDiscoveryRoutes(app);
+  registerHarnessRoutes(app, services);
+  registerResponseRoutes(app, services);
+  registerSessionRoutes(app, services);
+  registerFileRoutes(app, services);
+  registerSharedViewRoutes(app, services);
+}
