@@ -159,7 +159,7 @@ function checkPush(args: readonly string[], context: PushContext): GitPushViolat
     if (unknown !== null) violations.push(unknown);
   }
   const destinations: string[] = [];
-  if (all) destinations.push(...context.protectedBranches.filter((branch) => !branch.includes('*')));
+  if (all) destinations.push(...localBranches(context.cwd));
   if (positionals.length === 0 && !all) {
     const current = currentBranch(context.cwd);
     if (current !== null) destinations.push(current);
@@ -281,6 +281,11 @@ export function readRemotes(cwd: string): Record<string, string[]> {
 
 function currentBranch(cwd: string): string | null {
   return git(cwd, ['symbolic-ref', '--quiet', '--short', 'HEAD'])?.trim() || null;
+}
+
+function localBranches(cwd: string): string[] {
+  const output = git(cwd, ['for-each-ref', '--format=%(refname:short)', 'refs/heads']) ?? '';
+  return output.split('\n').filter((line) => line !== '');
 }
 
 function isAncestor(cwd: string, ancestor: string, descendant: string): boolean {

@@ -21,69 +21,81 @@ export type ShellSegmenter = (command: string) => ShellSegments;
 export function segmentShellCommand(command: string): ShellSegments {
   const segments: string[] = [];
   let complete = true;
-  let current = '';
+  let start = 0;
   let quote: "'" | '"' | null = null;
-  const push = (): void => {
-    const trimmed = current.trim();
+  // Slices instead of building strings character by character: commands can be a megabyte.
+  const push = (end: number, next: number): void => {
+    const trimmed = command.slice(start, end).trim();
     if (trimmed !== '') segments.push(trimmed);
-    current = '';
+    start = next;
   };
   for (let index = 0; index < command.length; index++) {
     const char = command[index]!;
     const next = command[index + 1];
     if (quote === "'") {
-      current += char;
       if (char === "'") quote = null;
       continue;
     }
     if (char === '\\') {
-      current += char + (next ?? '');
       index++;
       continue;
     }
     if (quote === '"') {
-      current += char;
       if (char === '"') quote = null;
       else if (char === '`' || (char === '$' && next === '(')) complete = false;
       continue;
     }
-    if (char === "'" || char === '"') {
-      quote = char;
-      current += char;
-      continue;
+    switch (char) {
+      case "'":
+      case '"':
+        quote = char;
+        break;
+      case '`':
+      case '(':
+      case ')':
+      case '{':
+      case '}':
+        complete = false;
+        break;
+      case '$':
+        if (next === '(') complete = false;
+        break;
+      case '<':
+        if (next === '<' || next === '(') complete = false;
+        break;
+      case '>':
+        if (!isHarmlessRedirection(command, index)) complete = false;
+        break;
+      case '#':
+        if (index === start || /\s/.test(command[index - 1] ?? ' ')) {
+          // A comment runs to the end of the line.
+          const end = command.indexOf('\n', index);
+          push(index, end === -1 ? command.length : end);
+          index = end === -1 ? command.length : end - 1;
+        }
+        break;
+      case ';':
+      case '\n':
+        push(index, index + 1);
+        break;
+      case '&':
+        if (next === '&') {
+          push(index, index + 2);
+          index++;
+        } else if (command[index - 1] !== '>' && command[index - 1] !== '<' && next !== '>') {
+          push(index, index + 1);
+        }
+        break;
+      case '|':
+        if (next === '|' || next === '&') {
+          push(index, index + 2);
+          index++;
+        } else push(index, index + 1);
+        break;
     }
-    if (char === '`' || char === '(' || char === ')' || char === '{' || char === '}') complete = false;
-    if (char === '$' && next === '(') complete = false;
-    if (char === '<' && (next === '<' || next === '(')) complete = false;
-    if (char === '>' && !isHarmlessRedirection(command, index)) complete = false;
-    if (char === '#' && (current === '' || /\s$/.test(current))) {
-      // A comment runs to the end of the line.
-      const end = command.indexOf('\n', index);
-      index = end === -1 ? command.length : end - 1;
-      continue;
-    }
-    if (char === ';' || char === '\n') {
-      push();
-      continue;
-    }
-    if (char === '&') {
-      if (next === '&') index++;
-      else if (current.endsWith('>') || current.endsWith('<') || next === '>') {
-        current += char;
-        continue;
-      }
-      push();
-      continue;
-    }
-    if (char === '|') {
-      if (next === '|' || next === '&') index++;
-      push();
-      continue;
-    }
-    current += char;
   }
   if (quote !== null) complete = false;
-  push();
+  push(command.length, command.length);
   return { segments, complete };
 }
 
