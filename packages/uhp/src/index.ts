@@ -9,6 +9,14 @@ export { UhpCapabilityError } from './client/uhp-capability-error.js';
 export { UhpClient, type UhpClientOptions, type UhpConnection } from './client/uhp-client.js';
 export { UhpConnectionError } from './client/uhp-connection-error.js';
 export { UhpHttp, type UhpHttpOptions, type UhpRequest } from './client/uhp-http.js';
+export { resolveConfigDir } from './local/config-dir.js';
+export {
+  MAX_SAVED_SESSIONS,
+  type SavedConnection,
+  type SavedSession,
+  UHP_STORE_FILE,
+  UhpLocalStore,
+} from './local/uhp-local-store.js';
 export {
   type Capabilities,
   type ConformanceClass,
