@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { registerGradeCommand } from './commands/grade.js';
 
 /**
  * Builds the `arbiter` command. Each command family lives in `commands/<name>.ts` and
@@ -14,6 +15,7 @@ export function createProgram(): Command {
     .configureHelp({ sortSubcommands: true });
 
   // Command registrations (one line each):
+  registerGradeCommand(program);
 
   return program;
 }

@@ -17,6 +17,7 @@ export {
 } from './grading/grade.js';
 export { binaryConfidence, gradeCriterion } from './grading/grade-criterion.js';
 export { type GradeWorkOptions, gradeWork } from './grading/grade-work.js';
+export { formatGradeReport } from './report/grade-report.js';
 export { canonicalSha256 } from './rubric/canonical-sha256.js';
 export { loadRubric, RUBRIC_PACK_PREFIX, type Rubric } from './rubric/load-rubric.js';
 export { parseRubricText, readRubricFile } from './rubric/read-rubric-file.js';

@@ -1,0 +1,204 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import {
+  createHttpTransport,
+  createInProcessTransport,
+  DECISION_LIMITS,
+  DecisionClient,
+  type DecisionTransport,
+} from '@arbiter/decision';
+import { ModelCatalog, ModelNotFoundError } from '@arbiter/engine';
+import {
+  type Feedback,
+  type FeedbackModel,
+  formatGradeReport,
+  type GradeOutcome,
+  gradeWork,
+  modelFeedback,
+  type Rubric,
+  RubricError,
+  readRubricFile,
+  resolveFeedbackModel,
+  rubricFeedback,
+} from '@arbiter/rubric';
+import { type Command, InvalidArgumentError, Option } from 'commander';
+
+/** Exit status per outcome (docs/grading.md); 3 is reserved for input that could not be graded at all. */
+export const GRADE_EXIT_CODES: Readonly<Record<GradeOutcome, number>> = {
+  satisfied: 0,
+  needs_revision: 1,
+  unsatisfied: 2,
+  ungraded: 2,
+};
+const USAGE_EXIT_CODE = 3;
+
+/** The work is sent as the decision request's state, so it shares the request's byte limit. */
+const MAX_WORK_BYTES = DECISION_LIMITS.maxBodyBytes;
+
+interface GradeCommandOptions {
+  rubric: string;
+  work?: string;
+  model?: string;
+  url?: string;
+  timeout: number;
+  json?: boolean;
+  feedbackModel?: string;
+}
+
+/** A problem with the command's input (flags, files), reported with exit status 3. */
+class GradeInputError extends Error {
+  override readonly name = 'GradeInputError';
+}
+
+export function registerGradeCommand(program: Command): void {
+  program
+    .command('grade')
+    .description(
+      'Grade work against a rubric through the decision service (exit 0 satisfied, 1 needs_revision, 2 unsatisfied or ungraded, 3 bad input)',
+    )
+    .requiredOption('--rubric <file>', 'rubric file (YAML or JSON; see docs/grading.md)')
+    .option('--work <file|->', 'the work to grade: a file, or - for standard input')
+    .option(
+      '--model <pin>',
+      'decision model pin or alias (default: the server default, or arbiter-latest in process)',
+    )
+    .addOption(
+      new Option(
+        '--url <url>',
+        'decision server base URL (default: the built-in engine in this process)',
+      ).env('ARBITER_BASE_URL'),
+    )
+    .addOption(
+      new Option('--timeout <ms>', 'time budget of the decision call, retries included')
+        .argParser(positiveInteger)
+        .default(5_000),
+    )
+    .option('--json', 'print the grade (and feedback) as JSON')
+    .addOption(
+      new Option(
+        '--feedback-model <spec>',
+        'coding model that writes revision feedback: openai-compatible:<baseURL>#<model>, openai:<model>, anthropic:<model>, google:<model>',
+      ).env('ARBITER_FEEDBACK_MODEL'),
+    )
+    .exitOverride((error) => {
+      // Commander's own usage errors must not look like an outcome (1 is needs_revision).
+      process.exit(error.exitCode === 0 ? 0 : USAGE_EXIT_CODE);
+    })
+    .action(async (options: GradeCommandOptions) => {
+      process.exitCode = await runGrade(options);
+    });
+}
+
+async function runGrade(options: GradeCommandOptions): Promise<number> {
+  let rubric: Rubric;
+  let work: string;
+  let client: DecisionClient;
+  let feedbackModel: FeedbackModel | undefined;
+  try {
+    rubric = await readRubricFile(resolve(options.rubric));
+    if (options.work === undefined) throw new GradeInputError('--work <file|-> is required');
+    work = await readWork(options.work);
+    client = new DecisionClient({ transport: decisionTransport(options), budgetMs: options.timeout });
+    if (options.feedbackModel) feedbackModel = feedbackModelOf(options.feedbackModel);
+  } catch (error) {
+    if (
+      RubricError.isInstance(error) ||
+      error instanceof GradeInputError ||
+      ModelNotFoundError.isInstance(error)
+    ) {
+      process.stderr.write(`arbiter grade: ${error.message}\n`);
+      return USAGE_EXIT_CODE;
+    }
+    throw error;
+  }
+
+  const grade = await gradeWork({
+    client,
+    rubric,
+    work,
+    ...(options.model === undefined ? {} : { model: options.model }),
+  });
+  const feedback =
+    grade.outcome !== 'needs_revision'
+      ? null
+      : feedbackModel === undefined
+        ? rubricFeedback(rubric, grade)
+        : await modelFeedback({ model: feedbackModel, rubric, grade, work });
+
+  if (options.json) {
+    process.stdout.write(`${JSON.stringify({ outcome: grade.outcome, grade, feedback }, null, 2)}\n`);
+  } else {
+    process.stdout.write(`${formatGradeReport(grade)}\n`);
+    if (feedback) process.stdout.write(`\n${formatFeedback(feedback)}\n`);
+  }
+  return GRADE_EXIT_CODES[grade.outcome];
+}
+
+/** HTTP to a server when one is named (flag or ARBITER_BASE_URL); otherwise the catalog's engine in process. */
+function decisionTransport(options: GradeCommandOptions): DecisionTransport {
+  if (options.url !== undefined && options.url !== '') {
+    if (!URL.canParse(options.url)) throw new GradeInputError(`--url: not a URL: ${options.url}`);
+    return createHttpTransport({ baseURL: options.url });
+  }
+  const resolved = new ModelCatalog().resolve(options.model);
+  return createInProcessTransport({ engine: resolved.engine, model: resolved.pin });
+}
+
+async function readWork(source: string): Promise<string> {
+  let bytes: Buffer;
+  try {
+    bytes = source === '-' ? await readStandardInput() : await readFile(resolve(source));
+  } catch (error) {
+    if (error instanceof GradeInputError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : String(error);
+    throw new GradeInputError(`--work ${source}: cannot read: ${reason}`);
+  }
+  if (bytes.byteLength > MAX_WORK_BYTES) {
+    throw new GradeInputError(
+      `--work ${source}: ${bytes.byteLength} bytes is above the ${MAX_WORK_BYTES}-byte limit of a decision request`,
+    );
+  }
+  const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
+  if (text.trim() === '') throw new GradeInputError(`--work ${source}: the work is empty`);
+  return text;
+}
+
+async function readStandardInput(): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of process.stdin as AsyncIterable<Buffer>) {
+    total += chunk.byteLength;
+    // Stop reading early rather than buffer an unbounded stream.
+    if (total > MAX_WORK_BYTES) {
+      throw new GradeInputError(
+        `--work -: standard input is above the ${MAX_WORK_BYTES}-byte limit of a decision request`,
+      );
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+function feedbackModelOf(spec: string): FeedbackModel {
+  try {
+    return resolveFeedbackModel(spec);
+  } catch (error) {
+    throw new GradeInputError(`--feedback-model: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+function formatFeedback(feedback: Feedback): string {
+  const heading =
+    feedback.source === 'model' ? `feedback (${feedback.model}):` : 'feedback (from the rubric):';
+  const warning =
+    feedback.modelError === undefined ? '' : `\n(the feedback model failed: ${feedback.modelError})`;
+  return `${heading}\n${feedback.text}${warning}`;
+}
+
+function positiveInteger(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed <= 0)
+    throw new InvalidArgumentError('expected a positive whole number');
+  return parsed;
+}
