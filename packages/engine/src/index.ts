@@ -21,4 +21,43 @@ export {
 } from './catalog/model-catalog.js';
 export { ModelNotFoundError } from './catalog/model-not-found-error.js';
 export { type ModelPin, parseModelPin } from './catalog/model-pin.js';
+export type { EngineAvailability } from './llm/availability-probe.js';
+export {
+  type CalibrationMetrics,
+  calibrationMetrics,
+  type ReliabilityBin,
+} from './llm/calibration/calibration-metrics.js';
+export type { CalibrationSample } from './llm/calibration/calibration-sample.js';
+export {
+  type CalibrationReport,
+  calibrateOpenAICompatibleEngine,
+  calibrateSamples,
+  type QuestionTypeCalibration,
+} from './llm/calibration/engine-calibration.js';
+export {
+  expectedOutcomeIndex,
+  type LabelledExample,
+  labelledExampleSchema,
+  parseLabelledExamples,
+} from './llm/calibration/labelled-example.js';
+export {
+  RELIABILITY_COLOURS,
+  type ReliabilityPanel,
+  renderReliabilityDiagram,
+} from './llm/calibration/reliability-diagram.js';
+export { fitTemperature, temperatureLogLoss } from './llm/calibration/temperature-fit.js';
+export {
+  type LlmCalibration,
+  type LogprobsMode,
+  llmCalibrationSchema,
+  type OpenAICompatibleEngineConfig,
+  type OpenAICompatibleEngineConfigInput,
+  openAICompatibleEngineConfigSchema,
+} from './llm/openai-compatible-config.js';
+export {
+  createOpenAICompatibleEngine,
+  type OpenAICompatibleEngine,
+  type OpenAICompatibleEngineOptions,
+} from './llm/openai-compatible-engine.js';
+export { openAICompatibleEngineKind } from './llm/openai-compatible-engine-kind.js';
 export { ESTIMATED_BYTES_PER_TOKEN, estimateContextTokens, estimateTokens } from './token-estimate.js';

@@ -1,6 +1,7 @@
 import type { DecisionEngine } from '@arbiter/decision';
 import { z } from 'zod';
 import type { PackAnalyser } from '../builtin/pack-analyser.js';
+import { openAICompatibleEngineKind } from '../llm/openai-compatible-engine-kind.js';
 import { builtinEngineKind } from './builtin-engine-kind.js';
 import { type CatalogConfigInput, type CatalogModel, catalogConfigSchema } from './catalog-config.js';
 import { CatalogConfigError } from './catalog-config-error.js';
@@ -79,7 +80,11 @@ export class ModelCatalog {
       throw new CatalogConfigError(`invalid catalog configuration:\n${z.prettifyError(parsed.error)}`);
     }
     const config = parsed.data;
-    const kinds: Record<string, EngineKind> = { builtin: builtinEngineKind, ...options.engineKinds };
+    const kinds: Record<string, EngineKind> = {
+      builtin: builtinEngineKind,
+      'openai-compatible': openAICompatibleEngineKind,
+      ...options.engineKinds,
+    };
     const context = { analysers: options.analysers ?? [] };
 
     const models = [...(config.builtinModels ? BUILTIN_MODELS : []), ...config.models];
