@@ -1,0 +1,247 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  call,
+  expectSchema,
+  expectWellFormedStream,
+  streamTask,
+  until,
+  withoutIds,
+} from './fixtures/uhp-test-client.js';
+import { startUhpTestServer, TEST_KEYS, type UhpTestServer } from './fixtures/uhp-test-server.js';
+
+const key = TEST_KEYS.alice;
+let server: UhpTestServer;
+beforeAll(async () => {
+  server = await startUhpTestServer();
+});
+afterAll(() => server.close());
+
+const post = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+  call(server.baseUrl, '/v1/responses', { method: 'POST', key, body, headers });
+
+describe('blocking tasks', () => {
+  it('returns a terminal, schema-valid response naming model, session and usage', async () => {
+    const result = await post({ input: 'Reply with exactly: ok' });
+    expect(result.status).toBe(200);
+    expectSchema(result.json, 'Response');
+    expect(result.json).toMatchObject({
+      object: 'response',
+      status: 'completed',
+      model: 'arbiter-offline',
+      error: null,
+    });
+    expect(result.json.id).toMatch(/^resp_/);
+    expect(result.json.metadata.session_id).toMatch(/^hsess_/);
+    expect(result.json.metadata.harness_id).toMatch(/^chrn_/);
+    const message = result.json.output.find((item: { type: string }) => item.type === 'message');
+    expect(message.content[0]).toMatchObject({ type: 'output_text', text: 'ok', annotations: [] });
+    expect(result.json.output[0].type).toBe('reasoning');
+    expect(result.json.usage.total_tokens).toBe(
+      result.json.usage.input_tokens + result.json.usage.output_tokens,
+    );
+    const readBack = await call(server.baseUrl, `/v1/responses/${result.json.id}`, { key });
+    expect(readBack.json).toEqual(result.json);
+    const input = await call(server.baseUrl, `/v1/responses/${result.json.id}/input_items`, { key });
+    expect(input.json).toMatchObject({
+      object: 'list',
+      data: [{ role: 'user', content: [{ type: 'input_text' }] }],
+    });
+  });
+
+  it('ignores unknown request fields and reports them in metadata', async () => {
+    const result = await post({ input: 'Reply with exactly: ok', temperature: 0.2, frobnicate: { a: 1 } });
+    expect(result.status).toBe(200);
+    expect(result.json.metadata.ignored_fields).toEqual(['temperature', 'frobnicate']);
+  });
+
+  it('substitutes an unknown model with the harness default and says so', async () => {
+    const result = await post({ input: 'Reply with exactly: ok', model: 'gpt-nonexistent' });
+    expect(result.json.model).toBe('arbiter-offline');
+    expect(result.json.metadata).toMatchObject({ requested_model: 'gpt-nonexistent', model_fallback: true });
+    expect(result.json.metadata.model_fallback_reason).toEqual(expect.any(String));
+  });
+
+  it('reports a harness failure as a 200 failed response with an error', async () => {
+    const result = await post({ input: '@say partial\n@fail the directive asked for it' });
+    expect(result.status).toBe(200);
+    expect(result.json.status).toBe('failed');
+    expect(result.json.error).toMatchObject({ type: 'harness_error', code: 'harness_error' });
+    expect(JSON.stringify(result.json.output)).toContain('partial');
+  });
+
+  it('ends in incomplete when max_step, max_output_tokens or timeout_seconds stops the work', async () => {
+    const steps = await post({ input: '@list\n@list\n@list', max_step: 2 });
+    expect(steps.json.status).toBe('incomplete');
+    expect(steps.json.incomplete_details).toEqual({ reason: 'max_step' });
+    expect(steps.json.output.filter((item: { type: string }) => item.type === 'function_call')).toHaveLength(
+      2,
+    );
+    const tokens = await post({ input: 'Count from 1 to 100', max_output_tokens: 15 });
+    expect(tokens.json.status).toBe('incomplete');
+    expect(tokens.json.incomplete_details).toEqual({ reason: 'max_output_tokens' });
+    expect(tokens.json.usage.output_tokens).toBe(15);
+    const started = Date.now();
+    const timed = await post({ input: '@say before\n@sleep 60000\n@say after', timeout_seconds: 1 });
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(timed.json.status).toBe('incomplete');
+    expect(timed.json.incomplete_details).toEqual({ reason: 'timeout_seconds' });
+    expect(JSON.stringify(timed.json.output)).toContain('before');
+    expect(JSON.stringify(timed.json.output)).not.toContain('after');
+  });
+
+  it('runs a background task and lets the client poll it to completion', async () => {
+    const started = await post({ input: '@sleep 100\n@say done', background: true });
+    expect(started.json.status).toBe('in_progress');
+    const finished = await until(async () => {
+      const result = await call(server.baseUrl, `/v1/responses/${started.json.id}`, { key });
+      return result.json.status === 'completed' ? result.json : undefined;
+    });
+    expect(JSON.stringify(finished.output)).toContain('done');
+  });
+
+  it('deleting a response hides it but never cancels the running task', async () => {
+    const started = await post({ input: '@sleep 200\n@say survived', background: true });
+    const deleted = await call(server.baseUrl, `/v1/responses/${started.json.id}`, { method: 'DELETE', key });
+    expect(deleted.json).toMatchObject({ id: started.json.id, deleted: true });
+    expect((await call(server.baseUrl, `/v1/responses/${started.json.id}`, { key })).status).toBe(404);
+    const session = started.json.metadata.session_id;
+    await until(async () => {
+      const info = await call(server.baseUrl, `/v1/sessions/${session}`, { key });
+      return info.json.status === 'idle' ? true : undefined;
+    });
+    const files = await call(server.baseUrl, `/v1/sessions/${session}/turns`, { key });
+    expect(files.json.turns).toHaveLength(0);
+  });
+});
+
+describe('streaming', () => {
+  it('streams a gapless, schema-valid event log that ends in exactly one terminal event', async () => {
+    const { events } = await streamTask(server.baseUrl, key, {
+      input: '@think planning\n@say hello world\n@write a.txt <<<A>>>',
+    });
+    expectWellFormedStream(events);
+    const types = events.map((event) => event.data.type);
+    expect(types.slice(0, 2)).toEqual(['response.created', 'response.in_progress']);
+    for (const type of [
+      'response.reasoning_summary_part.added',
+      'response.reasoning_summary_text.delta',
+      'response.reasoning_summary_part.done',
+      'response.content_part.added',
+      'response.output_text.delta',
+      'response.output_text.done',
+      'response.content_part.done',
+      'response.function_call_arguments.delta',
+      'response.function_call_arguments.done',
+      'response.output_text.annotation.added',
+      'response.completed',
+    ]) {
+      expect(types).toContain(type);
+    }
+    expect(events.map((event) => Number(event.id))).toEqual(
+      events.map((event) => event.data.sequence_number),
+    );
+  });
+
+  it('assembles the same output streaming and blocking for the same input', async () => {
+    const input = '@think plan\n@say one two three\n@list\n@say end';
+    const blocking = await post({ input });
+    const { events } = await streamTask(server.baseUrl, key, { input });
+    const terminal = events.at(-1)!.data.response;
+    expect(withoutIds(terminal.output)).toEqual(withoutIds(blocking.json.output));
+    expect(terminal.usage).toEqual(blocking.json.usage);
+    const stored = await call(server.baseUrl, `/v1/responses/${terminal.id}`, { key });
+    expect(stored.json).toEqual(terminal);
+  });
+
+  it('is progressive: events arrive spread over the run, not in one flush', async () => {
+    const paced = await startUhpTestServer({ offlineChunkDelayMs: 25 });
+    try {
+      const { events } = await streamTask(paced.baseUrl, key, { input: 'Count from 1 to 20' });
+      expectWellFormedStream(events);
+      const spread = events.at(-1)!.at - events[0]!.at;
+      // 20 numbers plus the reasoning words at 25 ms each: at least ~0.5 s between first and last.
+      expect(spread).toBeGreaterThan(400);
+      const deltas = events.filter((event) => event.data.type === 'response.output_text.delta');
+      const gaps = deltas.slice(1).map((event, index) => event.at - deltas[index]!.at);
+      expect(gaps.filter((gap) => gap > 10).length).toBeGreaterThan(deltas.length / 2);
+    } finally {
+      await paced.close();
+    }
+  });
+
+  it('keeps running after the client drops the stream, and resumes after Last-Event-ID', async () => {
+    const { events } = await streamTask(
+      server.baseUrl,
+      key,
+      { input: '@say a b c\n@sleep 150\n@say d e f' },
+      { stopAfter: 5 },
+    );
+    const responseId = events[0]!.data.response.id;
+    const completed = await until(async () => {
+      const result = await call(server.baseUrl, `/v1/responses/${responseId}`, { key });
+      return result.json.status === 'completed' ? result.json : undefined;
+    });
+    expect(JSON.stringify(completed.output)).toContain('d e f');
+    const resumed = await fetch(`${server.baseUrl}/v1/responses/${responseId}?stream=true`, {
+      headers: { authorization: `Bearer ${key}`, 'last-event-id': '4' },
+    });
+    const { readEvents } = await import('./fixtures/uhp-test-client.js');
+    const rest = await readEvents(resumed, performance.now());
+    expect(rest.events[0]!.data.sequence_number).toBe(5);
+    const all = [...events.slice(0, 5), ...rest.events];
+    expectWellFormedStream(all);
+    expect(all.at(-1)!.data.response).toEqual(completed);
+  });
+
+  it('sends keep-alive comments while a task is silent', async () => {
+    const quick = await startUhpTestServer({ keepAliveMs: 50 });
+    try {
+      const { comments, events } = await streamTask(quick.baseUrl, key, { input: '@sleep 300\n@say done' });
+      expectWellFormedStream(events);
+      expect(comments.filter((comment) => comment.trim() === 'keep-alive').length).toBeGreaterThanOrEqual(2);
+    } finally {
+      await quick.close();
+    }
+  });
+});
+
+describe('idempotency', () => {
+  it('executes concurrent retries with one key once and returns the first result to all', async () => {
+    const headers = { 'Idempotency-Key': `retry-${Date.now()}` };
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        post({ input: '@sleep 100\n@write once.txt <<<x>>>\n@say done' }, headers),
+      ),
+    );
+    const ids = new Set(results.map((result) => result.json.id));
+    expect(ids.size).toBe(1);
+    for (const result of results) expect(result.json.status).toBe('completed');
+    const session = results[0]!.json.metadata.session_id;
+    const turns = await call(server.baseUrl, `/v1/sessions/${session}/turns`, { key });
+    expect(turns.json.turns).toHaveLength(1);
+    const files = await call(server.baseUrl, `/v1/sessions/${session}/files`, { key });
+    expect(files.json.files).toHaveLength(1);
+    const later = await post({ input: 'something else entirely' }, headers);
+    expect(later.json.id).toBe(results[0]!.json.id);
+  });
+
+  it('replays the first execution as a stream when the retry asks for one', async () => {
+    const headers = { 'Idempotency-Key': `stream-${Date.now()}` };
+    const first = await post({ input: '@say streamed once' }, headers);
+    const { events } = await streamTask(server.baseUrl, key, { input: '@say streamed once' }, { headers });
+    expectWellFormedStream(events);
+    expect(events.at(-1)!.data.response).toEqual(first.json);
+  });
+
+  it('scopes keys to the principal', async () => {
+    const headers = { 'Idempotency-Key': `shared-${Date.now()}` };
+    const alice = await post({ input: 'Reply with exactly: a' }, headers);
+    const bob = await call(server.baseUrl, '/v1/responses', {
+      method: 'POST',
+      key: TEST_KEYS.bob,
+      body: { input: 'Reply with exactly: b' },
+      headers,
+    });
+    expect(bob.json.id).not.toBe(alice.json.id);
+  });
+});
