@@ -1,6 +1,7 @@
 import { createResponseRequestSchema, type UhpResponse } from '@arbiter/uhp';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { isObjectId } from '../object-id.js';
+import { responseSnapshot } from '../streaming/response-snapshot.js';
 import { SseWriter } from '../streaming/sse-writer.js';
 import { invalidInput, notFound } from '../uhp-error.js';
 import type { UhpServices } from '../uhp-services.js';
@@ -54,14 +55,14 @@ export function registerResponseRoutes(app: FastifyInstance, services: UhpServic
       // Wait for the first execution (also when this request is a retry of one still running).
       await events.untilTerminal(responseId);
     }
-    return store.getResponseIncludingHidden(principalId, responseId)!.body;
+    return responseSnapshot(store, store.getResponseIncludingHidden(principalId, responseId)!);
   });
 
   app.get<ResponseParams & { Querystring: { stream?: string; starting_after?: string } }>(
     '/v1/responses/:response_id',
     async (request, reply) => {
       const stored = lookup(services.principalOf(request), request.params.response_id);
-      if (request.query.stream !== 'true') return stored.body;
+      if (request.query.stream !== 'true') return responseSnapshot(store, stored);
       const raw = request.headers['last-event-id'] ?? request.query.starting_after;
       const after = raw === undefined ? -1 : Number(raw);
       if (!Number.isInteger(after) || after < -1)
@@ -87,6 +88,6 @@ export function registerResponseRoutes(app: FastifyInstance, services: UhpServic
     const principalId = services.principalOf(request);
     const stored = lookup(principalId, request.params.response_id);
     await runner.cancel(stored.id);
-    return store.getResponseIncludingHidden(principalId, stored.id)!.body;
+    return responseSnapshot(store, store.getResponseIncludingHidden(principalId, stored.id)!);
   });
 }

@@ -1,0 +1,14 @@
+import type { UhpResponse } from '@arbiter/uhp';
+import type { StoredResponse, UhpStore } from '../storage/uhp-store.js';
+import { ResponseAssembler } from './response-assembler.js';
+
+/**
+ * The response as a client should see it now: a terminal response is stored whole; a running one
+ * gets the output assembled so far from its event log, so polling shows progress.
+ */
+export function responseSnapshot(store: UhpStore, stored: StoredResponse): UhpResponse {
+  if (stored.status !== 'in_progress') return stored.body;
+  const assembler = new ResponseAssembler();
+  for (const event of store.eventsAfter(stored.id, -1)) assembler.apply(event);
+  return { ...stored.body, output: assembler.snapshot() };
+}
