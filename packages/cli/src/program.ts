@@ -1,5 +1,9 @@
 import { Command } from 'commander';
+import { registerCalibrateCommand } from './commands/calibrate.js';
+import { registerGateCommand } from './commands/gate.js';
 import { registerGradeCommand } from './commands/grade.js';
+import { registerGuardCommand } from './commands/guard.js';
+import { registerUhpCommand } from './commands/uhp.js';
 
 /**
  * Builds the `arbiter` command. Each command family lives in `commands/<name>.ts` and
@@ -16,6 +20,10 @@ export function createProgram(): Command {
 
   // Command registrations (one line each):
   registerGradeCommand(program);
+  registerGateCommand(program);
+  registerGuardCommand(program);
+  registerCalibrateCommand(program);
+  registerUhpCommand(program);
 
   return program;
 }
