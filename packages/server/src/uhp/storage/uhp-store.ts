@@ -431,9 +431,7 @@ export class UhpStore {
   sessionFiles(sessionId: string): StoredFile[] {
     return (
       this.db
-        .prepare(
-          "SELECT * FROM uhp_files WHERE session_id = ? AND purpose = 'artifact' ORDER BY created_at, id",
-        )
+        .prepare("SELECT * FROM uhp_files WHERE session_id = ? AND purpose = 'artifact' ORDER BY rowid")
         .all(sessionId) as FileRow[]
     ).map(toFile);
   }
