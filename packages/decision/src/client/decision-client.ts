@@ -75,11 +75,17 @@ export class DecisionClient {
     options: DecideOptions<Questions>,
   ): Promise<DecideResult<AnswersFor<Questions>>> {
     const startedAt = performance.now();
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(), this.budgetMs);
-    const signal =
-      options.signal === undefined ? deadline.signal : AbortSignal.any([deadline.signal, options.signal]);
-    const call: CallState = { startedAt, attempts: 0, signal, deadlineSignal: deadline.signal };
+    // One controller for both ends of the call; AbortSignal.any costs ~100 µs per call on Node 20.
+    const controller = new AbortController();
+    const call: CallState = { startedAt, attempts: 0, signal: controller.signal, budgetExpired: false };
+    const timer = setTimeout(() => {
+      call.budgetExpired = true;
+      controller.abort();
+    }, this.budgetMs);
+    const callerSignal = options.signal;
+    const onCallerAbort = () => controller.abort(callerSignal?.reason);
+    if (callerSignal?.aborted) controller.abort(callerSignal.reason);
+    else callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
     try {
       const request = this.prepareRequest(options);
       if (typeof request === 'string') return this.skip(call, { reason: 'client_error', message: request });
@@ -92,6 +98,7 @@ export class DecisionClient {
       });
     } finally {
       clearTimeout(timer);
+      callerSignal?.removeEventListener('abort', onCallerAbort);
     }
   }
 
@@ -180,7 +187,7 @@ export class DecisionClient {
   }
 
   private skipForAbort(call: CallState): DecisionSkipped {
-    return call.deadlineSignal.aborted
+    return call.budgetExpired
       ? this.skip(call, { reason: 'timeout', message: `no answer within the budget of ${this.budgetMs} ms` })
       : this.skip(call, { reason: 'aborted', message: 'the caller aborted the decision' });
   }
@@ -205,7 +212,8 @@ interface CallState {
   startedAt: number;
   attempts: number;
   signal: AbortSignal;
-  deadlineSignal: AbortSignal;
+  /** Whether the abort came from the budget rather than the caller. */
+  budgetExpired: boolean;
 }
 
 /** Settles with the transport's outcome or as soon as `signal` aborts, whichever is first: a transport that ignores its signal cannot overrun the budget. */

@@ -12,6 +12,7 @@ import { SECRET_RULES } from './secret-rules.js';
 export function redact(text: string): string {
   let result = redactPrivateKeyBlocks(text);
   for (const rule of SECRET_RULES) {
+    if (rule.trigger !== undefined && !rule.trigger.test(result)) continue;
     rule.pattern.lastIndex = 0;
     result = result.replace(rule.pattern, rule.replace);
   }

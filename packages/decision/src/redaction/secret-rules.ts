@@ -11,6 +11,8 @@ export interface SecretRule {
   /** Names the kind of secret in the marker: `[REDACTED:<kind>]`. */
   readonly kind: string;
   readonly pattern: RegExp;
+  /** A cheap test that must pass before `pattern` runs: most text has none of these and skips the rule. */
+  readonly trigger?: RegExp;
   /** Builds the replacement of one match; returning the match unchanged keeps it. */
   readonly replace: (match: string, ...groups: string[]) => string;
 }
@@ -19,11 +21,12 @@ export interface SecretRule {
 const START = '(?<![A-Za-z0-9_-])';
 const END = '(?![A-Za-z0-9_-])';
 
-function token(kind: string, body: string, accept?: (match: string) => boolean): SecretRule {
+function token(kind: string, prefix: string, body: string, accept?: (match: string) => boolean): SecretRule {
   const marker = redactionMarker(kind);
   return {
     kind,
-    pattern: new RegExp(`${START}${body}`, 'g'),
+    trigger: new RegExp(prefix),
+    pattern: new RegExp(`${START}${prefix}${body}`, 'g'),
     replace: (match) => (accept === undefined || accept(match) ? marker : match),
   };
 }
@@ -32,38 +35,40 @@ const hasDigit = (text: string) => /[0-9]/.test(text);
 
 /** Provider tokens with a recognisable shape. Anthropic precedes OpenAI: both start with `sk-`. */
 const providerTokens: SecretRule[] = [
-  token('aws-access-key-id', `(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])`),
-  token('google-api-key', `AIza[0-9A-Za-z_-]{35}${END}`),
-  token('google-oauth-client-secret', `GOCSPX-[A-Za-z0-9_-]{28}${END}`),
-  token('google-oauth-token', `ya29\\.[0-9A-Za-z_-]{20,}`),
-  token('github-token', `(?:ghp|gho|ghs|ghu|ghr)_[A-Za-z0-9]{36,255}${END}`),
-  token('github-token', `github_pat_[A-Za-z0-9_]{22,255}${END}`),
-  token('gitlab-token', `gl(?:pat|dt|rt|ptt|cbt|oas|ft|imt|agent)-[A-Za-z0-9_-]{20,}`),
-  token('atlassian-token', `AT(?:BB|ATT|CTT)[A-Za-z0-9_=.-]{24,}`),
-  token('anthropic-key', `sk-ant-[A-Za-z0-9_-]{20,}`),
-  token('openai-key', `sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}`, hasDigit),
-  token('huggingface-token', `hf_[A-Za-z0-9]{30,}${END}`),
-  token('slack-token', `xox[abposre]-[A-Za-z0-9-]{10,}`),
-  token('slack-token', `xapp-[0-9]-[A-Za-z0-9-]{10,}`),
-  token('discord-token', `[MNO][A-Za-z0-9_-]{23,27}\\.[A-Za-z0-9_-]{6}\\.[A-Za-z0-9_-]{27,}${END}`),
-  token('stripe-key', `(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}`),
-  token('stripe-webhook-secret', `whsec_[A-Za-z0-9+/=]{24,}`),
-  token('twilio-api-key', `SK[0-9a-f]{32}(?![A-Za-z0-9])`),
-  token('sendgrid-key', `SG\\.[A-Za-z0-9_-]{22}\\.[A-Za-z0-9_-]{43}${END}`),
-  token('npm-token', `npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])`),
-  token('pypi-token', `pypi-[A-Za-z0-9_-]{50,}`),
-  token('dockerhub-token', `dckr_pat_[A-Za-z0-9_-]{20,}`),
-  token('jwt', `eyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]*`),
+  token('aws-access-key-id', '(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])', `[A-Z0-9]{16}(?![A-Za-z0-9])`),
+  token('google-api-key', 'AIza', `[0-9A-Za-z_-]{35}${END}`),
+  token('google-oauth-client-secret', 'GOCSPX-', `[A-Za-z0-9_-]{28}${END}`),
+  token('google-oauth-token', 'ya29\\.', '[0-9A-Za-z_-]{20,}'),
+  token('github-token', 'gh[opsur]_', `[A-Za-z0-9]{36,255}${END}`),
+  token('github-token', 'github_pat_', `[A-Za-z0-9_]{22,255}${END}`),
+  token('gitlab-token', 'gl(?:pat|dt|rt|ptt|cbt|oas|ft|imt|agent)-', '[A-Za-z0-9_-]{20,}'),
+  token('atlassian-token', 'AT(?:BB|ATT|CTT)', '[A-Za-z0-9_=.-]{24,}'),
+  token('anthropic-key', 'sk-ant-', '[A-Za-z0-9_-]{20,}'),
+  token('openai-key', 'sk-', '(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}', hasDigit),
+  token('huggingface-token', 'hf_', `[A-Za-z0-9]{30,}${END}`),
+  token('slack-token', 'xox[abposre]-', '[A-Za-z0-9-]{10,}'),
+  token('slack-token', 'xapp-', '[0-9]-[A-Za-z0-9-]{10,}'),
+  token('discord-token', '[MNO]', `[A-Za-z0-9_-]{23,27}\\.[A-Za-z0-9_-]{6}\\.[A-Za-z0-9_-]{27,}${END}`),
+  token('stripe-key', '(?:sk|rk)_(?:live|test)_', '[A-Za-z0-9]{16,}'),
+  token('stripe-webhook-secret', 'whsec_', '[A-Za-z0-9+/=]{24,}'),
+  token('twilio-api-key', 'SK', '[0-9a-f]{32}(?![A-Za-z0-9])'),
+  token('sendgrid-key', 'SG\\.', `[A-Za-z0-9_-]{22}\\.[A-Za-z0-9_-]{43}${END}`),
+  token('npm-token', 'npm_', '[A-Za-z0-9]{36}(?![A-Za-z0-9])'),
+  token('pypi-token', 'pypi-', '[A-Za-z0-9_-]{50,}'),
+  token('dockerhub-token', 'dckr_pat_', '[A-Za-z0-9_-]{20,}'),
+  token('jwt', 'eyJ', '[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]*'),
 ];
 
 const webhookUrls: SecretRule[] = [
   {
     kind: 'slack-webhook',
+    trigger: /hooks\.slack\.com/,
     pattern: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/-]+/g,
     replace: () => redactionMarker('slack-webhook'),
   },
   {
     kind: 'discord-webhook',
+    trigger: /\/api\/webhooks\//,
     pattern: /https:\/\/(?:(?:ptb|canary)\.)?discord(?:app)?\.com\/api\/webhooks\/[0-9]+\/[A-Za-z0-9_-]+/g,
     replace: () => redactionMarker('discord-webhook'),
   },
@@ -73,6 +78,7 @@ const headers: SecretRule[] = [
   {
     // `Authorization: Bearer …`, `"Authorization": "Basic …"`, `-H 'Proxy-Authorization: token …'`.
     kind: 'authorization',
+    trigger: /authorization/i,
     pattern:
       /\b((?:proxy-)?authorization\\?["']?[ \t]*[:=][ \t]*\\?["']?(?:bearer|basic|digest|token|negotiate|ntlm)[ \t]+)([A-Za-z0-9._~+/-]{6,}=*)/gi,
     replace: (_match, prefix = '', credential = '') =>
@@ -81,6 +87,7 @@ const headers: SecretRule[] = [
   {
     // A bearer token outside a header line (`curl … Bearer abc…`, logs). Prose has no digits in the next word.
     kind: 'bearer-token',
+    trigger: /bearer/i,
     pattern: /\b(bearer[ \t]+)([A-Za-z0-9._~+/-]{16,}=*)/gi,
     replace: (match, prefix = '', credential = '') =>
       hasDigit(credential) ? `${prefix}${redactionMarker('bearer-token')}` : match,
@@ -90,6 +97,7 @@ const headers: SecretRule[] = [
 const cloudSecrets: SecretRule[] = [
   {
     kind: 'aws-secret-access-key',
+    trigger: /secret/i,
     pattern:
       /\b((?:aws_?)?secret_?(?:access_?)?key["']?[ \t]*[:=][ \t]*["']?)([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/gi,
     replace: (_match, prefix = '') => `${prefix}${redactionMarker('aws-secret-access-key')}`,
@@ -97,12 +105,14 @@ const cloudSecrets: SecretRule[] = [
   {
     // Azure storage / service bus / ADO.NET connection strings and SAS signatures.
     kind: 'azure-connection-string',
+    trigger: /=/,
     pattern: /(?<=^|[;\s"'])(AccountKey|SharedAccessKey|SharedSecretValue|Password)=([^;"'\s]+)/gim,
     replace: (match, name = '', value = '') =>
       isRedactableValue(value, name) ? `${name}=${redactionMarker('azure-connection-string')}` : match,
   },
   {
     kind: 'azure-sas-signature',
+    trigger: /sig=/,
     pattern: /([?&]sig=)([A-Za-z0-9%+/=]{16,})/g,
     replace: (_match, prefix = '') => `${prefix}${redactionMarker('azure-sas-signature')}`,
   },
@@ -111,6 +121,7 @@ const cloudSecrets: SecretRule[] = [
 // The user part excludes brackets so that an earlier marker (`[REDACTED:github-token]@host`) is not taken for `user:password`.
 const urlCredentials: SecretRule = {
   kind: 'url-password',
+  trigger: /:\/\//,
   pattern:
     /(?<![A-Za-z0-9+.-])([A-Za-z][A-Za-z0-9+.-]{0,30}:\/\/[^\s:/?#@"'<>[\]]{1,256}:)([^\s/?#@"'<>]{1,256})@/g,
   replace: (match, prefix = '', password = '') =>
@@ -125,6 +136,7 @@ const urlCredentials: SecretRule = {
 const namedSecrets: SecretRule[] = [
   {
     kind: 'secret-field',
+    trigger: /[:=]/,
     pattern:
       /(?<![\w$.-])(["']?)([A-Za-z_][\w.-]{0,80})\1([ \t]*(?::=|=>|:|=)[ \t]*)(?:"((?:[^"\\\r\n]|\\.)*)"|'((?:[^'\\\r\n]|\\.)*)')/g,
     replace: (match, quote = '', name = '', separator = '', doubleQuoted, singleQuoted) => {
@@ -137,6 +149,7 @@ const namedSecrets: SecretRule[] = [
   {
     // `&` stays inside the value: in .env files it is literal, and cutting there would leak the rest.
     kind: 'secret-assignment',
+    trigger: /=/,
     pattern: /(?<=^|[\s;&|(])(export[ \t]+)?([A-Za-z_][A-Za-z0-9_]{0,80})=([^\s"'`;|()<>$]+)(?=$|[\s;|)])/gm,
     replace: (match, exported, name = '', value = '') => {
       const shellStyle = exported !== undefined || name === name.toUpperCase();
@@ -146,6 +159,7 @@ const namedSecrets: SecretRule[] = [
   },
   {
     kind: 'secret-field',
+    trigger: /[:=]/,
     pattern:
       /(?<![\w$.-])([A-Za-z_][\w.-]{0,80})([ \t]*(?::[ \t]+|=[ \t]*))([^\s"'`,;(){}[\]<>=]+)(?=$|[\s,;}\]])/gm,
     replace: (match, name = '', separator = '', value = '') =>
