@@ -1,3 +1,40 @@
+export { type AppOptions, buildApp, SERVER_VERSION } from './app.js';
+export { API_KEY_PREFIX, generateApiKey, hashApiKey } from './auth/api-key.js';
+export { authMigrations } from './auth/auth-migrations.js';
+export {
+  type AuthenticationFailureRenderer,
+  authenticate,
+  authPlugin,
+  requirePrincipal,
+} from './auth/auth-plugin.js';
+export {
+  type AuthenticationFailureCode,
+  type AuthenticationResult,
+  type Authenticator,
+  createKeyAuthenticator,
+  createNoAuthAuthenticator,
+} from './auth/authenticator.js';
+export { type ApiKeyRecord, type CreatedApiKey, KeyStore } from './auth/key-store.js';
+export { LOCAL_PRINCIPAL_NAME, type Principal } from './auth/principal.js';
+export { resolveDataDir } from './config/data-dir.js';
+export {
+  loadServerConfig,
+  type ServerConfig,
+  ServerConfigError,
+  serverConfigSchema,
+} from './config/server-config.js';
+export { DEFAULT_SERVER_LIMITS, type ServerLimits } from './decision/decision-limits.js';
+export { ApiError, type ApiErrorType } from './errors/api-error.js';
+export { REQUEST_ID_HEADER } from './request-id.js';
+export {
+  DEFAULT_HOST,
+  DEFAULT_PORT,
+  type RunningServer,
+  type StartServerOptions,
+  startServer,
+} from './server.js';
+export { openDatabase } from './storage/database.js';
+export { migrations } from './storage/migrations.js';
 export type {
   HarnessRuntime,
   HarnessTurn,

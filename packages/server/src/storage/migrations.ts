@@ -1,3 +1,4 @@
+import { authMigrations } from '../auth/auth-migrations.js';
 import { uhpMigrations } from '../uhp/storage/uhp-migrations.js';
 import type { Migration } from './migration.js';
 
@@ -5,4 +6,4 @@ import type { Migration } from './migration.js';
  * Every migration of the server, from every feature. Features own their migrations
  * (next to their storage code) and are listed here so one database holds them all.
  */
-export const migrations: readonly Migration[] = [...uhpMigrations];
+export const migrations: readonly Migration[] = [...authMigrations, ...uhpMigrations];

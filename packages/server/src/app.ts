@@ -1,0 +1,74 @@
+import type { ModelCatalog } from '@arbiter/engine';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { apiReferencePlugin } from './api-reference/api-reference-plugin.js';
+import { authPlugin } from './auth/auth-plugin.js';
+import type { Authenticator } from './auth/authenticator.js';
+import { DEFAULT_SERVER_LIMITS, type ServerLimits } from './decision/decision-limits.js';
+import { decisionRoutes } from './decision/decision-routes.js';
+import { installErrorHandling } from './errors/error-handling.js';
+import { healthRoutes } from './health-routes.js';
+import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
+import { type UhpPluginOptions, uhpPlugin } from './uhp/uhp-plugin.js';
+
+export const SERVER_VERSION = '0.1.0';
+
+export interface AppOptions {
+  readonly catalog: ModelCatalog;
+  readonly authenticator: Authenticator;
+  readonly limits?: Partial<ServerLimits>;
+  /** Pino options or `false` (the default, for tests). Authorization headers are always redacted. */
+  readonly logger?: boolean | Exclude<FastifyServerOptions['logger'], undefined>;
+  /** Serve the UHP API under `/api/harness` with these options; authentication is the app's. */
+  readonly harness?: Omit<UhpPluginOptions, 'authenticate'>;
+}
+
+const REDACTED_PATHS = ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie'];
+
+function loggerOptions(logger: AppOptions['logger']): FastifyServerOptions['logger'] {
+  if (logger === undefined || logger === false) return false;
+  const base = logger === true ? {} : logger;
+  return { ...base, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
+}
+
+/**
+ * The Arbiter HTTP application, built from plugins and not listening: tests drive it with
+ * `inject`, `startServer` listens. Routes: the Decision API (`/v1/…`), `/health`,
+ * `/openapi.json`, `/docs`, and the UHP API under `/api/harness` when `harness` is given.
+ *
+ * @example
+ * const app = await buildApp({ catalog: new ModelCatalog(), authenticator });
+ * const response = await app.inject({ method: 'GET', url: '/health' });
+ */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const limits = { ...DEFAULT_SERVER_LIMITS, ...options.limits };
+  const app = Fastify({
+    logger: loggerOptions(options.logger),
+    bodyLimit: limits.maxBodyBytes,
+    genReqId: requestIdOf,
+    return503OnClosing: true,
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+  });
+  installErrorHandling(app);
+  await app.register(authPlugin, { authenticator: options.authenticator });
+  await app.register(apiReferencePlugin, { version: SERVER_VERSION });
+  await app.register(healthRoutes);
+  await app.register(decisionRoutes, { catalog: options.catalog, limits });
+  if (options.harness) {
+    const authenticator = options.authenticator;
+    await app.register(uhpPlugin, {
+      ...options.harness,
+      prefix: '/api/harness',
+      // UHP renders its own error envelope, so it gets a token → principal function.
+      authenticate:
+        authenticator.mode === 'none'
+          ? null
+          : (token: string) => {
+              const result = authenticator.authenticate(`Bearer ${token}`);
+              return result.ok ? result.principal : null;
+            },
+    });
+  }
+  return app;
+}

@@ -1,0 +1,51 @@
+import type { KeyStore } from './key-store.js';
+import type { Principal } from './principal.js';
+
+export type AuthenticationFailureCode = 'missing_credential' | 'invalid_credential';
+
+export type AuthenticationResult =
+  | { readonly ok: true; readonly principal: Principal }
+  | { readonly ok: false; readonly code: AuthenticationFailureCode; readonly message: string };
+
+/** Turns an `Authorization` header into the principal it stands for. */
+export interface Authenticator {
+  /** `api-key`: bearer keys from the key store; `none`: everyone is the local principal (`--no-auth`). */
+  readonly mode: 'api-key' | 'none';
+  authenticate(authorization: string | undefined): AuthenticationResult;
+}
+
+const BEARER = /^Bearer[ \t]+([^\s]+)[ \t]*$/i;
+
+/** Bearer API keys checked against the key store on every request. */
+export function createKeyAuthenticator(keys: KeyStore): Authenticator {
+  return {
+    mode: 'api-key',
+    authenticate(authorization) {
+      if (authorization === undefined || authorization.trim() === '') {
+        return {
+          ok: false,
+          code: 'missing_credential',
+          message: 'missing API key: send the header `Authorization: Bearer <key>`',
+        };
+      }
+      const token = BEARER.exec(authorization)?.[1];
+      if (token === undefined) {
+        return {
+          ok: false,
+          code: 'invalid_credential',
+          message: 'the Authorization header must have the form `Bearer <key>`',
+        };
+      }
+      const principal = keys.authenticate(token);
+      return principal
+        ? { ok: true, principal }
+        : { ok: false, code: 'invalid_credential', message: 'the API key is not valid (unknown or revoked)' };
+    },
+  };
+}
+
+/** `--no-auth`: every request acts as one local principal, whatever it sends. */
+export function createNoAuthAuthenticator(principal: Principal): Authenticator {
+  const result = { ok: true, principal } as const;
+  return { mode: 'none', authenticate: () => result };
+}

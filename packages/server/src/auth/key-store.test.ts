@@ -1,0 +1,64 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase } from '../storage/database.js';
+import { migrations } from '../storage/migrations.js';
+import { hashApiKey } from './api-key.js';
+import { KeyStore } from './key-store.js';
+
+const dirs: string[] = [];
+function freshStore() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-keys-'));
+  dirs.push(dir);
+  const db = openDatabase(dir, migrations);
+  return { db, keys: new KeyStore(db), dir };
+}
+afterEach(() => {
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('KeyStore', () => {
+  it('stores only the hash and authenticates the key to its principal', () => {
+    const { db, keys } = freshStore();
+    const { key, record } = keys.create();
+    expect(key).toMatch(/^arb_[A-Za-z0-9_-]{43}$/);
+    expect(keys.authenticate(key)).toEqual(record.principal);
+    expect(keys.authenticate(`${key}x`)).toBeNull();
+    const row = db.prepare('SELECT * FROM api_keys').get() as Record<string, unknown>;
+    expect(row.key_hash).toBe(hashApiKey(key));
+    expect(JSON.stringify(row)).not.toContain(key.slice(4, 20));
+    db.close();
+  });
+
+  it('creates a new principal per key unless one is named, and reuses a named one', () => {
+    const { db, keys } = freshStore();
+    const first = keys.create();
+    const second = keys.create();
+    expect(first.record.principal.id).not.toBe(second.record.principal.id);
+    const ops1 = keys.create('ops');
+    const ops2 = keys.create('ops');
+    expect(ops1.record.principal).toEqual(ops2.record.principal);
+    expect(ops1.record.principal.name).toBe('ops');
+    expect(keys.list().map((record) => record.principal.name)).toEqual([
+      first.record.principal.name,
+      second.record.principal.name,
+      'ops',
+      'ops',
+    ]);
+    db.close();
+  });
+
+  it('revokes by id, once', () => {
+    const { db, keys } = freshStore();
+    const { key, record } = keys.create();
+    expect(keys.hasActiveKeys()).toBe(true);
+    expect(keys.revoke(record.id)).toBe('revoked');
+    expect(keys.revoke(record.id)).toBe('already-revoked');
+    expect(keys.revoke('key_missing')).toBe('not-found');
+    expect(keys.authenticate(key)).toBeNull();
+    expect(keys.hasActiveKeys()).toBe(false);
+    expect(keys.list()[0]?.revokedAt).toBeInstanceOf(Date);
+    db.close();
+  });
+});

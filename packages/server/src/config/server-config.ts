@@ -1,0 +1,60 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { catalogConfigSchema } from '@arbiter/engine';
+import YAML from 'yaml';
+import { z } from 'zod';
+import { formatIssuePath } from '../decision/issue-path.js';
+
+/** The configuration file (`--config`, JSON or YAML). Every section is optional. */
+export const serverConfigSchema = z.strictObject({
+  /** Models, aliases and the default model; see docs/configuration.md. */
+  catalog: catalogConfigSchema.optional(),
+  limits: z
+    .strictObject({
+      maxBodyBytes: z
+        .number()
+        .int()
+        .min(1024)
+        .max(64 * 1024 * 1024)
+        .optional(),
+      maxContextTokens: z.number().int().min(256).max(1_000_000).optional(),
+    })
+    .default({}),
+});
+export type ServerConfig = z.infer<typeof serverConfigSchema>;
+
+const marker = Symbol.for('arbiter.server-config-error');
+
+/** The configuration file cannot be read or is invalid; the message names the file and field. */
+export class ServerConfigError extends Error {
+  readonly [marker] = true;
+  override readonly name = 'ServerConfigError';
+
+  static isInstance(error: unknown): error is ServerConfigError {
+    return typeof error === 'object' && error !== null && marker in error;
+  }
+}
+
+/** Reads and validates a configuration file: `.json` as JSON, anything else as YAML (a JSON superset). */
+export function loadServerConfig(file: string): ServerConfig {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ServerConfigError(`cannot read the configuration file ${file}: ${(error as Error).message}`);
+  }
+  let raw: unknown;
+  try {
+    raw = path.extname(file).toLowerCase() === '.json' ? JSON.parse(text) : YAML.parse(text);
+  } catch (error) {
+    throw new ServerConfigError(`the configuration file ${file} is not valid: ${(error as Error).message}`);
+  }
+  const parsed = serverConfigSchema.safeParse(raw ?? {});
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map(
+      (issue) => `  ${formatIssuePath(issue.path) || '(root)'}: ${issue.message}`,
+    );
+    throw new ServerConfigError(`invalid configuration file ${file}:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,14 @@
+import { DECISION_LIMITS } from '@arbiter/decision';
+
+/** The limits an operator may change in the configuration file; the rest are fixed by the wire schemas. */
+export interface ServerLimits {
+  /** Largest request body, in bytes. */
+  readonly maxBodyBytes: number;
+  /** Context budget for the state plus the longest question, in estimated tokens. */
+  readonly maxContextTokens: number;
+}
+
+export const DEFAULT_SERVER_LIMITS: ServerLimits = {
+  maxBodyBytes: DECISION_LIMITS.maxBodyBytes,
+  maxContextTokens: DECISION_LIMITS.maxContextTokens,
+};

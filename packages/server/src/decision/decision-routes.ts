@@ -1,0 +1,145 @@
+import {
+  type DecisionRequest,
+  decisionRequestSchema,
+  decisionResponseSchema,
+  EngineError,
+  errorBodySchema,
+  findAnswerMismatch,
+} from '@arbiter/decision';
+import { estimateContextTokens, type ModelCatalog } from '@arbiter/engine';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requirePrincipal } from '../auth/auth-plugin.js';
+import { ApiError } from '../errors/api-error.js';
+import type { ServerLimits } from './decision-limits.js';
+import { zodRequestValidator } from './zod-request-validator.js';
+
+export interface DecisionRoutesOptions {
+  readonly catalog: ModelCatalog;
+  readonly limits: ServerLimits;
+}
+
+const modelListSchema = z.object({
+  models: z.array(
+    z.object({
+      name: z.string(),
+      description: z.string(),
+      release_date: z.string(),
+      kind: z
+        .enum(['pin', 'alias'])
+        .describe('Arbiter: `pin` for a concrete model, `alias` for a name of one'),
+      target: z.string().describe('Arbiter: the pin this name answers with'),
+      engine: z.string().describe('Arbiter: the engine kind serving the model'),
+    }),
+  ),
+});
+
+const errorResponses = {
+  400: errorBodySchema,
+  401: errorBodySchema,
+  404: errorBodySchema,
+  413: errorBodySchema,
+  415: errorBodySchema,
+  500: errorBodySchema,
+  502: errorBodySchema,
+  503: errorBodySchema,
+  504: errorBodySchema,
+};
+
+/** Aborts the engine's work when the client goes away before the answer was sent. */
+function abortOnDisconnect(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) controller.abort(new Error('the client closed the connection'));
+  });
+  return controller.signal;
+}
+
+/**
+ * The Decision API: `POST /v1/decision` and `POST /v1/systemone` (the same handler, for clients of
+ * the public format) and `GET /v1/models`. Every route needs a principal.
+ */
+export async function decisionRoutes(app: FastifyInstance, options: DecisionRoutesOptions): Promise<void> {
+  const { catalog, limits } = options;
+  // The Decision API speaks JSON only; Fastify would otherwise accept text/plain bodies as strings.
+  app.removeContentTypeParser('text/plain');
+  app.setValidatorCompiler(zodRequestValidator);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook(
+    'onRequest',
+    requirePrincipal((failure, _request, reply) =>
+      reply
+        .code(401)
+        .header('www-authenticate', 'Bearer')
+        .send(
+          new ApiError({
+            statusCode: 401,
+            type: 'authentication_error',
+            code: failure.code,
+            message: failure.message,
+          }).toBody(),
+        ),
+    ),
+  );
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+
+  async function decide(body: DecisionRequest, reply: FastifyReply) {
+    const { pin, engine } = catalog.resolve(body.model);
+    const tokens = estimateContextTokens(body.state, body.questions);
+    if (tokens > limits.maxContextTokens) {
+      throw new ApiError({
+        statusCode: 400,
+        type: 'invalid_request_error',
+        code: 'context_too_long',
+        message: `the state plus the longest question is about ${tokens} tokens (UTF-8 bytes / 3); the limit is ${limits.maxContextTokens}`,
+        param: 'state',
+        detail: { estimated_tokens: tokens, limit_tokens: limits.maxContextTokens },
+      });
+    }
+    const result = await engine.evaluate({
+      state: body.state,
+      questions: body.questions,
+      pack: body.pack,
+      signal: abortOnDisconnect(reply),
+    });
+    const mismatch = findAnswerMismatch(body.questions, result.answers);
+    if (mismatch)
+      throw new EngineError({ code: 'engine_error', message: `engine ${engine.engineId}: ${mismatch}` });
+    return { model: pin, answers: result.answers, usage: result.usage };
+  }
+
+  for (const url of ['/v1/decision', '/v1/systemone']) {
+    routes.post(
+      url,
+      {
+        schema: {
+          operationId: url === '/v1/decision' ? 'decide' : 'systemOne',
+          summary:
+            url === '/v1/decision'
+              ? 'Answer typed questions about a state'
+              : 'Answer typed questions about a state (System One compatible path)',
+          tags: ['decision'],
+          security: [{ bearerAuth: [] }],
+          body: decisionRequestSchema,
+          response: { 200: decisionResponseSchema, ...errorResponses },
+        },
+      },
+      (request, reply) => decide(request.body, reply),
+    );
+  }
+
+  routes.get(
+    '/v1/models',
+    {
+      schema: {
+        operationId: 'listModels',
+        summary: 'List the models (pins and aliases) of the catalog',
+        tags: ['models'],
+        security: [{ bearerAuth: [] }],
+        response: { 200: modelListSchema, 401: errorBodySchema },
+      },
+    },
+    async () => ({ models: catalog.list() }),
+  );
+}

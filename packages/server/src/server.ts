@@ -1,0 +1,99 @@
+import type { EngineKind, PackAnalyser } from '@arbiter/engine';
+import { ModelCatalog } from '@arbiter/engine';
+import type { FastifyInstance } from 'fastify';
+import { type AppOptions, buildApp } from './app.js';
+import {
+  type Authenticator,
+  createKeyAuthenticator,
+  createNoAuthAuthenticator,
+} from './auth/authenticator.js';
+import { KeyStore } from './auth/key-store.js';
+import { LOCAL_PRINCIPAL_NAME } from './auth/principal.js';
+import { resolveDataDir } from './config/data-dir.js';
+import { loadServerConfig, type ServerConfig } from './config/server-config.js';
+import { openDatabase } from './storage/database.js';
+import { migrations } from './storage/migrations.js';
+import type { UhpPluginOptions } from './uhp/uhp-plugin.js';
+
+export const DEFAULT_PORT = 7411;
+export const DEFAULT_HOST = '127.0.0.1';
+
+export interface StartServerOptions {
+  /** 0 picks a free port. Default 7411. */
+  readonly port?: number;
+  /** Default 127.0.0.1 (loopback only). */
+  readonly host?: string;
+  /** Default `$ARBITER_DATA_DIR` or `~/.arbiter`. */
+  readonly dataDir?: string;
+  /** Path of a JSON or YAML configuration file. */
+  readonly configPath?: string;
+  /** Already-loaded configuration; wins over `configPath`. */
+  readonly config?: ServerConfig;
+  /** `false` serves everyone as one local principal (`--no-auth`). Default true. */
+  readonly auth?: boolean;
+  readonly logger?: AppOptions['logger'];
+  /** Pack analysers of the built-in engine (the tool-gate analysers). */
+  readonly analysers?: readonly PackAnalyser[];
+  /** Extra engine kinds for catalog entries. */
+  readonly engineKinds?: Readonly<Record<string, EngineKind>>;
+  /** The UHP API under /api/harness: `false` leaves it out; an object sets its options. Default on. */
+  readonly harness?: false | Omit<UhpPluginOptions, 'authenticate' | 'db' | 'dataDir'>;
+}
+
+export interface RunningServer {
+  readonly app: FastifyInstance;
+  /** `http://host:port` as listened on. */
+  readonly url: string;
+  readonly dataDir: string;
+  /** The key created because auth is on and no key existed; shown once, never again. */
+  readonly initialKey: string | null;
+  readonly authMode: Authenticator['mode'];
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the data directory, loads the configuration and catalog, builds the app and listens.
+ * With auth on and no active key, creates one and returns it in `initialKey`.
+ */
+export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
+  const dataDir = resolveDataDir(options.dataDir);
+  const config = options.config ?? (options.configPath ? loadServerConfig(options.configPath) : undefined);
+  const catalog = new ModelCatalog({
+    config: config?.catalog,
+    analysers: options.analysers,
+    engineKinds: options.engineKinds,
+  });
+  const db = openDatabase(dataDir, migrations);
+  try {
+    const keys = new KeyStore(db);
+    const authOn = options.auth ?? true;
+    let initialKey: string | null = null;
+    if (authOn && !keys.hasActiveKeys()) initialKey = keys.create().key;
+    const authenticator = authOn
+      ? createKeyAuthenticator(keys)
+      : createNoAuthAuthenticator({ id: LOCAL_PRINCIPAL_NAME, name: LOCAL_PRINCIPAL_NAME });
+    const app = await buildApp({
+      catalog,
+      authenticator,
+      limits: config?.limits,
+      logger: options.logger,
+      ...(options.harness === false ? {} : { harness: { db, dataDir, ...options.harness } }),
+    });
+    app.addHook('onClose', async () => db.close());
+    const address = await app.listen({
+      port: options.port ?? DEFAULT_PORT,
+      host: options.host ?? DEFAULT_HOST,
+    });
+    return {
+      app,
+      url: address,
+      dataDir,
+      initialKey,
+      authMode: authenticator.mode,
+      close: () => app.close(),
+    };
+  } catch (error) {
+    if (db.open) db.close();
+    throw error;
+  }
+}
