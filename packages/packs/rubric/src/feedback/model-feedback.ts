@@ -16,6 +16,8 @@ export interface ModelFeedbackOptions {
   signal?: AbortSignal;
   /** Default 60 s: a coding model writing a paragraph, not a decision under a 5-second budget. */
   timeoutMs?: number;
+  /** Retries of a failed model call (the AI SDK's backoff between them). Default 1. */
+  maxRetries?: number;
 }
 
 const SYSTEM_PROMPT = [
@@ -52,7 +54,7 @@ export async function modelFeedback(options: ModelFeedbackOptions): Promise<Feed
       model: options.model.model,
       system: SYSTEM_PROMPT,
       prompt,
-      maxRetries: 1,
+      maxRetries: options.maxRetries ?? 1,
       timeout: options.timeoutMs ?? 60_000,
       ...(options.signal === undefined ? {} : { abortSignal: options.signal }),
     });

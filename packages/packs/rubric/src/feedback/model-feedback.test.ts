@@ -1,0 +1,173 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decideOutcome } from '../grading/decide-outcome.js';
+import type { Grade } from '../grading/grade.js';
+import { gradeCriterion } from '../grading/grade-criterion.js';
+import { loadRubric } from '../rubric/load-rubric.js';
+import { FEEDBACK_API_KEY_ENV, resolveFeedbackModel } from './feedback-model-spec.js';
+import { modelFeedback } from './model-feedback.js';
+import { rubricFeedback } from './rubric-feedback.js';
+
+const rubric = loadRubric({
+  name: 'essay',
+  version: '2.0.0',
+  criteria: [
+    {
+      id: 'argument',
+      type: 'score',
+      question: 'How well is the claim argued?',
+      levels: [
+        'No claim.',
+        'A claim without evidence.',
+        'A claim with evidence.',
+        'A claim with evidence and counterarguments.',
+      ],
+      pass_score: 2,
+      required: true,
+    },
+    {
+      id: 'sources',
+      type: 'noul',
+      statement: 'Every quotation names its source.',
+      true: 'each quotation is attributed',
+      pass_probability: 0.8,
+    },
+    { id: 'length', type: 'noul', statement: 'The essay stays under 800 words.', pass_probability: 0.5 },
+  ],
+});
+
+function criterion(id: string) {
+  const found = rubric.definition.criteria.find((candidate) => candidate.id === id);
+  if (found === undefined) throw new Error(`no criterion ${id}`);
+  return found;
+}
+
+const criteria = [
+  gradeCriterion(criterion('argument'), {
+    type: 'score',
+    score: 1.2,
+    confidence: 0.6,
+    probabilities: { '0': 0.05, '1': 0.7, '2': 0.2, '3': 0.05 },
+    legend: {},
+  }),
+  gradeCriterion(criterion('sources'), { type: 'noul', noul: 0.4 }),
+  gradeCriterion(criterion('length'), { type: 'noul', noul: 0.95 }),
+];
+const grade: Grade = {
+  rubric: { name: 'essay', version: '2.0.0', sha256: rubric.sha256 },
+  ...decideOutcome(rubric.definition.outcome, criteria),
+  criteria,
+  model: 'fixed-1.0.0',
+  usage: null,
+  latencyMs: 1,
+};
+
+describe('rubricFeedback', () => {
+  it('lists each failing criterion with its figure, the level reached and the level needed', () => {
+    expect(rubricFeedback(rubric, grade)).toEqual({
+      source: 'rubric',
+      text: [
+        'The work does not yet meet the rubric "essay". Revise it so that:',
+        '',
+        '- argument (required): How well is the claim argued? [score 1.20 of 0–3, needs 2]',
+        '  Currently: "A claim without evidence."',
+        '  Needed: "A claim with evidence."',
+        '',
+        '- sources: Every quotation names its source. [P(true) 0.40, needs 0.80]',
+        '  Needed: "each quotation is attributed"',
+      ].join('\n'),
+    });
+  });
+});
+
+/** A stand-in for a hosted model provider: the OpenAI chat-completions wire format on loopback. */
+describe('modelFeedback through an OpenAI-compatible server', () => {
+  const received: {
+    authorization: string | undefined;
+    body: { model: string; messages: { role: string; content: string }[] };
+  }[] = [];
+  let failing = false;
+  let server: Server;
+  let baseURL = '';
+
+  beforeAll(async () => {
+    server = createServer(async (request, response) => {
+      let body = '';
+      for await (const chunk of request) body += chunk;
+      received.push({ authorization: request.headers.authorization, body: JSON.parse(body) });
+      if (failing) {
+        response.writeHead(500, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ error: { message: 'model overloaded', type: 'server_error' } }));
+        return;
+      }
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(
+        JSON.stringify({
+          id: 'chatcmpl-1',
+          object: 'chat.completion',
+          created: 1_763_800_000,
+          model: 'coder',
+          choices: [
+            {
+              index: 0,
+              message: { role: 'assistant', content: 'argument: add the survey figures to back the claim.' },
+              finish_reason: 'stop',
+            },
+          ],
+          usage: { prompt_tokens: 120, completion_tokens: 11, total_tokens: 131 },
+        }),
+      );
+    });
+    await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
+    baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  });
+
+  afterAll(async () => {
+    await new Promise((closed) => server.close(closed));
+  });
+
+  it('asks the model about the failing criteria only and returns its text', async () => {
+    const model = resolveFeedbackModel(`openai-compatible:${baseURL}#coder`, {
+      [FEEDBACK_API_KEY_ENV]: 'feedback-key',
+    });
+    const feedback = await modelFeedback({ model, rubric, grade, work: 'My essay text.' });
+    expect(feedback).toEqual({
+      source: 'model',
+      model: `openai-compatible:${baseURL}#coder`,
+      text: 'argument: add the survey figures to back the claim.',
+    });
+    const request = received.at(-1);
+    expect(request?.authorization).toBe('Bearer feedback-key');
+    expect(request?.body.model).toBe('coder');
+    const prompt = request?.body.messages.find((message) => message.role === 'user')?.content ?? '';
+    expect(prompt).toContain('"id":"argument"');
+    expect(prompt).toContain('"needed":"A claim with evidence."');
+    expect(prompt).toContain('"id":"sources"');
+    expect(prompt).not.toContain('"id":"length"');
+    expect(prompt).toContain('<work>\nMy essay text.\n</work>');
+  });
+
+  it('falls back to the rubric feedback and says why when the model fails', async () => {
+    failing = true;
+    const model = resolveFeedbackModel(`openai-compatible:${baseURL}#coder`, {});
+    const feedback = await modelFeedback({ model, rubric, grade, work: 'My essay text.', maxRetries: 0 });
+    failing = false;
+    expect(feedback.source).toBe('rubric');
+    expect(feedback.text).toBe(rubricFeedback(rubric, grade).text);
+    expect(feedback.modelError).toMatch(/^openai-compatible:.*#coder: .*model overloaded/);
+  });
+
+  it('rejects malformed specs with the accepted forms', () => {
+    for (const spec of [
+      'gpt-5',
+      'openai:',
+      'openai-compatible:not a url#m',
+      `openai-compatible:${baseURL}`,
+    ]) {
+      expect(() => resolveFeedbackModel(spec, {})).toThrow(
+        /use openai-compatible:<baseURL>#<model>, openai:<model>/,
+      );
+    }
+  });
+});
