@@ -19,6 +19,7 @@ export type UhpClientEvent =
       readonly status: ResponseStatus;
       readonly responseId: string;
       readonly sessionId: string | null;
+      readonly harnessId: string | null;
       readonly model: string;
     }
   | { readonly type: 'text-delta'; readonly itemId: string; readonly delta: string }

@@ -86,6 +86,7 @@ export class ResponseReconciler {
       status: response.status,
       responseId: response.id,
       sessionId: response.metadata?.session_id ?? null,
+      harnessId: response.metadata?.harness_id ?? null,
       model: response.model,
     };
   }

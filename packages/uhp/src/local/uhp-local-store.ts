@@ -17,7 +17,8 @@ export type SavedConnection = z.infer<typeof savedConnectionSchema>;
 const savedSessionSchema = z.object({
   name: z.string(),
   server: z.string(),
-  harnessId: z.string(),
+  /** `null` when the server did not say which harness ran it. */
+  harnessId: z.string().nullable(),
   sessionId: z.string(),
   lastResponseId: z.string(),
   updatedAt: z.number(),
