@@ -136,6 +136,10 @@ const cases: Array<[string, string, string, string]> = [
   ['export assignment', 'export OPENAI_API_KEY={s}', fake(20), 'secret-assignment'],
   ['export of a lower-case name', 'export session_secret={s}', fake(20), 'secret-assignment'],
   ['.env line', 'NODE_ENV=production\nJWT_SECRET={s}\nPORT=3000', fake(32), 'secret-assignment'],
+  ['curl user password', 'curl -u deploy:{s} https://x.test', fake(14), 'cli-password'],
+  ['password flag', 'mysqldump --user app --password {s} app', fake(14), 'cli-password'],
+  ['API key flag', 'tool --api-key={s} --verbose', fake(20), 'cli-password'],
+  ['token in a query string', 'GET /v1/items?page=2&access_token={s}&sort=asc', fake(30), 'url-query-secret'],
   ['ADO.NET connection string', 'Server=db;User Id=app;Password={s};', fake(14), 'azure-connection-string'],
 ];
 
@@ -203,6 +207,9 @@ describe('redact', () => {
     'export ',
     '"\\',
     ' ',
+    ' -u a:',
+    ' --password ',
+    '?a=',
   ];
   it('scans 1 MB adversarial inputs in linear time', { timeout: 10_000 }, () => {
     for (const unit of adversarial) {

@@ -128,6 +128,37 @@ const urlCredentials: SecretRule = {
     isRedactableValue(password, '') ? `${prefix}${redactionMarker('url-password')}@` : match,
 };
 
+/** Credentials given to command-line tools: `curl -u user:password`, `--password value`, `--api-key=value`. */
+const commandLineCredentials: SecretRule[] = [
+  {
+    kind: 'cli-password',
+    trigger: /(?:^|\s)(?:-u|--user)[ \t]/,
+    pattern: /(?<=^|\s)((?:-u|--user)[ \t]+["']?[^\s:"']{1,256}:)([^\s"']{1,256})/gm,
+    replace: (match, prefix = '', password = '') =>
+      isRedactableValue(password, '') ? `${prefix}${redactionMarker('cli-password')}` : match,
+  },
+  {
+    kind: 'cli-password',
+    trigger: /(?:^|\s)--?[A-Za-z]/,
+    pattern: /(?<=^|\s)(--?[A-Za-z][\w-]{0,60})(=|[ \t]+)([^\s"'`;|&<>$-][^\s"'`;|&<>]*)/gm,
+    replace: (match, flag = '', separator = '', value = '') =>
+      isSecretName(flag) && isRedactableValue(value, flag)
+        ? `${flag}${separator}${redactionMarker('cli-password')}`
+        : match,
+  },
+];
+
+/** `?access_token=…`, `&api_key=…` in URLs and query strings. */
+const queryParameterSecret: SecretRule = {
+  kind: 'url-query-secret',
+  trigger: /[?&]/,
+  pattern: /([?&])([A-Za-z_][\w.-]{0,80})=([^&#\s"'<>]+)/g,
+  replace: (match, separator = '', name = '', value = '') =>
+    isSecretName(name) && isRedactableValue(value, name)
+      ? `${separator}${name}=${redactionMarker('url-query-secret')}`
+      : match,
+};
+
 /**
  * Secret-named fields and assignments. The name decides (see `isSecretName`); the value must look like
  * a value rather than a reference or code. Three shapes: a quoted literal after `:`/`=`/`=>`/`:=`
@@ -176,5 +207,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
   ...providerTokens,
   ...cloudSecrets,
   urlCredentials,
+  queryParameterSecret,
+  ...commandLineCredentials,
   ...namedSecrets,
 ];
