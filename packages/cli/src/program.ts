@@ -1,8 +1,13 @@
 import { Command } from 'commander';
 import { registerCalibrateCommand } from './commands/calibrate.js';
+import { registerDecideCommand } from './commands/decide.js';
 import { registerGateCommand } from './commands/gate.js';
 import { registerGradeCommand } from './commands/grade.js';
 import { registerGuardCommand } from './commands/guard.js';
+import { registerKeysCommand } from './commands/keys.js';
+import { registerModelsCommand } from './commands/models.js';
+import { registerRedactCommand } from './commands/redact.js';
+import { registerServeCommand } from './commands/serve.js';
 import { registerUhpCommand } from './commands/uhp.js';
 
 /**
@@ -19,6 +24,11 @@ export function createProgram(): Command {
     .configureHelp({ sortSubcommands: true });
 
   // Command registrations (one line each):
+  registerServeCommand(program);
+  registerDecideCommand(program);
+  registerRedactCommand(program);
+  registerKeysCommand(program);
+  registerModelsCommand(program);
   registerGradeCommand(program);
   registerGateCommand(program);
   registerGuardCommand(program);

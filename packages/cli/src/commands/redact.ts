@@ -1,0 +1,18 @@
+import { text } from 'node:stream/consumers';
+import { redact } from '@arbiter/decision';
+import type { Command } from 'commander';
+import { runCommand } from './usage-error.js';
+
+export function registerRedactCommand(program: Command): void {
+  program
+    .command('redact')
+    .description(
+      'Copy standard input to standard output with secrets replaced (the rules the client applies)',
+    )
+    .action(() =>
+      runCommand('redact', async () => {
+        process.stdout.write(redact(await text(process.stdin)));
+        return 0;
+      }),
+    );
+}
