@@ -99,6 +99,7 @@ export async function uhpPlugin(app: FastifyInstance, options: UhpPluginOptions)
     previewConverter:
       options.previewConverter === undefined ? findOnPath('soffice') : options.previewConverter,
     keepAliveMs: options.keepAliveMs ?? KEEP_ALIVE_MS,
+    openStreams: new Set(),
     principalOf(request) {
       const principal = principals.get(request);
       if (!principal)
@@ -112,7 +113,11 @@ export async function uhpPlugin(app: FastifyInstance, options: UhpPluginOptions)
 
   const recovered = runner.recoverInterrupted();
   if (recovered > 0) app.log.warn({ recovered }, 'UHP: ended tasks interrupted by an earlier stop');
-  app.addHook('onClose', async () => runner.shutdown());
+  // Running tasks end (as interrupted) before streams close, so every open stream gets its terminal event.
+  app.addHook('preClose', async () => {
+    await runner.shutdown();
+    for (const stream of [...services.openStreams]) stream.end();
+  });
 
   await app.register(multipart, { limits: { fileSize: limits.maxFileBytes, files: 1, fields: 10 } });
 

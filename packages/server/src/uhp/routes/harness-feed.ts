@@ -14,7 +14,7 @@ export function openHarnessFeed(
   harnessId: string,
 ): void {
   reply.hijack();
-  const writer = new SseWriter(reply.raw, replyHeaders(reply), services.keepAliveMs);
+  const writer = new SseWriter(reply.raw, replyHeaders(reply), services.keepAliveMs, services.openStreams);
   let sequence = 0;
   let queue = Promise.resolve();
   const stop = services.events.onAppend(({ responseId, owner, event }) => {

@@ -23,7 +23,7 @@ export function registerResponseRoutes(app: FastifyInstance, services: UhpServic
 
   const streamFrom = async (reply: FastifyReply, responseId: string, afterSequence: number) => {
     reply.hijack();
-    const writer = new SseWriter(reply.raw, replyHeaders(reply), services.keepAliveMs);
+    const writer = new SseWriter(reply.raw, replyHeaders(reply), services.keepAliveMs, services.openStreams);
     try {
       for await (const event of events.follow(responseId, afterSequence, writer.disconnected)) {
         await writer.send(event, event.sequence_number);

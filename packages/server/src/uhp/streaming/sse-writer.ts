@@ -19,7 +19,10 @@ export class SseWriter {
     private readonly raw: ServerResponse,
     headers: Record<string, string>,
     keepAliveMs = KEEP_ALIVE_MS,
+    /** Open streams of the server, ended together when it shuts down. */
+    private readonly registry?: Set<SseWriter>,
   ) {
+    registry?.add(this);
     const controller = new AbortController();
     this.disconnected = controller.signal;
     raw.on('close', () => {
@@ -49,6 +52,7 @@ export class SseWriter {
   }
 
   end(): void {
+    this.registry?.delete(this);
     clearInterval(this.keepAlive);
     if (!this.closed) this.raw.end();
     this.closed = true;

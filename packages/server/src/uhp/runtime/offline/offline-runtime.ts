@@ -71,6 +71,15 @@ export class OfflineAgentRuntime implements HarnessRuntime {
       usage: { inputTokens, outputTokens },
     });
 
+    // The offline model has no MCP client: say so visibly instead of silently dropping the servers.
+    for (const server of turn.harness.mcpServers ?? []) {
+      if (server.enabled === false) continue;
+      yield {
+        type: 'warning',
+        code: 'arbiter_mcp_not_supported',
+        message: `The offline model does not call MCP tools, so the MCP server "${server.name}" was not used.`,
+      };
+    }
     const steps = parseOfflineDirectives(turn.text);
     const thought = `Offline deterministic model: ${steps.length} directive(s) found in the task.`;
     if (!(yield* stream('reasoning-delta', thought))) return yield finish('max_output_tokens');
@@ -105,6 +114,9 @@ export class OfflineAgentRuntime implements HarnessRuntime {
 
   private async runTool(step: Extract<OfflineStep, { kind: 'tool' }>, turn: HarnessTurn): Promise<string> {
     const { tools } = turn;
+    // Disabled tools are a hard block here: the call is refused, and the refusal is the tool's result.
+    if (turn.harness.disabledTools?.includes(step.name))
+      return `error: the tool "${step.name}" is disabled for this harness`;
     try {
       switch (step.name) {
         case 'write':
