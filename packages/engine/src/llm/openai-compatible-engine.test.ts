@@ -400,6 +400,7 @@ describe('more than 20 options', () => {
     expect(others).toHaveLength(0);
     expect(request!.body.allowed_token_ids).toEqual(options.map((_, i) => 1001 + i));
     expect(request!.body.top_logprobs).toBe(45);
+    expect(request!.body).toMatchObject({ top_k: -1, top_p: 1, temperature: 0, max_tokens: 1 });
     const answer = answers.pick!;
     if (answer.type !== 'choice') throw new Error('expected a choice');
     expect(answer.probabilities['option-6']).toBeCloseTo(0.6, 12);

@@ -123,8 +123,10 @@ export class QuestionReader {
 
   /**
    * All options in one call, labelled 1…n: the server restricts the next token to the labels' token ids
-   * (`allowed_token_ids`, vLLM) and reports `top_logprobs` for all n of them. Undefined when a label is not
-   * a single token for this model, so the caller uses the hierarchical scheme instead.
+   * (`allowed_token_ids`, vLLM) and reports `top_logprobs` for all n of them. This needs vLLM started with
+   * `--logprobs-mode processed_logprobs` (the default reports logprobs before the restriction) and
+   * `--max-logprobs` ≥ n. Undefined when a label is not a single token for this model, so the caller uses
+   * the hierarchical scheme instead.
    */
   private async readByTokenIds(
     question: Question,
@@ -136,6 +138,10 @@ export class QuestionReader {
     const reading = await this.readLogprobs(messages, outcomes, {
       allowed_token_ids: ids,
       top_logprobs: outcomes.length,
+      // With processed logprobs a checkpoint's default top-k/top-p (generation_config) would cut
+      // low-probability labels out of the reported distribution; neutralise both.
+      top_k: -1,
+      top_p: 1,
     });
     return { outcomes, reading };
   }
