@@ -9,9 +9,12 @@ import {
 } from '@arbiter/decision';
 import { ModelCatalog, ModelNotFoundError } from '@arbiter/engine';
 import {
+  createUhpWorkReviser,
+  DEFAULT_MAX_ROUNDS,
   type Feedback,
   type FeedbackModel,
   formatGradeReport,
+  type Grade,
   type GradeOutcome,
   gradeWork,
   modelFeedback,
@@ -19,9 +22,13 @@ import {
   RubricError,
   readRubricFile,
   resolveFeedbackModel,
+  reviseUntilSatisfied,
   rubricFeedback,
+  type WorkVersion,
 } from '@arbiter/rubric';
+import type { UhpClient } from '@arbiter/uhp';
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { createClientFor, openUhpContext, UHP_API_KEY_ENV } from './uhp-command-context.js';
 
 /** Exit status per outcome (docs/grading.md); 3 is reserved for input that could not be graded at all. */
 export const GRADE_EXIT_CODES: Readonly<Record<GradeOutcome, number>> = {
@@ -43,6 +50,12 @@ interface GradeCommandOptions {
   timeout: number;
   json?: boolean;
   feedbackModel?: string;
+  reviseWith?: string;
+  uhpUrl?: string;
+  apiKey?: string;
+  artifact?: string;
+  maxRounds: number;
+  revisionInstructions?: string;
 }
 
 /** A problem with the command's input (flags, files), reported with exit status 3. */
@@ -80,6 +93,25 @@ export function registerGradeCommand(program: Command): void {
         'coding model that writes revision feedback: openai-compatible:<baseURL>#<model>, openai:<model>, anthropic:<model>, google:<model>',
       ).env('ARBITER_FEEDBACK_MODEL'),
     )
+    .option(
+      '--revise-with <response-id>',
+      'grade the work of this UHP response and send feedback back into its session',
+    )
+    .option(
+      '--uhp-url <url>',
+      'UHP server base URL for --revise-with (default: the saved `arbiter uhp connect` connection)',
+    )
+    .addOption(new Option('--api-key <key>', 'UHP API key for --uhp-url').env(UHP_API_KEY_ENV))
+    .option('--artifact <name>', 'with --revise-with: grade this produced file instead of the final message')
+    .addOption(
+      new Option('--max-rounds <n>', 'with --revise-with: most revisions requested')
+        .argParser(positiveInteger)
+        .default(DEFAULT_MAX_ROUNDS),
+    )
+    .option(
+      '--revision-instructions <text>',
+      'with --revise-with: added after the feedback in each revision turn',
+    )
     .exitOverride((error) => {
       // Commander's own usage errors must not look like an outcome (1 is needs_revision).
       process.exit(error.exitCode === 0 ? 0 : USAGE_EXIT_CODE);
@@ -89,17 +121,21 @@ export function registerGradeCommand(program: Command): void {
     });
 }
 
+/** What the command needs once its input is read and checked. */
+interface GradeSetup {
+  rubric: Rubric;
+  client: DecisionClient;
+  feedbackModel: FeedbackModel | undefined;
+  grade(work: string): Promise<Grade>;
+  feedback(grade: Grade, work: string): Promise<Feedback>;
+}
+
 async function runGrade(options: GradeCommandOptions): Promise<number> {
-  let rubric: Rubric;
-  let work: string;
-  let client: DecisionClient;
-  let feedbackModel: FeedbackModel | undefined;
   try {
-    rubric = await readRubricFile(resolve(options.rubric));
-    if (options.work === undefined) throw new GradeInputError('--work <file|-> is required');
-    work = await readWork(options.work);
-    client = new DecisionClient({ transport: decisionTransport(options), budgetMs: options.timeout });
-    if (options.feedbackModel) feedbackModel = feedbackModelOf(options.feedbackModel);
+    const setup = await prepare(options);
+    return options.reviseWith === undefined
+      ? await gradeOnce(options, setup)
+      : await gradeWithRevisions(options, setup, options.reviseWith);
   } catch (error) {
     if (
       RubricError.isInstance(error) ||
@@ -111,20 +147,31 @@ async function runGrade(options: GradeCommandOptions): Promise<number> {
     }
     throw error;
   }
+}
 
-  const grade = await gradeWork({
-    client,
+async function prepare(options: GradeCommandOptions): Promise<GradeSetup> {
+  const rubric = await readRubricFile(resolve(options.rubric));
+  const client = new DecisionClient({ transport: decisionTransport(options), budgetMs: options.timeout });
+  const feedbackModel = options.feedbackModel ? feedbackModelOf(options.feedbackModel) : undefined;
+  return {
     rubric,
-    work,
-    ...(options.model === undefined ? {} : { model: options.model }),
-  });
-  const feedback =
-    grade.outcome !== 'needs_revision'
-      ? null
-      : feedbackModel === undefined
+    client,
+    feedbackModel,
+    grade: (work) =>
+      gradeWork({ client, rubric, work, ...(options.model === undefined ? {} : { model: options.model }) }),
+    feedback: async (grade, work) =>
+      feedbackModel === undefined
         ? rubricFeedback(rubric, grade)
-        : await modelFeedback({ model: feedbackModel, rubric, grade, work });
+        : modelFeedback({ model: feedbackModel, rubric, grade, work }),
+  };
+}
 
+async function gradeOnce(options: GradeCommandOptions, setup: GradeSetup): Promise<number> {
+  if (options.work === undefined)
+    throw new GradeInputError('--work <file|-> is required (or --revise-with <response id>)');
+  const work = await readWork(options.work);
+  const grade = await setup.grade(work);
+  const feedback = grade.outcome === 'needs_revision' ? await setup.feedback(grade, work) : null;
   if (options.json) {
     process.stdout.write(`${JSON.stringify({ outcome: grade.outcome, grade, feedback }, null, 2)}\n`);
   } else {
@@ -132,6 +179,91 @@ async function runGrade(options: GradeCommandOptions): Promise<number> {
     if (feedback) process.stdout.write(`\n${formatFeedback(feedback)}\n`);
   }
   return GRADE_EXIT_CODES[grade.outcome];
+}
+
+/** Grades the work of a UHP response and sends feedback back into its session until satisfied. */
+async function gradeWithRevisions(
+  options: GradeCommandOptions,
+  setup: GradeSetup,
+  responseId: string,
+): Promise<number> {
+  const uhp = await uhpClientFor(options);
+  const reviser = createUhpWorkReviser({
+    client: uhp,
+    responseId,
+    ...(options.artifact === undefined ? {} : { artifact: options.artifact }),
+    ...(options.revisionInstructions === undefined ? {} : { instructions: options.revisionInstructions }),
+  });
+  let initial: WorkVersion;
+  try {
+    initial =
+      options.work === undefined
+        ? await reviser.current()
+        : { work: await readWork(options.work), responseId };
+  } catch (error) {
+    if (error instanceof GradeInputError) throw error;
+    throw new GradeInputError(`--revise-with ${responseId}: cannot read the work: ${messageOf(error)}`);
+  }
+  const result = await reviseUntilSatisfied({
+    reviser,
+    initial,
+    grade: setup.grade,
+    feedback: setup.feedback,
+    maxRounds: options.maxRounds,
+    onRound: (round) => {
+      if (options.json) return;
+      process.stdout.write(
+        `── round ${round.round} (${round.responseId}) ──\n${formatGradeReport(round.grade)}\n`,
+      );
+      if (round.feedback) process.stdout.write(`\n${formatFeedback(round.feedback)}\n`);
+      process.stdout.write('\n');
+    },
+  });
+  if (options.json) {
+    const last = result.rounds.at(-1);
+    process.stdout.write(
+      `${JSON.stringify(
+        {
+          outcome: result.final.outcome,
+          grade: result.final,
+          feedback: last?.feedback ?? null,
+          revision: {
+            responseId,
+            stop: result.stop,
+            ...(result.error === undefined ? {} : { error: result.error }),
+            rounds: result.rounds,
+          },
+        },
+        null,
+        2,
+      )}\n`,
+    );
+  } else {
+    const revisions = result.rounds.length - 1;
+    process.stdout.write(
+      `stopped: ${result.stop} after ${revisions} revision${revisions === 1 ? '' : 's'}; final outcome: ${result.final.outcome}\n`,
+    );
+  }
+  if (result.error !== undefined)
+    process.stderr.write(`arbiter grade: the revision failed: ${result.error}\n`);
+  return GRADE_EXIT_CODES[result.final.outcome];
+}
+
+/** `--uhp-url` (+ `--api-key` or ARBITER_UHP_API_KEY), else the connection saved by `arbiter uhp connect`. */
+async function uhpClientFor(options: GradeCommandOptions): Promise<UhpClient> {
+  if (options.uhpUrl !== undefined) {
+    if (!URL.canParse(options.uhpUrl)) throw new GradeInputError(`--uhp-url: not a URL: ${options.uhpUrl}`);
+    return createClientFor(options.uhpUrl, options.apiKey || undefined);
+  }
+  try {
+    return (await openUhpContext()).client;
+  } catch (error) {
+    throw new GradeInputError(`--revise-with needs a UHP server: pass --uhp-url or ${messageOf(error)}`);
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** HTTP to a server when one is named (flag or ARBITER_BASE_URL); otherwise the catalog's engine in process. */

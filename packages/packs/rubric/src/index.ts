@@ -18,6 +18,16 @@ export {
 export { binaryConfidence, gradeCriterion } from './grading/grade-criterion.js';
 export { type GradeWorkOptions, gradeWork } from './grading/grade-work.js';
 export { formatGradeReport } from './report/grade-report.js';
+export {
+  DEFAULT_MAX_ROUNDS,
+  type ReviseUntilSatisfiedOptions,
+  type RevisionResult,
+  type RevisionRound,
+  type RevisionStop,
+  reviseUntilSatisfied,
+} from './revision/revise-until-satisfied.js';
+export { createUhpWorkReviser, type UhpWorkReviserOptions } from './revision/uhp-work-reviser.js';
+export type { WorkReviser, WorkVersion } from './revision/work-reviser.js';
 export { canonicalSha256 } from './rubric/canonical-sha256.js';
 export { loadRubric, RUBRIC_PACK_PREFIX, type Rubric } from './rubric/load-rubric.js';
 export { parseRubricText, readRubricFile } from './rubric/read-rubric-file.js';
