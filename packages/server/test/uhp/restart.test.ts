@@ -1,0 +1,96 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { call, expectWellFormedStream, readEvents, until } from './fixtures/uhp-test-client.js';
+import { TEST_KEYS } from './fixtures/uhp-test-server.js';
+
+const entry = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'uhp-server-entry.ts');
+const key = TEST_KEYS.alice;
+const children: ChildProcess[] = [];
+
+/** A real server process (tsx on the sources), so the test can kill it without any cleanup running. */
+async function spawnServer(dataDir: string): Promise<{ child: ChildProcess; baseUrl: string }> {
+  const child = spawn(
+    process.execPath,
+    ['--conditions=arbiter-source', '--import', 'tsx', entry, dataDir, '0', '10'],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  children.push(child);
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening (\S+)/.exec(output);
+      if (match?.[1]) resolve(match[1]);
+    });
+    child.stderr!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${output}`)));
+  });
+  return { child, baseUrl };
+}
+
+afterEach(() => {
+  for (const child of children.splice(0)) child.kill('SIGKILL');
+});
+
+describe('restart safety', () => {
+  it('after kill -9 mid-task, ends the interrupted response failed with its events and partial output intact', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-uhp-restart-'));
+    const first = await spawnServer(dataDir);
+    const done = await call(first.baseUrl, '/v1/responses', {
+      method: 'POST',
+      key,
+      body: { input: '@write kept.txt <<<kept>>>' },
+    });
+    expect(done.json.status).toBe('completed');
+    const running = await call(first.baseUrl, '/v1/responses', {
+      method: 'POST',
+      key,
+      body: {
+        input: '@say partial words here\n@sleep 60000\n@say never',
+        previous_response_id: done.json.id,
+        background: true,
+      },
+    });
+    await until(async () => {
+      const result = await call(first.baseUrl, `/v1/responses/${running.json.id}`, { key });
+      return JSON.stringify(result.json.output).includes('partial words here') ? true : undefined;
+    });
+    first.child.kill('SIGKILL');
+    await new Promise((resolve) => first.child.once('exit', resolve));
+
+    const second = await spawnServer(dataDir);
+    const recovered = await call(second.baseUrl, `/v1/responses/${running.json.id}`, { key });
+    expect(recovered.json.status).toBe('failed');
+    expect(recovered.json.error).toMatchObject({ code: 'arbiter_interrupted' });
+    expect(recovered.json.error.message).not.toMatch(/\/|Error/);
+    expect(JSON.stringify(recovered.json.output)).toContain('partial words here');
+    expect(JSON.stringify(recovered.json.output)).not.toContain('never');
+
+    const replay = await fetch(`${second.baseUrl}/v1/responses/${running.json.id}?stream=true`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    const { events } = await readEvents(replay, performance.now());
+    expectWellFormedStream(events);
+    expect(events.at(-1)!.data.response).toEqual(recovered.json);
+
+    // Nothing else was lost, and the session goes on.
+    expect((await call(second.baseUrl, `/v1/responses/${done.json.id}`, { key })).json).toEqual(done.json);
+    const files = await call(second.baseUrl, `/v1/sessions/${done.json.metadata.session_id}/files`, { key });
+    expect(files.json.files.map((file: { filename: string }) => file.filename)).toEqual(['kept.txt']);
+    const next = await call(second.baseUrl, '/v1/responses', {
+      method: 'POST',
+      key,
+      body: { input: '@read kept.txt', previous_response_id: running.json.id },
+    });
+    expect(next.json.status).toBe('completed');
+    expect(JSON.stringify(next.json.output)).toContain('"output":"kept"');
+  });
+});
