@@ -40,7 +40,7 @@ export class WorkspaceTools {
     const target = this.workspace.resolve(relativePath);
     fs.mkdirSync(path.dirname(target), { recursive: true });
     // Refuse to follow a symlink planted at the target itself.
-    if (fs.existsSync(target) && fs.lstatSync(target).isSymbolicLink()) fs.unlinkSync(target);
+    if (fs.lstatSync(target, { throwIfNoEntry: false })?.isSymbolicLink()) fs.unlinkSync(target);
     fs.writeFileSync(target, content);
     return Buffer.byteLength(content);
   }

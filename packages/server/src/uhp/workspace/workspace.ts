@@ -32,8 +32,14 @@ export class Workspace {
     if (!this.contains(target)) throw new WorkspacePathError('The path leaves the workspace.');
     // The deepest existing ancestor decides where a symlink really points.
     let existing = target;
-    while (!fs.existsSync(existing)) existing = path.dirname(existing);
-    const real = fs.realpathSync(existing);
+    while (!fs.lstatSync(existing, { throwIfNoEntry: false })) existing = path.dirname(existing);
+    let real: string;
+    try {
+      real = fs.realpathSync(existing);
+    } catch {
+      // A dangling link: where it would lead cannot be checked, so it is not followed.
+      throw new WorkspacePathError('The path goes through a broken link.');
+    }
     if (!this.contains(real)) throw new WorkspacePathError('The path leaves the workspace through a link.');
     if (existing === target) return real;
     return path.join(real, path.relative(existing, target));

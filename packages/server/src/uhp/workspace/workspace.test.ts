@@ -1,0 +1,87 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Workspace, WorkspacePathError } from './workspace.js';
+import { WorkspaceTools } from './workspace-tools.js';
+
+const fresh = () => new Workspace(fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-ws-')));
+
+describe('Workspace', () => {
+  it('resolves relative paths inside the root and refuses absolute and escaping ones', () => {
+    const workspace = fresh();
+    expect(workspace.resolve('a/b.txt')).toBe(path.join(workspace.root, 'a', 'b.txt'));
+    expect(workspace.resolve('a/../b.txt')).toBe(path.join(workspace.root, 'b.txt'));
+    for (const bad of ['/etc/passwd', '../x', 'a/../../x', 'x\0y']) {
+      expect(() => workspace.resolve(bad), bad).toThrow(WorkspacePathError);
+    }
+  });
+
+  it('refuses paths through a symlink that points outside, and allows one that stays inside', () => {
+    const workspace = fresh();
+    fs.symlinkSync('/etc', path.join(workspace.root, 'out'));
+    fs.mkdirSync(path.join(workspace.root, 'inner'));
+    fs.symlinkSync(path.join(workspace.root, 'inner'), path.join(workspace.root, 'in'));
+    expect(() => workspace.resolve('out/passwd')).toThrow(/link/);
+    expect(() => workspace.resolve('out/new/file')).toThrow(/link/);
+    expect(workspace.resolve('in/file.txt')).toBe(path.join(workspace.root, 'inner', 'file.txt'));
+  });
+
+  it('snapshots files except the reserved server folder', () => {
+    const workspace = fresh();
+    fs.mkdirSync(path.join(workspace.root, '.arbiter', 'skills'), { recursive: true });
+    fs.writeFileSync(path.join(workspace.root, '.arbiter', 'skills', 'SKILL.md'), 'x');
+    fs.mkdirSync(path.join(workspace.root, 'd'));
+    fs.writeFileSync(path.join(workspace.root, 'd', 'f.txt'), 'x');
+    expect([...workspace.snapshot().keys()]).toEqual(['d/f.txt']);
+  });
+});
+
+describe('WorkspaceTools', () => {
+  it('runs shell commands in the workspace without server credentials in the environment', async () => {
+    process.env.ARBITER_TEST_SECRET = 'must-not-leak';
+    try {
+      const tools = new WorkspaceTools(fresh());
+      const result = await tools.shell('pwd; env', new AbortController().signal);
+      expect(result.exitCode).toBe(0);
+      expect(result.output).toContain(tools.workspace.root);
+      expect(result.output).not.toContain('must-not-leak');
+      expect(result.output).not.toMatch(/API_KEY|TOKEN|SECRET/);
+    } finally {
+      delete process.env.ARBITER_TEST_SECRET;
+    }
+  });
+
+  it('kills a command at its timeout, caps its output, and stops on abort', async () => {
+    const tools = new WorkspaceTools(fresh(), { shellTimeoutMs: 200, outputCapBytes: 100 });
+    const slow = await tools.shell('sleep 5', new AbortController().signal);
+    expect(slow.timedOut).toBe(true);
+    const loud = await tools.shell('yes | head -c 10000', new AbortController().signal);
+    expect(loud.output.length).toBeLessThan(200);
+    expect(loud.output).toContain('[output truncated: 9900 more bytes]');
+    const controller = new AbortController();
+    const started = Date.now();
+    const pending = tools.shell('sleep 5', controller.signal);
+    setTimeout(() => controller.abort(), 50);
+    await pending;
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it('never writes through a symlink that leads outside, dangling or not', () => {
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-outside-'));
+    const workspace = fresh();
+    fs.writeFileSync(path.join(outside, 'target.txt'), 'original');
+    fs.symlinkSync(path.join(outside, 'target.txt'), path.join(workspace.root, 'link.txt'));
+    fs.symlinkSync(path.join(outside, 'absent.txt'), path.join(workspace.root, 'dangling.txt'));
+    const tools = new WorkspaceTools(workspace);
+    expect(() => tools.write('link.txt', 'new')).toThrow(WorkspacePathError);
+    expect(() => tools.write('dangling.txt', 'new')).toThrow(/broken link/);
+    expect(fs.readFileSync(path.join(outside, 'target.txt'), 'utf8')).toBe('original');
+    expect(fs.existsSync(path.join(outside, 'absent.txt'))).toBe(false);
+    fs.writeFileSync(path.join(workspace.root, 'real.txt'), 'inside');
+    fs.symlinkSync(path.join(workspace.root, 'real.txt'), path.join(workspace.root, 'inner-link.txt'));
+    // A link that stays inside is an ordinary alias: the write lands on its (confined) target.
+    tools.write('inner-link.txt', 'replaced');
+    expect(fs.readFileSync(path.join(workspace.root, 'real.txt'), 'utf8')).toBe('replaced');
+  });
+});
