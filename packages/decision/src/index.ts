@@ -32,6 +32,7 @@ export {
   createHttpTransport,
   DEFAULT_BASE_URL,
   type HttpTransportOptions,
+  MAX_RESPONSE_BYTES,
 } from './transport/http-transport.js';
 export {
   createInProcessTransport,

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DecisionClient } from '../client/decision-client.js';
 import { choice, noul, score } from '../question/question-builders.js';
-import { createHttpTransport } from './http-transport.js';
+import { createHttpTransport, DEFAULT_BASE_URL, MAX_RESPONSE_BYTES } from './http-transport.js';
 
 interface ReceivedRequest {
   method: string | undefined;
@@ -249,6 +249,54 @@ describe('HTTP transport: the wire', () => {
     expect(result).toMatchObject({ skipped: true, reason: 'client_error' });
     if (result.skipped) expect(result.message).toContain('1048576-byte limit');
     expect(server.received).toHaveLength(0);
+  });
+
+  it('refuses a response body over the size cap instead of buffering it', async () => {
+    const server = await startServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = 'x'.repeat(64 * 1024);
+      const writeMore = () => {
+        while (!response.destroyed && response.write(chunk)) {}
+        if (!response.destroyed) response.once('drain', writeMore);
+      };
+      response.on('close', () => response.removeAllListeners('drain'));
+      writeMore();
+    });
+    const result = await clientFor(server.baseURL).decide({ state: 's', questions });
+    expect(result).toMatchObject({ skipped: true, reason: 'invalid_response', status: 200, attempts: 1 });
+    if (result.skipped) expect(result.message).toContain(`over ${MAX_RESPONSE_BYTES} bytes`);
+  });
+
+  it('uses the fetch it is given and defaults to 127.0.0.1:7411 without ARBITER_BASE_URL', async () => {
+    const saved = process.env.ARBITER_BASE_URL;
+    delete process.env.ARBITER_BASE_URL;
+    const urls: string[] = [];
+    try {
+      const transport = createHttpTransport({
+        apiKey: 'k',
+        fetch: async (input) => {
+          urls.push(String(input));
+          return new Response(JSON.stringify(validBody), {
+            status: 200,
+            headers: { 'content-type': 'application/json' },
+          });
+        },
+      });
+      const result = await new DecisionClient({ transport }).decide({ state: 's', questions });
+      expect(result.skipped).toBe(false);
+      expect(urls).toEqual([`${DEFAULT_BASE_URL}/v1/decision`]);
+    } finally {
+      restoreEnvironment('ARBITER_BASE_URL', saved);
+    }
+  });
+
+  it('skips with client_error for a base URL that is not http(s)', async () => {
+    const result = await clientFor('ftp://example.test').decide({ state: 's', questions });
+    expect(result).toMatchObject({
+      skipped: true,
+      reason: 'client_error',
+      message: 'http: the base URL must be http or https, got ftp:',
+    });
   });
 
   it('skips with network when nothing listens', async () => {

@@ -22,6 +22,12 @@ export interface HttpTransportOptions {
 
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:7411';
 
+/**
+ * Largest response body the client reads. A decision response is a few kilobytes (64 questions of 255
+ * options stay far below); the cap keeps a broken or hostile server from filling the caller's memory.
+ */
+export const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
+
 /** Sends decisions to an Arbiter server (or any server of the public wire format) over HTTP. */
 export function createHttpTransport(options: HttpTransportOptions = {}): DecisionTransport {
   const fetchImplementation = options.fetch ?? globalThis.fetch;
@@ -70,7 +76,18 @@ async function post(
       signal,
       redirect: 'manual',
     });
-    text = await response.text();
+    const received = await readBodyWithin(response, MAX_RESPONSE_BYTES);
+    if (received === undefined) {
+      await response.body?.cancel().catch(() => {});
+      return failure(
+        'invalid_response',
+        `HTTP ${response.status} with a body over ${MAX_RESPONSE_BYTES} bytes`,
+        {
+          status: response.status,
+        },
+      );
+    }
+    text = received;
   } catch (error) {
     if (signal.aborted) return failure('aborted', 'aborted');
     return failure(
@@ -91,6 +108,21 @@ async function post(
     }
   }
   return failureForStatus(response, text);
+}
+
+/** The body as text, or undefined as soon as it exceeds `limit` bytes. */
+async function readBodyWithin(response: Response, limit: number): Promise<string | undefined> {
+  const declared = Number(response.headers.get('content-length'));
+  if (declared > limit) return undefined;
+  if (response.body === null) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of response.body) {
+    size += chunk.byteLength;
+    if (size > limit) return undefined;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 function failureForStatus(response: Response, text: string): TransportFailure {
