@@ -255,7 +255,7 @@ describe('sharing', () => {
     expect(page).not.toContain(key);
     expect(page).not.toContain('chrn_');
     const json = await fetch(share.json.url, { headers: { accept: 'application/json' } });
-    expect((await json.json()).turns).toHaveLength(1);
+    expect(((await json.json()) as { turns: unknown[] }).turns).toHaveLength(1);
     // Nothing mutating is reachable through the token.
     const write = await fetch(share.json.url, { method: 'POST' });
     expect([401, 404]).toContain(write.status);
