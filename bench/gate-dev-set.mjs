@@ -1,0 +1,29 @@
+// The tool-gate development set and the in-process gate the benches measure (shared by
+// gate-accuracy.mjs and gate-speed.mjs). Run `npx tsc -b` first: the benches import the build.
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const devSetPath = resolve(repositoryRoot, '../shared/gate-dev/dcg-cases.jsonl');
+
+/** The cases: `{ id, state, expect: 'allow' | 'deny', note }`. */
+export function readDevSet(path = devSetPath) {
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line));
+}
+
+/** The gate as `arbiter gate` builds it by default: the built-in engine with the tool-call analysers, in process. */
+export async function createInProcessGate(options = {}) {
+  const { DecisionClient, createInProcessTransport } = await import('@arbiter/decision');
+  const { BUILTIN_MODELS, createBuiltinEngine, toolGateAnalyser } = await import('@arbiter/engine');
+  const { createToolGate } = await import('@arbiter/tool-gate');
+  const engine = createBuiltinEngine({ analysers: [toolGateAnalyser] });
+  const client = new DecisionClient({
+    transport: createInProcessTransport({ engine, model: BUILTIN_MODELS[0].name }),
+    redact: false,
+  });
+  return createToolGate({ client, ...options });
+}

@@ -1,0 +1,260 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+// These tests run the real `arbiter` CLI as a subprocess: build first with `npx tsc -b`.
+const launcher = resolve(import.meta.dirname, '../../bin/arbiter.js');
+let directory: string;
+
+beforeAll(async () => {
+  directory = await mkdtemp(join(tmpdir(), 'arbiter-gate-cli-'));
+});
+
+function arbiter(args: string[], input = '', cwd = directory) {
+  const result = spawnSync(process.execPath, [launcher, ...args], {
+    input,
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, ARBITER_GATE_AUDIT: '', ARBITER_GATE_TASK: '' },
+    timeout: 20_000,
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+const claudeInput = (command: string) =>
+  JSON.stringify({
+    session_id: 's1',
+    transcript_path: '/tmp/t.jsonl',
+    cwd: directory,
+    permission_mode: 'default',
+    hook_event_name: 'PreToolUse',
+    tool_name: 'Bash',
+    tool_input: { command, description: 'run it' },
+    tool_use_id: 'toolu_1',
+  });
+
+describe('arbiter gate hook claude-code', () => {
+  it('denies a destructive command in the host format', () => {
+    const { status, stdout } = arbiter(['gate', 'hook', 'claude-code'], claudeInput('rm -rf ~'));
+    expect(status).toBe(0);
+    const output = JSON.parse(stdout);
+    expect(output.hookSpecificOutput).toMatchObject({
+      hookEventName: 'PreToolUse',
+      permissionDecision: 'deny',
+    });
+    expect(output.hookSpecificOutput.permissionDecisionReason).toMatch(/^arbiter: .*rule [123]/);
+  });
+
+  it('allows routine inspection', () => {
+    const { stdout } = arbiter(['gate', 'hook', 'claude-code'], claudeInput('git status'));
+    expect(JSON.parse(stdout).hookSpecificOutput.permissionDecision).toBe('allow');
+  });
+
+  it('answers a well-formed ask for malformed input, never a crash', () => {
+    for (const input of ['', 'not json', '[1,2]', '{"hook_event_name":"PreToolUse"}', '\u0000\u0001binary']) {
+      const { status, stdout } = arbiter(['gate', 'hook', 'claude-code'], input);
+      expect(status, input).toBe(0);
+      expect(JSON.parse(stdout).hookSpecificOutput.permissionDecision, input).toBe('ask');
+    }
+  });
+
+  it('prints nothing for events that are not tool calls', () => {
+    const { status, stdout } = arbiter(
+      ['gate', 'hook', 'claude-code'],
+      JSON.stringify({ hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: {} }),
+    );
+    expect(status).toBe(0);
+    expect(stdout).toBe('');
+  });
+
+  it('prints nothing in shadow mode without a policy, so the host decides', () => {
+    const { stdout } = arbiter(['gate', 'hook', 'claude-code', '--shadow'], claudeInput('rm -rf ~'));
+    expect(stdout).toBe('');
+  });
+
+  it('applies a policy file before the service (rule 1)', async () => {
+    const policy = join(directory, 'policy.json');
+    await writeFile(policy, JSON.stringify({ deny: ['Bash(git status)'] }));
+    const { stdout } = arbiter(
+      ['gate', 'hook', 'claude-code', '--policy', policy],
+      claudeInput('git status'),
+    );
+    expect(JSON.parse(stdout).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny' });
+    expect(JSON.parse(stdout).hookSpecificOutput.permissionDecisionReason).toMatch(/rule 1/);
+  });
+
+  it('answers a 1 MB command', () => {
+    const { status, stdout } = arbiter(
+      ['gate', 'hook', 'claude-code'],
+      claudeInput(`echo ${'a'.repeat(1_000_000)}`),
+    );
+    expect(status).toBe(0);
+    expect(['allow', 'ask', 'deny']).toContain(JSON.parse(stdout).hookSpecificOutput.permissionDecision);
+  });
+});
+
+describe('arbiter gate hook gemini|codex', () => {
+  it('speaks the Gemini CLI BeforeTool format', () => {
+    const input = JSON.stringify({
+      session_id: 's',
+      cwd: directory,
+      hook_event_name: 'BeforeTool',
+      timestamp: new Date().toISOString(),
+      tool_name: 'run_shell_command',
+      tool_input: { command: 'rm -rf /' },
+    });
+    const output = JSON.parse(arbiter(['gate', 'hook', 'gemini'], input).stdout);
+    expect(output).toMatchObject({ decision: 'deny' });
+    expect(output.reason).toMatch(/^arbiter: /);
+    expect(JSON.parse(arbiter(['gate', 'hook', 'gemini'], '{').stdout)).toMatchObject({ decision: 'ask' });
+  });
+
+  it('reads Codex argv commands', () => {
+    const input = JSON.stringify({
+      session_id: 's',
+      cwd: directory,
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Bash',
+      tool_input: { command: ['bash', '-lc', 'rm -rf ~'] },
+    });
+    expect(
+      JSON.parse(arbiter(['gate', 'hook', 'codex'], input).stdout).hookSpecificOutput.permissionDecision,
+    ).toBe('deny');
+  });
+
+  it('refuses an unknown host with a specific message', () => {
+    const { stdout } = arbiter(['gate', 'hook', 'vim'], claudeInput('ls'));
+    expect(stdout).toBe('');
+    expect(arbiter(['gate', 'hook', 'vim'], claudeInput('ls')).stderr).toMatch(/unknown host "vim"/);
+  });
+});
+
+describe('arbiter gate', () => {
+  const state = (command: string) => ({
+    tool: 'Bash',
+    arguments: { command },
+    grant: ['Bash'],
+    task: 'fix the tests',
+  });
+
+  it('turns a state on stdin into a verdict record', () => {
+    const { status, stdout } = arbiter(['gate'], JSON.stringify(state('rm -rf /')));
+    expect(status).toBe(0);
+    const verdict = JSON.parse(stdout);
+    expect(verdict).toMatchObject({ verdict: 'DENY', pack: { name: 'arbiter/tool-gate', version: '1.0.0' } });
+    expect(verdict.pack.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(verdict.model).toBe('arbiter-1.0.0');
+  });
+
+  it('streams --jsonl in order with ids, reporting bad lines in place', () => {
+    const lines = [
+      JSON.stringify({ id: 'a', state: state('git status') }),
+      'not json',
+      JSON.stringify({ id: 'c', ...state('rm -rf ~') }),
+    ].join('\n');
+    const { status, stdout } = arbiter(['gate', '--jsonl'], lines);
+    const out = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(out.map((item) => item.id)).toEqual(['a', undefined, 'c']);
+    expect(out[0].verdict).toBe('ALLOW');
+    expect(out[1].error).toMatch(/^line 2: /);
+    expect(out[2].verdict).toBe('DENY');
+    expect(status).toBe(1);
+  });
+
+  it('reports invalid JSON and invalid states clearly', () => {
+    expect(arbiter(['gate'], '{').stderr).toMatch(/state is not valid JSON/);
+    const invalid = arbiter(['gate'], JSON.stringify({ tool: 'Bash' }));
+    expect(invalid.status).toBe(1);
+    expect(invalid.stderr).toMatch(/arguments/);
+  });
+
+  it('writes a verifiable audit log and detects tampering', async () => {
+    const audit = join(directory, 'audit.jsonl');
+    arbiter(['gate', '--audit', audit], JSON.stringify(state('git status')));
+    arbiter(['gate', '--audit', audit], JSON.stringify(state('rm -rf ~')));
+    const verified = arbiter(['gate', 'log', '--file', audit, '--verify']);
+    expect(verified.status).toBe(0);
+    expect(verified.stdout).toMatch(/chain intact, 2 entries/);
+    expect(arbiter(['gate', 'log', '--file', audit]).stdout).toMatch(/^1\t.*\tALLOW\t.*\n2\t.*\tDENY\t/);
+    const text = await readFile(audit, 'utf8');
+    await writeFile(audit, text.replace('"verdict":"DENY"', '"verdict":"ALLOW"'));
+    const tampered = arbiter(['gate', 'log', '--file', audit, '--verify']);
+    expect(tampered.status).toBe(1);
+    expect(tampered.stdout).toMatch(/TAMPERED at line 2/);
+  });
+
+  it('explains a command: trace, answers and the rule', () => {
+    const { status, stdout } = arbiter(['gate', 'explain', 'cd /tmp && bash -c "rm -rf ~"']);
+    expect(status).toBe(0);
+    expect(stdout).toMatch(/trace:/);
+    expect(stdout).toMatch(/destructive\s+0\.\d{3}/);
+    expect(stdout).toMatch(/verdict: DENY by rule [23]/);
+  });
+});
+
+describe('arbiter gate install claude-code', () => {
+  it('installs idempotently with a backup and uninstalls', async () => {
+    const project = await mkdtemp(join(tmpdir(), 'arbiter-gate-install-'));
+    const settings = join(project, '.claude', 'settings.json');
+    const first = arbiter(['gate', 'install', 'claude-code', '--project'], '', project);
+    expect(first.stdout).toMatch(/installed in/);
+    const second = arbiter(['gate', 'install', 'claude-code'], '', project);
+    expect(second.stdout).toMatch(/nothing changed/);
+    const installed = JSON.parse(await readFile(settings, 'utf8'));
+    expect(installed.hooks.PreToolUse).toHaveLength(1);
+    const removed = arbiter(['gate', 'uninstall', 'claude-code'], '', project);
+    expect(removed.stdout).toMatch(/removed from .*backup: /);
+    expect(JSON.parse(await readFile(settings, 'utf8'))).toEqual({});
+  });
+});
+
+describe('arbiter guard git-push as a real pre-push hook', () => {
+  it('lets a feature branch through and refuses main, force and unknown remotes', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'arbiter-guard-cli-'));
+    const remote = join(root, 'remote.git');
+    const repo = join(root, 'work');
+    const env = {
+      ...process.env,
+      GIT_AUTHOR_NAME: 't',
+      GIT_AUTHOR_EMAIL: 't@t',
+      GIT_COMMITTER_NAME: 't',
+      GIT_COMMITTER_EMAIL: 't@t',
+    };
+    const git = (...args: string[]) => spawnSync('git', args, { cwd: repo, encoding: 'utf8', env });
+    execFileSync('git', ['init', '-q', '--bare', '-b', 'main', remote]);
+    execFileSync('git', ['init', '-q', '-b', 'feature', repo]);
+    git('remote', 'add', 'origin', remote);
+    git('commit', '-q', '--allow-empty', '-m', 'one');
+    await writeFile(
+      join(repo, '.git', 'hooks', 'pre-push'),
+      `#!/bin/sh\nexec '${process.execPath}' '${launcher}' guard git-push "$@"\n`,
+      {
+        mode: 0o755,
+      },
+    );
+    expect(git('push', '-q', 'origin', 'feature').status).toBe(0);
+    const toMain = git('push', 'origin', 'feature:main');
+    expect(toMain.status).not.toBe(0);
+    expect(toMain.stderr).toMatch(/arbiter guard: pushing to the protected branch main/);
+    git('commit', '-q', '--amend', '--allow-empty', '-m', 'rewritten');
+    const forced = git('push', '-f', 'origin', 'feature');
+    expect(forced.status).not.toBe(0);
+    expect(forced.stderr).toMatch(/force push/);
+    const elsewhere = join(root, 'elsewhere.git');
+    execFileSync('git', ['init', '-q', '--bare', elsewhere]);
+    const unknown = git('push', elsewhere, 'feature:other');
+    expect(unknown.status).not.toBe(0);
+    expect(unknown.stderr).toMatch(/not a configured remote/);
+  });
+
+  it('checks a command line with --command', () => {
+    const result = arbiter(['guard', 'git-push', '--command', 'git push --force origin x']);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/force push/);
+  });
+});

@@ -1,0 +1,114 @@
+import type { Command } from 'commander';
+
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+/**
+ * `arbiter gate …`: judge tool calls of AI agents. Registration only imports commander types;
+ * each action loads its implementation lazily, because hosts run `gate hook` on every tool call.
+ */
+export function registerGateCommand(program: Command): void {
+  const gate = program
+    .command('gate')
+    .description(
+      'Judge one tool call of an AI agent: a state as JSON on stdin, the verdict record as JSON on stdout.',
+    )
+    .option('--state <file>', 'read the state from a file instead of stdin')
+    .option('--jsonl', "one state per line in, one verdict per line out (in order, carrying each line's id)");
+  addGateOptions(gate).action(async (options) => {
+    const { runGateCheck } = await import('./gate-check.js');
+    await runGateCheck(options);
+  });
+
+  addGateOptions(
+    gate
+      .command('hook')
+      .description(
+        "Run as a host hook: the host's hook JSON on stdin, its decision JSON on stdout (nothing when the host's rules should apply).",
+      )
+      .argument('<host>', 'claude-code | gemini | codex')
+      .option(
+        '--grant <rule>',
+        'a tool or rule the agent is granted (repeatable; default: the tool being called)',
+        collect,
+      )
+      .option(
+        '--task <text>',
+        'the task the agent works on (default: $ARBITER_GATE_TASK or a generic coding task)',
+      ),
+  ).action(async (host: string, options) => {
+    const { runGateHook } = await import('./gate-hook.js');
+    await runGateHook(host, {
+      ...options,
+      task: options.task ?? (process.env.ARBITER_GATE_TASK || undefined),
+    });
+  });
+
+  gate
+    .command('explain')
+    .description(
+      'Show how the gate reads a shell command: segments, findings, the six answers and the rule that fired.',
+    )
+    .argument('<command>', 'the shell command to explain')
+    .option('--tool <name>', 'the shell tool name', 'Bash')
+    .option('--task <text>', 'the task statement')
+    .option('--json', 'print the trace as JSON')
+    .action(async (command: string, options) => {
+      const { runGateExplain } = await import('./gate-explain.js');
+      await runGateExplain(command, options);
+    });
+
+  for (const action of ['install', 'uninstall'] as const) {
+    gate
+      .command(action)
+      .description(
+        action === 'install'
+          ? 'Add the gate as a PreToolUse hook to Claude Code settings (backup first; running it twice changes nothing).'
+          : 'Remove the hook that `gate install` added.',
+      )
+      .argument('<host>', 'claude-code')
+      .option('--project', 'the project settings, ./.claude/settings.json (default)')
+      .option('--user', 'the user settings, ~/.claude/settings.json')
+      .option('--settings <file>', 'another settings file')
+      .option('--command <command>', 'the hook command (default: arbiter gate hook claude-code)')
+      .action(async (host: string, options) => {
+        const { runGateInstall } = await import('./gate-install.js');
+        await runGateInstall(action, host, options);
+      });
+  }
+
+  gate
+    .command('log')
+    .description('List the hash-chained audit log of verdicts, or verify it (--verify exits 1 on tampering).')
+    .option('--file <file>', 'the audit log (default .arbiter/gate-audit.jsonl)')
+    .option('--verify', 'check the hash chain: edits, deletions and reordering are detected')
+    .option('--json', 'machine-readable output')
+    .action(async (options) => {
+      const { runGateLog } = await import('./gate-log.js');
+      await runGateLog(options);
+    });
+}
+
+function addGateOptions(command: Command): Command {
+  return command
+    .option(
+      '--policy <file>',
+      'static policy: {"allow","ask","deny"} rule lists or a settings file with "permissions"',
+    )
+    .option(
+      '--claude-settings <file>',
+      'also read permissions.allow|ask|deny from a Claude Code settings file',
+    )
+    .option('--permissions <file>', 'remembered approvals and denials (JSON file)')
+    .option('--shadow', 'decide and record, but let the existing policy act')
+    .option(
+      '--url <url>',
+      'ask a running Arbiter server (API key from ARBITER_API_KEY) instead of the built-in engine',
+    )
+    .option('--model <pin>', 'model pin to ask the server for')
+    .option(
+      '--audit <file>',
+      'append every verdict to this hash-chained audit log (default: $ARBITER_GATE_AUDIT)',
+      process.env.ARBITER_GATE_AUDIT || undefined,
+    )
+    .option('--timeout <ms>', 'time budget of one decision in milliseconds (default 5000)');
+}
