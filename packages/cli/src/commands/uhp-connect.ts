@@ -67,7 +67,7 @@ export async function connectCommand(rawUrl: string, options: ConnectOptions): P
   out.write(
     `Auth          ${apiKey ? 'bearer key accepted (stored, never shown)' : 'none sent; the server allowed it'}\n`,
   );
-  out.write(`Harnesses     ${harnesses.length === 0 ? 'none' : ''}\n`);
+  out.write(`Harnesses     ${harnesses.length === 0 ? 'none' : harnesses.length}\n`);
   for (const harness of harnesses) out.write(`  ${describeHarness(harness)}\n`);
 
   const chosen = await chooseHarness(harnesses, options.harness);

@@ -20,7 +20,7 @@ export function describeUhpFailure(error: unknown): string {
       ].join('\n');
     }
     if (error.code === 'missing_credential' || error.code === 'invalid_credential') {
-      return `${error.message} (${error.code}). Reconnect with a valid key: arbiter uhp connect <url> --api-key …`;
+      return `${error.message} (${error.code}) Reconnect with a valid key: arbiter uhp connect <url> --api-key …`;
     }
     const status = error.status > 0 ? `HTTP ${error.status}, ` : '';
     return `${error.message} (${status}${error.code})`;

@@ -74,6 +74,12 @@ export async function runCommand(task: string, options: RunOptions): Promise<voi
     ...(options.maxOutputTokens !== undefined ? { max_output_tokens: options.maxOutputTokens } : {}),
   };
 
+  // A closed pipe (`| head`) ends our interest in the output, not the task: it stays on the server.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(process.exitCode ?? 0);
+  });
+
   const controller = new AbortController();
   let interrupted = false;
   const onInterrupt = () => {

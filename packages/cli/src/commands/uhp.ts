@@ -1,9 +1,12 @@
 import { type Command, InvalidArgumentError } from 'commander';
-import { connectCommand } from './uhp-connect.js';
-import { describeUhpFailure } from './uhp-failure-message.js';
-import { harnessesCommand, modelsCommand, useCommand } from './uhp-listing.js';
-import { runCommand } from './uhp-run.js';
-import { cancelCommand, filesCommand, sessionsCommand, showCommand } from './uhp-sessions.js';
+import type { RunOptions } from './uhp-run.js';
+
+// The implementations (client, renderer, picker) load only when a `uhp` command runs, so they add
+// nothing to the start-up of every other `arbiter` command.
+const connect = () => import('./uhp-connect.js');
+const listing = () => import('./uhp-listing.js');
+const run = () => import('./uhp-run.js');
+const sessions = () => import('./uhp-sessions.js');
 
 function positiveInteger(value: string): number {
   const parsed = Number(value);
@@ -15,15 +18,16 @@ function positiveInteger(value: string): number {
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 /** Runs an action, turning UHP failures into one readable message (and exit status 1). */
-function action<Args extends unknown[]>(run: (...args: Args) => Promise<void>) {
+function action<Args extends unknown[]>(command: (...args: Args) => Promise<void>) {
   return async (...args: Args) => {
     try {
-      await run(...args);
+      await command(...args);
     } catch (error) {
       if (error instanceof Error && error.name === 'ExitPromptError') {
         process.exitCode = 130; // Ctrl-C in the harness picker
         return;
       }
+      const { describeUhpFailure } = await import('./uhp-failure-message.js');
       throw new Error(describeUhpFailure(error), { cause: error });
     }
   };
@@ -44,21 +48,23 @@ export function registerUhpCommand(program: Command): void {
       'the harness to use (id or name); required with several harnesses off a terminal',
     )
     .action(
-      action((url: string, options: { apiKey?: string; harness?: string }) => connectCommand(url, options)),
+      action(async (url: string, options: { apiKey?: string; harness?: string }) =>
+        (await connect()).connectCommand(url, options),
+      ),
     );
 
   uhp
     .command('harnesses')
     .description('List the server’s harnesses (* marks the active one).')
-    .action(action(harnessesCommand));
+    .action(action(async () => (await listing()).harnessesCommand()));
   uhp
     .command('models')
     .description('List the models of the active harness (or the whole catalogue).')
-    .action(action(modelsCommand));
+    .action(action(async () => (await listing()).modelsCommand()));
   uhp
     .command('use <harness>')
     .description('Make another harness active; saved sessions are kept.')
-    .action(action((harness: string) => useCommand(harness)));
+    .action(action(async (harness: string) => (await listing()).useCommand(harness)));
 
   uhp
     .command('run <task>')
@@ -70,24 +76,28 @@ export function registerUhpCommand(program: Command): void {
     .option('--session <name>', 'continue (or start) the named session; a server session id also works')
     .option('--out <dir>', 'download produced files into this directory')
     .option('--json', 'print the normalised events as JSON lines on stdout, nothing else')
-    .action(action((task: string, options: Parameters<typeof runCommand>[1]) => runCommand(task, options)));
+    .action(action(async (task: string, options: RunOptions) => (await run()).runCommand(task, options)));
 
   uhp
     .command('sessions')
     .description('List sessions on the server (of the active harness unless --all).')
     .option('--all', 'every harness')
-    .action(action((options: { all?: boolean }) => sessionsCommand(options)));
+    .action(action(async (options: { all?: boolean }) => (await sessions()).sessionsCommand(options)));
   uhp
     .command('show <id>')
     .description('Show a task (resp_…) or a session’s transcript (id or local name).')
-    .action(action((id: string) => showCommand(id)));
+    .action(action(async (id: string) => (await sessions()).showCommand(id)));
   uhp
     .command('files <session>')
     .description('List a session’s files; --out downloads them.')
     .option('--out <dir>', 'download into this directory')
-    .action(action((session: string, options: { out?: string }) => filesCommand(session, options)));
+    .action(
+      action(async (session: string, options: { out?: string }) =>
+        (await sessions()).filesCommand(session, options),
+      ),
+    );
   uhp
     .command('cancel <id>')
     .description('Cancel a task (resp_…) or whatever runs in a session.')
-    .action(action((id: string) => cancelCommand(id)));
+    .action(action(async (id: string) => (await sessions()).cancelCommand(id)));
 }
