@@ -1,6 +1,20 @@
 export { normalisedEntropyConfidence } from './answer-confidence.js';
 export { type BuiltinEngineOptions, createBuiltinEngine } from './builtin/builtin-engine.js';
 export type { PackAnalyser } from './builtin/pack-analyser.js';
+export {
+  analyseToolCall,
+  analyseToolCallSync,
+  explainToolCall,
+  explainToolCallSync,
+  type Finding as ToolCallFinding,
+  formatToolCallAnalysis,
+  loadBashParser,
+  TOOL_GATE_ENGINE_ID,
+  TOOL_GATE_PACK_NAME,
+  type ToolCallAnalysis,
+  type ToolGateAnswers,
+  toolGateAnalyser,
+} from './builtin/tool-call/index.js';
 export { builtinEngineConfigSchema, builtinEngineKind } from './catalog/builtin-engine-kind.js';
 export {
   type CatalogConfig,

@@ -1,0 +1,95 @@
+import { loadBashParser } from './bash-parser.js';
+import { analyseFileTool } from './file-tool-analyser.js';
+import type { Finding } from './finding.js';
+import { matchesGrant } from './grant-match.js';
+import { analyseShellCommand } from './shell-analyser.js';
+import { type CanonicalTool, canonicalTool, readToolCallState, shellCommandOf } from './tool-call-state.js';
+import { type ToolGateAnswers, toolGateAnswers } from './tool-gate-answers.js';
+
+/**
+ * The full analysis of one proposed tool call: what it is, the segments of a shell command,
+ * every finding with its evidence code, and the six answers of the tool-gate pack.
+ */
+export interface ToolCallAnalysis {
+  /** False when the state was not a tool-gate state; the answers are then an abstention. */
+  valid: boolean;
+  tool: string;
+  canonicalTool: CanonicalTool;
+  /** The shell command analysed, when the tool runs one. */
+  command?: string;
+  segments: string[];
+  findings: Finding[];
+  /** Every part of the call was understood (no parse errors, no unknown programs or tools). */
+  understood: boolean;
+  answers: ToolGateAnswers;
+}
+
+/** Analyses a tool call; loads the shell grammar on first use. */
+export async function analyseToolCall(state: unknown): Promise<ToolCallAnalysis> {
+  await loadBashParser();
+  return analyseToolCallSync(state);
+}
+
+/** Analyses a tool call once `loadBashParser()` has resolved (shell commands need the grammar). */
+export function analyseToolCallSync(state: unknown): ToolCallAnalysis {
+  const read = readToolCallState(state);
+  if (!read.ok) {
+    const findings: Finding[] = [{ code: read.reason, uncertain: true, implausible: true }];
+    return {
+      valid: false,
+      tool: '',
+      canonicalTool: 'Other',
+      segments: [],
+      findings,
+      understood: false,
+      answers: toolGateAnswers({
+        findings,
+        inGrant: undefined,
+        abstained: true,
+        grantEvidence: 'grant.unknown',
+      }),
+    };
+  }
+  const { tool, arguments: args, grant, task, cwd } = read.state;
+  const canonical = canonicalTool(tool);
+  const mcpShell =
+    canonical === 'Mcp' && /shell|exec|command|terminal|bash/i.test(tool) ? shellCommandOf(args) : undefined;
+  let segments: string[] = [];
+  let findings: Finding[];
+  let command: string | undefined;
+  let path: string | undefined;
+  let url: string | undefined;
+  if (canonical === 'Bash' || mcpShell !== undefined) {
+    command = mcpShell ?? shellCommandOf(args);
+    if (command === undefined || command.trim() === '') {
+      findings = [{ code: 'tool.shell.missing-command', uncertain: true, implausible: true }];
+    } else {
+      const shell = analyseShellCommand(command, { cwd, task });
+      segments = shell.segments;
+      findings = shell.findings;
+    }
+  } else {
+    const file = analyseFileTool({ tool, canonical, args, cwd, task });
+    findings = file.findings;
+    path = file.path;
+    url = file.url;
+  }
+  const granted =
+    grant.length === 0 ? undefined : matchesGrant(grant, tool, canonical, { segments, path, url });
+  const understood = !findings.some((finding) => finding.uncertain === true);
+  return {
+    valid: true,
+    tool,
+    canonicalTool: canonical,
+    ...(command === undefined ? {} : { command }),
+    segments,
+    findings,
+    understood,
+    answers: toolGateAnswers({
+      findings,
+      inGrant: granted,
+      abstained: false,
+      grantEvidence: granted === undefined ? 'grant.none-given' : granted ? 'grant.match' : 'grant.no-match',
+    }),
+  };
+}

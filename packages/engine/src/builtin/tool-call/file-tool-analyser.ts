@@ -1,0 +1,216 @@
+import type { Finding } from './finding.js';
+import { classifyPath } from './path-scope.js';
+import { persistenceFinding } from './persistence-target.js';
+import { classifyVerb } from './rules/cli-verb.js';
+import { isCredentialPath, secretLiteralKind, urlCarriesSecret } from './secret-source.js';
+import type { CanonicalTool } from './tool-call-state.js';
+
+/**
+ * The non-shell tools: file reads and writes (judged by where they point), web fetches (by
+ * what the URL carries and where it goes), MCP tools (by the verb in their name and secrets in
+ * their arguments). Returns the findings and the subject the grant rules match on.
+ */
+export interface FileToolAnalysis {
+  findings: Finding[];
+  path?: string;
+  url?: string;
+}
+
+interface FileToolContext {
+  tool: string;
+  canonical: CanonicalTool;
+  args: Record<string, unknown>;
+  cwd?: string | undefined;
+  task: string;
+}
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
+export function analyseFileTool(context: FileToolContext): FileToolAnalysis {
+  switch (context.canonical) {
+    case 'Read':
+      return analyseRead(context);
+    case 'Write':
+    case 'Edit':
+      return analyseWrite(context);
+    case 'WebFetch':
+      return analyseFetch(context);
+    case 'WebSearch':
+      return { findings: secretsInArguments(context.args, 'search') };
+    case 'Glob':
+    case 'Grep':
+      return { findings: [{ code: `tool.${context.canonical.toLowerCase()}.read-only`, onTask: 0.9 }] };
+    case 'Mcp':
+      return analyseMcp(context);
+    default:
+      return {
+        findings: [{ code: `tool.unknown:${context.tool.slice(0, 60)}`, uncertain: true, onTask: 0.5 }],
+      };
+  }
+}
+
+function filePathOf(args: Record<string, unknown>): string | undefined {
+  return (
+    text(args.file_path) ??
+    text(args.absolute_path) ??
+    text(args.path) ??
+    text(args.notebook_path) ??
+    text(args.filePath)
+  );
+}
+
+function analyseRead(context: FileToolContext): FileToolAnalysis {
+  const path =
+    filePathOf(context.args) ?? (Array.isArray(context.args.paths) ? text(context.args.paths[0]) : undefined);
+  if (path === undefined || path === '')
+    return { findings: [{ code: 'tool.read.missing-path', implausible: true, uncertain: true }] };
+  const classified = classifyPath(path, context.cwd);
+  const findings: Finding[] = [];
+  if (isCredentialPath(classified.normalised) || isCredentialPath(path)) {
+    const outside =
+      classified.scope === 'home' || classified.scope === 'system' || classified.scope === 'unknown';
+    findings.push({
+      code: `secret.read:${classified.normalised}`,
+      exfil: outside ? 0.45 : 0.3,
+      onTask: outside ? 0.3 : 0.6,
+    });
+  } else
+    findings.push({
+      code: `tool.read:${classified.scope}`,
+      onTask: classified.scope === 'system' || classified.scope === 'home' ? 0.8 : 0.9,
+    });
+  return { findings, path };
+}
+
+function analyseWrite(context: FileToolContext): FileToolAnalysis {
+  const path = filePathOf(context.args);
+  if (path === undefined || path === '') {
+    // apply_patch (Codex) carries its paths inside the patch text.
+    const patch = text(context.args.input) ?? text(context.args.patch);
+    if (patch !== undefined) {
+      const paths = [...patch.matchAll(/^\*\*\* (?:Add|Update|Delete) File: (.+)$/gm)].map((match) =>
+        match[1]!.trim(),
+      );
+      const findings = paths.flatMap((each) => judgeWriteTarget(context, each, ''));
+      if (/^\*\*\* Delete File:/m.test(patch))
+        findings.push({ code: 'tool.patch.deletes-file', destructive: 0.15 });
+      return {
+        findings: findings.length > 0 ? findings : [{ code: 'tool.patch.no-files', uncertain: true }],
+        path: paths[0],
+      };
+    }
+    return {
+      findings: [
+        { code: `tool.${context.canonical.toLowerCase()}.missing-path`, implausible: true, uncertain: true },
+      ],
+    };
+  }
+  const content = [text(context.args.content), text(context.args.new_string), text(context.args.new_str)]
+    .concat(
+      Array.isArray(context.args.edits)
+        ? context.args.edits.map((edit) => text((edit as Record<string, unknown>)?.new_string))
+        : [],
+    )
+    .filter((value) => value !== undefined)
+    .join('\n');
+  if (context.canonical === 'Write' && text(context.args.content) === undefined)
+    return { findings: [{ code: 'tool.write.missing-content', implausible: true, uncertain: true }], path };
+  return { findings: judgeWriteTarget(context, path, content), path };
+}
+
+function judgeWriteTarget(context: FileToolContext, path: string, content: string): Finding[] {
+  const kind = context.canonical.toLowerCase();
+  const classified = classifyPath(path, context.cwd);
+  const findings: Finding[] = [];
+  const persistence = persistenceFinding(classified.normalised, context.task, `tool.${kind}`);
+  if (persistence !== undefined) findings.push(persistence);
+  else if (classified.scope === 'system')
+    findings.push({ code: `tool.${kind}.system:${classified.normalised}`, destructive: 0.8, onTask: 0.2 });
+  else if (classified.scope === 'home' || classified.scope === 'unknown')
+    findings.push({
+      code: `tool.${kind}.outside-workspace:${classified.normalised}`,
+      destructive: 0.45,
+      onTask: 0.4,
+    });
+  else if (isCredentialPath(classified.normalised))
+    findings.push({
+      code: `tool.${kind}.credential-file:${classified.normalised}`,
+      destructive: 0.35,
+      onTask: 0.6,
+    });
+  else findings.push({ code: `tool.${kind}.workspace`, onTask: 0.9 });
+  const secret = secretLiteralKind(content);
+  if (secret !== undefined)
+    findings.push({ code: `tool.${kind}.writes-secret:${secret}`, exfil: 0.3, onTask: 0.6 });
+  return findings;
+}
+
+const METADATA = /^(169\.254\.169\.254|metadata\.google\.internal|100\.100\.100\.200)$/;
+
+function analyseFetch(context: FileToolContext): FileToolAnalysis {
+  const url = text(context.args.url) ?? text(context.args.prompt)?.match(/https?:\/\/\S+/)?.[0];
+  if (url === undefined)
+    return { findings: [{ code: 'tool.fetch.missing-url', implausible: true, uncertain: true }] };
+  const findings: Finding[] = [];
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { findings: [{ code: 'tool.fetch.invalid-url', implausible: true, uncertain: true }], url };
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
+    findings.push({ code: `tool.fetch.scheme:${parsed.protocol}`, exfil: 0.5, uncertain: true, onTask: 0.3 });
+  const host = parsed.hostname.replace(/^\[|\]$/g, '');
+  if (urlCarriesSecret(url)) findings.push({ code: `net.secret-in-url:${host}`, exfil: 0.85, onTask: 0.2 });
+  if (METADATA.test(host)) findings.push({ code: `net.cloud-metadata:${host}`, exfil: 0.8, onTask: 0.05 });
+  else if (
+    /^\d{1,3}(\.\d{1,3}){3}$/.test(host) &&
+    !/^(127\.|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.)/.test(host)
+  )
+    findings.push({ code: `net.raw-ip:${host}`, exfil: 0.3, onTask: 0.5 });
+  else if (/^(localhost|127\.|0\.0\.0\.0|\[?::1)/.test(host))
+    findings.push({ code: 'net.fetch-local', onTask: 0.85 });
+  findings.push(...secretsInArguments({ prompt: context.args.prompt }, 'fetch'));
+  if (findings.length === 0) findings.push({ code: `tool.fetch:${host}`, onTask: 0.85 });
+  return { findings, url };
+}
+
+function analyseMcp(context: FileToolContext): FileToolAnalysis {
+  const [, server = '', ...rest] = context.tool.split('__');
+  const name = rest.join('__');
+  const verb = classifyVerb(name);
+  const findings: Finding[] = [];
+  const code = `mcp.${server}.${verb ?? 'unknown'}:${name}`;
+  switch (verb) {
+    case 'destructive':
+      findings.push({ code, destructive: 0.8, onTask: 0.3 });
+      break;
+    case 'overwrite':
+      findings.push({ code, destructive: 0.3, onTask: 0.5 });
+      break;
+    case 'additive':
+      findings.push({ code, destructive: 0.05, onTask: 0.75 });
+      break;
+    case 'read':
+      findings.push({ code, onTask: 0.9 });
+      break;
+    default:
+      findings.push({ code, uncertain: true, onTask: 0.6 });
+  }
+  const serialised = JSON.stringify(context.args);
+  if (
+    /\b(DROP\s+(TABLE|DATABASE|SCHEMA)|TRUNCATE\s+(TABLE\s+)?\w+|DELETE\s+FROM\s+[\w."]+\s*(;|"|$))/i.test(
+      serialised,
+    )
+  )
+    findings.push({ code: `mcp.${server}.destructive-sql`, destructive: 0.85, onTask: 0.2 });
+  findings.push(...secretsInArguments(context.args, `mcp.${server}`));
+  return { findings };
+}
+
+function secretsInArguments(args: Record<string, unknown>, prefix: string): Finding[] {
+  const kind = secretLiteralKind(JSON.stringify(args));
+  return kind === undefined
+    ? []
+    : [{ code: `${prefix}.secret-in-arguments:${kind}`, exfil: 0.8, onTask: 0.1 }];
+}

@@ -1,0 +1,61 @@
+import { persistenceFinding } from './persistence-target.js';
+import { isCredentialPath } from './secret-source.js';
+import type { CommandScope, Redirect } from './shell-command.js';
+
+const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'fish']);
+
+/** Judges where a redirection reads or writes: devices, sockets, system files, persistence. */
+export function judgeRedirect(redirect: Redirect, scope: CommandScope): void {
+  const { operator, target } = redirect;
+  if (/^\d+$/.test(target) || target === '-') return;
+  const reads = operator.endsWith('<') && !operator.includes('>');
+  if (/^\/dev\/(tcp|udp)\//.test(target)) {
+    scope.networkSink(target);
+    const shell = SHELLS.has(scope.command.program);
+    scope.add({
+      code: shell ? `net.reverse-shell:${target}` : `net.dev-tcp:${target}`,
+      exfil: shell ? 0.97 : 0.85,
+      onTask: 0.02,
+    });
+    return;
+  }
+  const path = scope.path(target);
+  if (reads) {
+    if (isCredentialPath(path.normalised)) {
+      scope.add({ code: `secret.read:${path.normalised}`, exfil: 0.3, onTask: 0.5 });
+      scope.secretSource(path.normalised);
+    }
+    return;
+  }
+  if (/^\/dev\/(sd|hd|nvme|disk|rdisk|mmcblk|vd|xvd|md|dm-|mapper\/)/.test(target)) {
+    scope.add({ code: `shell.redirect.device:${target}`, destructive: 0.97 });
+    return;
+  }
+  if (path.scope === 'device-null' || target.startsWith('/dev/fd/') || target === '/dev/tty') return;
+  const persistence = persistenceFinding(path.normalised, scope.task, 'shell.redirect');
+  if (persistence !== undefined) {
+    scope.add(persistence);
+    return;
+  }
+  const appends = operator.includes('>>');
+  const where = path.normalised;
+  switch (path.scope) {
+    case 'system':
+      scope.add({ code: `shell.redirect.system:${where}`, destructive: appends ? 0.6 : 0.85, onTask: 0.3 });
+      return;
+    case 'home':
+    case 'unknown':
+      scope.add({
+        code: `shell.redirect.outside-workspace:${where}`,
+        destructive: appends ? 0.3 : 0.5,
+        onTask: 0.5,
+      });
+      return;
+    case 'workspace':
+      if (isCredentialPath(where))
+        scope.add({ code: `shell.redirect.credential-file:${where}`, destructive: appends ? 0.15 : 0.4 });
+      return;
+    default:
+      return;
+  }
+}

@@ -1,0 +1,192 @@
+import type { CommandRule, CommandScope } from '../shell-command.js';
+import { taskMentions } from '../task-scope.js';
+
+/**
+ * Database clients: the SQL (or Redis / Mongo command) they are given in arguments or on
+ * standard input is read for statements that destroy data.
+ */
+export function judgeSql(scope: CommandScope, sql: string, client: string): void {
+  const statements = sql.replace(/--[^\n]*|\/\*[\s\S]*?\*\//g, ' ').split(';');
+  for (const raw of statements) {
+    const statement = raw.trim().replace(/\s+/g, ' ');
+    if (statement === '') continue;
+    const upper = statement.toUpperCase();
+    let finding: { code: string; destructive: number } | undefined;
+    if (/^DROP (DATABASE|SCHEMA|TABLE|USER|ROLE|OWNED)\b/.test(upper))
+      finding = { code: 'drop', destructive: 0.88 };
+    else if (/^DROP\b/.test(upper)) finding = { code: 'drop-object', destructive: 0.6 };
+    else if (/^TRUNCATE\b/.test(upper)) finding = { code: 'truncate', destructive: 0.88 };
+    else if (/^DELETE\b/.test(upper))
+      finding = /\bWHERE\b/.test(upper)
+        ? { code: 'delete-where', destructive: 0.4 }
+        : { code: 'delete-all', destructive: 0.88 };
+    else if (/^UPDATE\b/.test(upper))
+      finding = /\bWHERE\b/.test(upper)
+        ? { code: 'update-where', destructive: 0.25 }
+        : { code: 'update-all', destructive: 0.75 };
+    else if (/^ALTER TABLE\b.*\bDROP\b/.test(upper)) finding = { code: 'alter-drop', destructive: 0.72 };
+    else if (/^(GRANT|REVOKE|ALTER (USER|ROLE))\b/.test(upper))
+      finding = { code: 'privileges', destructive: 0.4 };
+    else if (/^(INSERT|CREATE|ALTER|COPY|REPLACE|MERGE|UPSERT)\b/.test(upper))
+      finding = { code: 'write', destructive: 0.1 };
+    else if (/^(SELECT|SHOW|DESCRIBE|DESC|EXPLAIN|WITH|VALUES|PRAGMA|\\[a-z])/i.test(statement)) continue;
+    else if (/^(BEGIN|COMMIT|ROLLBACK|SET|USE|START|\.[a-z]+)/i.test(statement)) continue;
+    else finding = { code: 'not-understood', destructive: 0.3 };
+    scope.add({
+      code: `sql.${client}.${finding.code}`,
+      destructive: finding.destructive,
+      onTask: finding.destructive > 0.2 ? 0.4 : 0.8,
+    });
+  }
+}
+
+const OPTIONS_WITH_VALUE = new Set([
+  '-h',
+  '--host',
+  '-p',
+  '--port',
+  '-U',
+  '--username',
+  '-u',
+  '--user',
+  '-d',
+  '--dbname',
+  '-D',
+  '--database',
+  '-P',
+  '--password',
+  '-S',
+  '--socket',
+  '-W',
+]);
+
+function sqlClient(commandFlags: readonly string[], positionalSql: boolean): CommandRule {
+  return (scope) => {
+    const { args, program } = scope.command;
+    let found = false;
+    const operands: string[] = [];
+    for (let index = 0; index < args.length; index += 1) {
+      const arg = args[index]!;
+      const eq = arg.indexOf('=');
+      const name = arg.startsWith('--') && eq > 0 ? arg.slice(0, eq) : arg;
+      if (commandFlags.includes(name)) {
+        found = true;
+        judgeSql(scope, eq > 0 && arg.startsWith('--') ? arg.slice(eq + 1) : (args[++index] ?? ''), program);
+      } else if (/^-[ce].+/.test(arg) && commandFlags.includes(arg.slice(0, 2))) {
+        found = true;
+        judgeSql(scope, arg.slice(2), program);
+      } else if (arg === '-f' || arg === '--file') {
+        found = true;
+        scope.add({ code: `sql.${program}.file:${args[++index] ?? ''}`, destructive: 0.25, onTask: 0.6 });
+      } else if (OPTIONS_WITH_VALUE.has(arg)) index += 1;
+      else if (!arg.startsWith('-')) operands.push(arg);
+    }
+    if (positionalSql && operands.length >= 2) {
+      found = true;
+      judgeSql(scope, operands.slice(1).join(' '), program);
+    }
+    if (scope.command.input.kind === 'document') {
+      found = true;
+      judgeSql(scope, scope.command.input.body, program);
+    }
+    if (/prod/i.test(args.join(' ')) && !taskMentions(scope.task, 'production'))
+      scope.add({ code: `sql.${program}.production`, onTask: 0.3 });
+    if (!found && scope.command.input.kind === 'pipe')
+      scope.add({ code: `sql.${program}.piped-statements`, uncertain: true, destructive: 0.3 });
+    else if (!found) scope.add({ code: `sql.${program}.session`, uncertain: true });
+  };
+}
+
+const REDIS_DESTRUCTIVE: Readonly<Record<string, number>> = {
+  FLUSHALL: 0.92,
+  FLUSHDB: 0.9,
+  SHUTDOWN: 0.8,
+  DEL: 0.5,
+  UNLINK: 0.5,
+  CONFIG: 0.4,
+  SCRIPT: 0.4,
+  DEBUG: 0.6,
+  SWAPDB: 0.6,
+  RENAME: 0.3,
+  EXPIRE: 0.3,
+  MIGRATE: 0.5,
+};
+
+const redis: CommandRule = (scope) => {
+  const args = scope.command.args;
+  let index = 0;
+  while (index < args.length && args[index]!.startsWith('-'))
+    index +=
+      /^-(h|p|a|n|u|s|c)$|^--(user|pass|tls|cacert)/.test(args[index]!) && !/^-c$/.test(args[index]!) ? 2 : 1;
+  const command = args[index]?.toUpperCase();
+  const lines =
+    command === undefined && scope.command.input.kind === 'document'
+      ? scope.command.input.body.split('\n')
+      : [args.slice(index).join(' ')];
+  for (const line of lines) {
+    const verb = line.trim().split(/\s+/)[0]?.toUpperCase() ?? '';
+    const severity = REDIS_DESTRUCTIVE[verb];
+    if (severity !== undefined)
+      scope.add({ code: `redis.${verb.toLowerCase()}`, destructive: severity, onTask: 0.3 });
+  }
+  if (command === undefined && scope.command.input.kind === 'none')
+    scope.add({ code: 'redis.session', uncertain: true });
+};
+
+const mongo: CommandRule = (scope) => {
+  const args = scope.command.args;
+  const evalIndex = args.indexOf('--eval');
+  const code =
+    evalIndex >= 0
+      ? (args[evalIndex + 1] ?? '')
+      : scope.command.input.kind === 'document'
+        ? scope.command.input.body
+        : undefined;
+  if (code === undefined) {
+    scope.add({ code: 'mongo.session', uncertain: true });
+    return;
+  }
+  if (/dropDatabase\s*\(|\.drop\s*\(\s*\)|dropAllUsers|dropUser/.test(code))
+    scope.add({ code: 'mongo.drop', destructive: 0.9, onTask: 0.2 });
+  else if (/\.(deleteMany|remove)\s*\(\s*(\{\s*\})?\s*\)/.test(code))
+    scope.add({ code: 'mongo.delete-all', destructive: 0.88, onTask: 0.2 });
+  else if (/\.(deleteMany|deleteOne|remove|findOneAndDelete|updateMany|replaceOne)\s*\(/.test(code))
+    scope.add({ code: 'mongo.delete-or-update', destructive: 0.4, onTask: 0.4 });
+};
+
+const dropTool = (scope: CommandScope) => {
+  if (scope.command.args.some((arg) => arg === '--help' || arg === '--version')) return;
+  scope.add({ code: `db.${scope.command.program}`, destructive: 0.88, onTask: 0.2 });
+};
+
+export const DATABASE_RULES: ReadonlyMap<string, CommandRule> = new Map<string, CommandRule>([
+  ['psql', sqlClient(['-c', '--command'], false)],
+  ['mysql', sqlClient(['-e', '--execute'], false)],
+  ['mariadb', sqlClient(['-e', '--execute'], false)],
+  ['sqlite3', sqlClient(['-cmd'], true)],
+  ['sqlite', sqlClient(['-cmd'], true)],
+  ['duckdb', sqlClient(['-c', '-cmd'], true)],
+  ['sqlcmd', sqlClient(['-Q', '-q'], false)],
+  ['clickhouse-client', sqlClient(['-q', '--query'], false)],
+  ['cockroach', sqlClient(['-e', '--execute'], false)],
+  ['cqlsh', sqlClient(['-e', '--execute'], false)],
+  ['redis-cli', redis],
+  ['valkey-cli', redis],
+  ['mongo', mongo],
+  ['mongosh', mongo],
+  ['dropdb', dropTool],
+  ['dropuser', dropTool],
+  [
+    'mysqladmin',
+    (scope) => {
+      if (scope.command.args.some((arg) => /^(drop|shutdown)$/i.test(arg))) dropTool(scope);
+    },
+  ],
+  [
+    'pg_restore',
+    (scope) => {
+      if (scope.command.args.some((arg) => arg === '-c' || arg === '--clean'))
+        scope.add({ code: 'db.pg_restore.clean', destructive: 0.7, onTask: 0.3 });
+    },
+  ],
+]);

@@ -1,0 +1,440 @@
+import type { CommandRule, CommandScope } from '../shell-command.js';
+import { taskMentions } from '../task-scope.js';
+
+/**
+ * Build tools, test runners, package managers: the ordinary work of a coding agent. Running
+ * the project's own scripts is on task; installing new packages from the network, publishing
+ * and global installs are not unless the task says so; unpublishing and yanking destroy.
+ */
+const dev =
+  (code: string): CommandRule =>
+  (scope) =>
+    scope.add({ code: `dev.${code}`, onTask: 0.9 });
+
+function installs(scope: CommandScope, manager: string, packages: string[], global: boolean): void {
+  const onTask = taskMentions(scope.task, 'install') ? 0.85 : 0.35;
+  if (global)
+    scope.add({ code: `pkg.${manager}.global-install`, destructive: 0.15, onTask: Math.min(onTask, 0.4) });
+  else if (packages.length > 0)
+    scope.add({ code: `pkg.${manager}.install-from-network:${packages.slice(0, 3).join(',')}`, onTask });
+  else scope.add({ code: `pkg.${manager}.install-declared`, onTask: 0.9 });
+}
+
+function publishes(scope: CommandScope, manager: string): void {
+  scope.networkSink(`${manager}-registry`);
+  scope.add({
+    code: `pkg.${manager}.publish`,
+    exfil: 0.25,
+    onTask: taskMentions(scope.task, 'publish') ? 0.85 : 0.1,
+  });
+}
+
+const SAFE_NODE_SCRIPTS = new Set([
+  'test',
+  't',
+  'run',
+  'run-script',
+  'start',
+  'build',
+  'lint',
+  'exec',
+  'ls',
+  'list',
+  'outdated',
+  'audit',
+  'view',
+  'info',
+  'why',
+  'explain',
+  'init',
+  'version',
+  'help',
+  'pack',
+  'ci',
+  'dedupe',
+  'prune',
+  'rebuild',
+  'config',
+  'doctor',
+  'fund',
+  'create',
+  'dev',
+  'format',
+  'typecheck',
+  'check',
+  'tsc',
+  'workspaces',
+  'workspace',
+  'dlx',
+  'x',
+  'why',
+  'docs',
+  'search',
+  'bin',
+  'root',
+  'prefix',
+  'query',
+  'completion',
+  'stop',
+  'restart',
+  'set-script',
+  'pkg',
+]);
+
+const nodePackageManager: CommandRule = (scope) => {
+  const { program, args } = scope.command;
+  const words = args.filter((arg) => !arg.startsWith('-'));
+  const verb = words[0];
+  const global = args.includes('-g') || args.includes('--global') || words[0] === 'global';
+  if (verb === undefined) {
+    if (program === 'yarn' || program === 'pnpm' || program === 'bun') installs(scope, program, [], false);
+    return;
+  }
+  if (['install', 'i', 'add', 'isntall', 'in'].includes(verb) || (verb === 'global' && words[1] === 'add')) {
+    const names = words.slice(verb === 'global' ? 2 : 1);
+    installs(scope, program, names, global);
+    return;
+  }
+  if (verb === 'publish') return publishes(scope, program);
+  if (verb === 'unpublish')
+    return scope.add({ code: `pkg.${program}.unpublish`, destructive: 0.88, onTask: 0.05 });
+  if (verb === 'deprecate')
+    return scope.add({ code: `pkg.${program}.deprecate`, destructive: 0.72, onTask: 0.1 });
+  if (verb === 'owner' || verb === 'access' || verb === 'team' || verb === 'org') {
+    const removes = words.some((word) => /^(rm|remove|revoke)$/.test(word));
+    return scope.add({ code: `pkg.${program}.${verb}`, destructive: removes ? 0.6 : 0.3, onTask: 0.1 });
+  }
+  if (verb === 'dist-tag' && words[1] === 'rm')
+    return scope.add({ code: `pkg.${program}.dist-tag-rm`, destructive: 0.5, onTask: 0.1 });
+  if (verb === 'token') {
+    scope.secretSource(`${program}-token`);
+    return scope.add({ code: `pkg.${program}.token`, exfil: 0.3, onTask: 0.2 });
+  }
+  if (verb === 'login' || verb === 'adduser' || verb === 'logout')
+    return scope.add({ code: `pkg.${program}.${verb}`, onTask: 0.4 });
+  if (verb === 'uninstall' || verb === 'remove' || verb === 'rm' || verb === 'un')
+    return scope.add({ code: `pkg.${program}.remove`, destructive: 0.1, onTask: 0.7 });
+  if (verb === 'cache') return scope.add({ code: `pkg.${program}.cache`, destructive: 0.05, onTask: 0.85 });
+  if (verb === 'link' || verb === 'unlink' || verb === 'update' || verb === 'upgrade' || verb === 'up')
+    return scope.add({ code: `pkg.${program}.${verb}`, onTask: 0.6 });
+  if (SAFE_NODE_SCRIPTS.has(verb) || program !== 'npm')
+    return scope.add({ code: `dev.${program}.${verb}`, onTask: 0.9 });
+  scope.add({ code: `dev.${program}.${verb}`, uncertain: true });
+};
+
+/** `npx` runs a package, downloading it when it is not installed: known tools are routine. */
+const KNOWN_RUNNABLE =
+  /^(@?[a-z0-9-]+\/)?(tsc|typescript|eslint|prettier|biome|vitest|jest|mocha|tsx|ts-node|next|vite|nuxt|astro|playwright|cypress|webpack|rollup|esbuild|parcel|turbo|nx|lerna|changeset|husky|lint-staged|stylelint|sass|tailwindcss|postcss|prisma|drizzle-kit|knex|sequelize|typeorm|storybook|http-server|serve|create-[a-z-]+|degit|rimraf|cross-env|concurrently|nodemon|pm2|vercel|netlify|wrangler|svelte-check|vue-tsc|tsup|unbuild|c8|nyc|ava|tap|depcheck|knip|madge|license-checker|npm-check-updates|ncu|semantic-release|standard|xo|oxlint|dprint|markdownlint|markdownlint-cli|cspell|commitlint)(@[^\s]*)?$/;
+
+const npx: CommandRule = (scope) => {
+  const args = scope.command.args.filter((arg) => !arg.startsWith('-'));
+  const tool = args[0];
+  if (tool === undefined) return;
+  if (tool === 'rimraf') {
+    scope.runArgv(['rm', '-rf', ...args.slice(1)], 'rimraf');
+    return;
+  }
+  if (KNOWN_RUNNABLE.test(tool)) scope.add({ code: `dev.npx:${tool}`, onTask: 0.9 });
+  else
+    scope.add({
+      code: `pkg.npx.runs-package-from-network:${tool}`,
+      onTask: taskMentions(scope.task, 'install') ? 0.7 : 0.4,
+      uncertain: true,
+    });
+};
+
+const cargo: CommandRule = (scope) => {
+  const verb = scope.command.args.find((arg) => !arg.startsWith('-') && !arg.startsWith('+'));
+  if (verb === 'publish') return publishes(scope, 'cargo');
+  if (verb === 'yank') return scope.add({ code: 'pkg.cargo.yank', destructive: 0.85, onTask: 0.05 });
+  if (verb === 'owner') return scope.add({ code: 'pkg.cargo.owner', destructive: 0.5, onTask: 0.1 });
+  if (verb === 'install') return installs(scope, 'cargo', ['binary'], true);
+  if (verb === 'add')
+    return installs(
+      scope,
+      'cargo',
+      scope.command.args.slice(1).filter((arg) => !arg.startsWith('-')),
+      false,
+    );
+  if (verb === 'login') return scope.add({ code: 'pkg.cargo.login', onTask: 0.4 });
+  scope.add({ code: `dev.cargo.${verb ?? ''}`, onTask: 0.9 });
+};
+
+const pip: CommandRule = (scope) => {
+  const { program, args } = scope.command;
+  const words = args.filter((arg) => !arg.startsWith('-'));
+  const verb = words[0];
+  if (verb === 'install') {
+    const fromFile =
+      args.some((arg) => arg === '-r' || arg === '--requirement' || arg === '-e' || arg === '--editable') ||
+      words.slice(1).every((word) => word === '.' || word.startsWith('./'));
+    installs(scope, program, fromFile ? [] : words.slice(1), args.includes('--user') && false);
+    return;
+  }
+  if (verb === 'uninstall')
+    return scope.add({ code: `pkg.${program}.uninstall`, destructive: 0.15, onTask: 0.6 });
+  scope.add({ code: `dev.${program}.${verb ?? ''}`, onTask: 0.9 });
+};
+
+const systemPackageManager: CommandRule = (scope) => {
+  const { program, args } = scope.command;
+  const verb = args.find((arg) => !arg.startsWith('-'));
+  if (verb === undefined) return;
+  if (/^(install|add|reinstall|upgrade|dist-upgrade|full-upgrade|-S)$/.test(verb)) {
+    scope.add({
+      code: `pkg.${program}.system-install`,
+      destructive: 0.15,
+      onTask: taskMentions(scope.task, 'install') ? 0.8 : 0.35,
+    });
+    return;
+  }
+  if (/^(remove|purge|uninstall|autoremove|erase|del|-R|zap)$/.test(verb)) {
+    scope.add({ code: `pkg.${program}.system-remove`, destructive: 0.6, onTask: 0.2 });
+    return;
+  }
+  scope.add({ code: `pkg.${program}.${verb}`, onTask: 0.85 });
+};
+
+const RUNS_PROJECT = [
+  'make',
+  'cmake',
+  'ninja',
+  'meson',
+  'bazel',
+  'bazelisk',
+  'buck',
+  'gradle',
+  'gradlew',
+  'mvn',
+  'mvnw',
+  'ant',
+  'sbt',
+  'just',
+  'task',
+  'tsc',
+  'eslint',
+  'prettier',
+  'biome',
+  'vitest',
+  'jest',
+  'mocha',
+  'pytest',
+  'py.test',
+  'tox',
+  'nox',
+  'ruff',
+  'black',
+  'isort',
+  'mypy',
+  'pyright',
+  'flake8',
+  'pylint',
+  'rustc',
+  'rustfmt',
+  'clippy-driver',
+  'gcc',
+  'g++',
+  'cc',
+  'c++',
+  'clang',
+  'clang++',
+  'clang-format',
+  'clang-tidy',
+  'ld',
+  'javac',
+  'kotlinc',
+  'scalac',
+  'dotnet',
+  'swift',
+  'swiftc',
+  'xcodebuild',
+  'rake',
+  'rspec',
+  'rubocop',
+  'bundle',
+  'bundler',
+  'mix',
+  'elixir',
+  'iex',
+  'erl',
+  'rebar3',
+  'zig',
+  'ghc',
+  'cabal',
+  'stack',
+  'dune',
+  'opam',
+  'go',
+  'gofmt',
+  'golangci-lint',
+  'deno-lint',
+  'tsx',
+  'ts-node',
+  'webpack',
+  'vite',
+  'esbuild',
+  'rollup',
+  'parcel',
+  'turbo',
+  'nx',
+  'lerna',
+  'playwright',
+  'cypress',
+  'shellcheck',
+  'hadolint',
+  'actionlint',
+  'yamllint',
+  'markdownlint',
+  'pre-commit',
+  'lefthook',
+  'cspell',
+  'codespell',
+  'jupyter',
+  'ipython',
+  'uvicorn',
+  'gunicorn',
+  'flask',
+  'django-admin',
+  'manage.py',
+  'alembic',
+  'prisma',
+  'hugo',
+  'jekyll',
+  'mkdocs',
+  'sphinx-build',
+  'doxygen',
+  'pandoc',
+  'protoc',
+  'buf',
+  'sqlc',
+  'air',
+  'nodemon',
+  'watchexec',
+  'entr',
+  'ctest',
+  'valgrind',
+  'gdb',
+  'lldb',
+  'perf',
+  'coverage',
+  'gcov',
+  'lcov',
+  'node-gyp',
+  'wasm-pack',
+  'trunk',
+  'maturin',
+  'poetry',
+  'pipenv',
+  'pdm',
+  'hatch',
+  'uv',
+  'rye',
+  'conda-build',
+  'ccache',
+  'sccache',
+  'direnv',
+  'code',
+  'vim',
+  'nvim',
+  'nano',
+  'emacs',
+  'open',
+  'xdg-open',
+  'tmux',
+  'screen',
+  'diff-so-fancy',
+  'patch',
+  'unzip',
+  'gunzip',
+  'gzip',
+  'bzip2',
+  'xz',
+  'zstd',
+  '7z',
+  'openssl',
+  'ssh-keygen',
+  'shasum',
+  'envsubst',
+  'gettext',
+  'msgfmt',
+  'jupyter-nbconvert',
+];
+
+export const DEVELOPMENT_RULES: ReadonlyMap<string, CommandRule> = new Map<string, CommandRule>([
+  ...RUNS_PROJECT.map((program) => [program, dev(program)] as const),
+  ['npm', nodePackageManager],
+  ['pnpm', nodePackageManager],
+  ['yarn', nodePackageManager],
+  ['bunx', npx],
+  ['npx', npx],
+  ['cargo', cargo],
+  ['pip', pip],
+  ['pip3', pip],
+  ['pipx', pip],
+  [
+    'gem',
+    (scope) => {
+      const verb = scope.command.args[0];
+      if (verb === 'yank') return scope.add({ code: 'pkg.gem.yank', destructive: 0.85, onTask: 0.05 });
+      if (verb === 'push') return publishes(scope, 'gem');
+      if (verb === 'install')
+        return installs(
+          scope,
+          'gem',
+          scope.command.args.slice(1).filter((arg) => !arg.startsWith('-')),
+          false,
+        );
+      scope.add({ code: `dev.gem.${verb ?? ''}`, onTask: 0.85 });
+    },
+  ],
+  [
+    'twine',
+    (scope) =>
+      scope.command.args[0] === 'upload'
+        ? publishes(scope, 'twine')
+        : scope.add({ code: 'dev.twine', onTask: 0.8 }),
+  ],
+  ['apt', systemPackageManager],
+  ['apt-get', systemPackageManager],
+  ['yum', systemPackageManager],
+  ['dnf', systemPackageManager],
+  ['pacman', systemPackageManager],
+  ['apk', systemPackageManager],
+  ['brew', systemPackageManager],
+  ['snap', systemPackageManager],
+  ['port', systemPackageManager],
+  ['zypper', systemPackageManager],
+  [
+    'printenv',
+    (scope) => {
+      const names = scope.command.args.filter((arg) => !arg.startsWith('-'));
+      scope.secretSource(names.length === 0 ? 'printenv' : `printenv:${names[0]}`);
+      scope.add({ code: `secret.environment-read:${names[0] ?? 'all'}`, exfil: 0.15 });
+    },
+  ],
+  [
+    'set',
+    (scope) => {
+      if (scope.command.args.length === 0) {
+        scope.secretSource('set');
+        scope.add({ code: 'secret.environment-dump:set', exfil: 0.15 });
+      }
+    },
+  ],
+  [
+    'security',
+    (scope) => {
+      if (/^(find|dump)-/.test(scope.command.args[0] ?? '')) {
+        scope.secretSource('keychain');
+        scope.add({ code: 'secret.keychain-read', exfil: 0.45, onTask: 0.2 });
+      }
+    },
+  ],
+  [
+    'secret-tool',
+    (scope) => {
+      scope.secretSource('secret-service');
+      scope.add({ code: 'secret.keyring-read', exfil: 0.45, onTask: 0.2 });
+    },
+  ],
+]);

@@ -1,0 +1,600 @@
+import type { CommandRule, CommandScope } from '../shell-command.js';
+import { taskMentions } from '../task-scope.js';
+import { classifyVerb, DESTRUCTIVE_FLAGS, DRY_RUN_FLAGS, type VerbKind } from './cli-verb.js';
+
+/**
+ * Service and infrastructure CLIs judged by their verbs: a destructive verb or flag is denied,
+ * an overwrite (update, deploy, sync, …) touches shared state the task rarely names and is
+ * asked, additive verbs (create, backup, copy) and reads are routine.
+ */
+const KNOWN_SERVICE_CLIS = new Set([
+  'aws',
+  'gcloud',
+  'gsutil',
+  'bq',
+  'az',
+  'kubectl',
+  'oc',
+  'helm',
+  'docker',
+  'podman',
+  'nerdctl',
+  'terraform',
+  'tofu',
+  'pulumi',
+  'vault',
+  'op',
+  'doppler',
+  'rclone',
+  'restic',
+  'borg',
+  'velero',
+  'nats',
+  'gh',
+  'glab',
+  'circleci',
+  'gitlab-runner',
+  'rabbitmqctl',
+  'rabbitmqadmin',
+  'rabbitmq-diagnostics',
+  'rabbitmq-plugins',
+  'heroku',
+  'fly',
+  'flyctl',
+  'vercel',
+  'netlify',
+  'firebase',
+  'supabase',
+  'wrangler',
+  'stripe',
+  'doctl',
+  'linode-cli',
+  'hcloud',
+  'eksctl',
+  'kind',
+  'minikube',
+  'k3d',
+  'skaffold',
+  'argocd',
+  'flux',
+  'istioctl',
+  'consul',
+  'nomad',
+  'etcdctl',
+  'influx',
+  'mc',
+  's3cmd',
+  'cf',
+  'ibmcloud',
+  'oci',
+  'aliyun',
+  'scw',
+  'sentry-cli',
+  'pscale',
+  'neonctl',
+  'turso',
+  'railway',
+  'dokku',
+  'packer',
+  'vagrant',
+  'virsh',
+  'lxc',
+  'multipass',
+  'kubectx',
+  'kubens',
+  'k9s',
+  'stern',
+  'kustomize',
+  'sops',
+  'age',
+  'gpg',
+  'pass',
+  'bw',
+  'lpass',
+  'keybase',
+  'ansible',
+  'ansible-playbook',
+  'chef',
+  'puppet',
+  'salt',
+  'serverless',
+  'sls',
+  'sam',
+  'cdk',
+  'copilot',
+  'ecs-cli',
+  'eb',
+  'cloudflared',
+  'ngrok',
+  'tailscale',
+  'zerotier-cli',
+  'wg',
+  'nmcli',
+  'ufw',
+  'iptables',
+  'nft',
+  'firewall-cmd',
+  'systemctl',
+  'launchctl',
+  'journalctl',
+  'service',
+  'supervisorctl',
+  'pm2',
+  'crictl',
+  'ctr',
+  'buildah',
+  'skopeo',
+  'trivy',
+  'grype',
+  'snyk',
+  'sonar-scanner',
+  'jfrog',
+  'twine',
+  'composer',
+  'conda',
+  'mamba',
+  'brew',
+  'apt',
+  'apt-get',
+  'yum',
+  'dnf',
+  'pacman',
+  'apk',
+  'snap',
+  'flatpak',
+  'port',
+  'zypper',
+  'nix',
+  'nix-env',
+  'asdf',
+  'mise',
+  'pyenv',
+  'rbenv',
+  'nvm',
+  'rustup',
+  'sdk',
+  'gem',
+  'kafka',
+  'zookeeper-shell',
+  'cqlsh',
+  'nodetool',
+  'influxd',
+  'mongodump',
+  'mongorestore',
+  'pg_dump',
+  'pg_restore',
+  'pg_ctl',
+  'mysqldump',
+  'redis-server',
+  'memcached',
+  'elasticsearch',
+  'opensearch',
+  'minio',
+  'etcd',
+  'jenkins-cli',
+  'gitlab',
+  'bitbucket',
+  'jira',
+  'linear',
+  'slack',
+  'tea',
+  'hub',
+  'lab',
+  'gcloud-sdk',
+  'kn',
+  'knative',
+  'tkn',
+  'spin',
+  'sfdx',
+  'sf',
+  'shopify',
+  'amplify',
+  'expo',
+  'eas',
+]);
+
+const KAFKA_FAMILY = /^kafka-[a-z-]+(\.sh)?$/;
+
+/** Words a CLI takes as its command path: the leading word-like positional arguments. */
+function commandWords(args: readonly string[]): string[] {
+  const words: string[] = [];
+  for (const arg of args) {
+    if (arg === '--') break;
+    if (arg.startsWith('-')) continue;
+    if (/^[A-Za-z][A-Za-z0-9_-]*$/.test(arg)) words.push(arg);
+    if (words.length >= 4) break;
+  }
+  return words;
+}
+
+export interface CliJudgement {
+  kind: VerbKind | undefined;
+  verb: string | undefined;
+  dryRun: boolean;
+}
+
+export function judgeCliVerbs(args: readonly string[]): CliJudgement {
+  const dryRun = args.some((arg) => DRY_RUN_FLAGS.test(arg) && arg !== '-n');
+  const options: string[] = [];
+  for (const arg of args) {
+    if (arg === '--') break;
+    if (arg.startsWith('-')) options.push(arg);
+  }
+  const words = commandWords(args);
+  // Safety first: a destructive verb anywhere in the command path or a destructive flag decides.
+  const destructiveFlag = options.find(
+    (option) => DESTRUCTIVE_FLAGS.test(option) || /^--(delete|remove)$/.test(option),
+  );
+  if (destructiveFlag !== undefined) return { kind: 'destructive', verb: destructiveFlag, dryRun };
+  const destructiveWord = words.find((word) => classifyVerb(word) === 'destructive');
+  if (destructiveWord !== undefined) return { kind: 'destructive', verb: destructiveWord, dryRun };
+  // Otherwise the action is the last verb of the command path: in `velero restore get` the
+  // first word names a resource. A compound verb (`get-job`, `update-secret`) ends the path.
+  let candidate: { kind: VerbKind; verb: string } | undefined;
+  for (const word of words) {
+    const compound = /[-_]/.test(word);
+    const kind = compound ? classifyVerb(word.split(/[-_]/)[0]!) : classifyVerb(word);
+    if (compound) {
+      if (candidate === undefined && kind !== undefined) candidate = { kind, verb: word };
+      if (candidate !== undefined) break;
+      continue;
+    }
+    if (kind !== undefined) candidate = { kind, verb: word };
+    else if (candidate !== undefined) break;
+  }
+  if (candidate === undefined) {
+    const flag = options.find((option) =>
+      /^--(list|describe|create|alter|add|get|show|status)$/.test(option),
+    );
+    if (flag !== undefined) candidate = { kind: classifyVerb(flag.slice(2))!, verb: flag };
+  }
+  return { kind: candidate?.kind, verb: candidate?.verb, dryRun };
+}
+
+/** Judges a CLI call by its verbs and reports what it decided. */
+export function judgeByVerbs(
+  scope: CommandScope,
+  program: string,
+  args: readonly string[],
+  known: boolean,
+): void {
+  const separator = args.indexOf('--');
+  const { kind, verb, dryRun } = judgeCliVerbs(separator >= 0 ? args.slice(0, separator) : args);
+  if ((verb === 'run' || verb === 'exec') && separator >= 0 && args.length > separator + 1) {
+    // `doppler run -- cmd`, `kubectl exec pod -- cmd`: the wrapped command is what runs.
+    scope.runArgv(args.slice(separator + 1), `${program}-${verb}`);
+    return;
+  }
+  const code = `cli.${program}.${kind ?? 'unknown'}${verb === undefined ? '' : `:${verb}`}`;
+  if (args.length === 1 && /^(--?(version|help|h|v)|version|help)$/.test(args[0]!)) return;
+  if (kind === undefined) {
+    scope.add({ code, uncertain: true, onTask: known ? 0.6 : 0.5 });
+    return;
+  }
+  if (!known) {
+    // A program nobody described: only a destructive verb says enough to act on.
+    scope.add(
+      kind === 'destructive' && !dryRun
+        ? { code, destructive: 0.75, uncertain: true }
+        : { code, uncertain: true, onTask: 0.6 },
+    );
+    return;
+  }
+  const production = taskMentions(scope.task, 'production') || taskMentions(scope.task, 'deploy');
+  switch (dryRun ? 'read' : kind) {
+    case 'destructive':
+      scope.add({ code, destructive: 0.8, onTask: 0.2 });
+      return;
+    case 'overwrite':
+      scope.add({ code, destructive: 0.3, onTask: production ? 0.7 : 0.35 });
+      return;
+    case 'additive':
+      scope.add({ code, destructive: 0.05, onTask: 0.8 });
+      return;
+    default:
+      scope.add({ code, onTask: 0.9 });
+  }
+}
+
+/** Reads that print credentials: harmless alone, a secret source for the flow analysis. */
+const SECRET_READS: readonly [RegExp, string][] = [
+  [
+    /^aws (secretsmanager get-secret-value|ssm get-parameters?(-by-path)?|configure (get|export-credentials)|sts get-session-token|ecr get-login-password)/,
+    'aws-secret',
+  ],
+  [
+    /^gcloud (auth (print-access-token|print-identity-token|application-default print-access-token)|secrets versions access)/,
+    'gcloud-secret',
+  ],
+  [/^az (keyvault secret show|account get-access-token)/, 'azure-secret'],
+  [/^vault (read|kv get)/, 'vault-secret'],
+  [/^op (read|item get|document get)/, 'onepassword-secret'],
+  [/^doppler (secrets( get| download)?|run)/, 'doppler-secret'],
+  [/^gh auth token/, 'github-token'],
+  [/^(pass|gopass) (show )?[^-]/, 'password-store'],
+  [/^(bw|lpass) (get|show)/, 'password-manager'],
+  [/^kubectl get secrets?/, 'kubernetes-secret'],
+  [/^security find-(generic|internet)-password/, 'keychain'],
+  [/^secret-tool lookup/, 'secret-service'],
+];
+
+function judgeSecretRead(scope: CommandScope, program: string, args: readonly string[]): void {
+  const line = [program, ...args].join(' ');
+  for (const [pattern, kind] of SECRET_READS) {
+    if (pattern.test(line)) {
+      scope.secretSource(kind);
+      scope.add({ code: `secret.manager-read:${kind}`, exfil: 0.1 });
+      return;
+    }
+  }
+}
+
+const serviceCli: CommandRule = (scope) => {
+  const { program, args } = scope.command;
+  judgeSecretRead(scope, program, args);
+  const special = SPECIAL[program];
+  if (special?.(scope, args) === true) return;
+  judgeByVerbs(scope, program, args, true);
+};
+
+/** CLIs whose danger is not only in the verb. Returning true means fully judged. */
+const SPECIAL: Readonly<Record<string, (scope: CommandScope, args: readonly string[]) => boolean>> = {
+  rclone: (scope, args) => {
+    const verb = args.find((arg) => !arg.startsWith('-'));
+    const dryRun = args.some((arg) => DRY_RUN_FLAGS.test(arg));
+    if ((verb === 'sync' || verb === 'bisync') && !dryRun) {
+      scope.add({ code: `cli.rclone.${verb}-deletes-at-destination`, destructive: 0.75, onTask: 0.3 });
+      return true;
+    }
+    return false;
+  },
+  docker: (scope, args) => judgeContainerCli(scope, 'docker', args),
+  podman: (scope, args) => judgeContainerCli(scope, 'podman', args),
+  nerdctl: (scope, args) => judgeContainerCli(scope, 'nerdctl', args),
+  kubectl: (scope, args) => judgeKubectl(scope, args),
+  oc: (scope, args) => judgeKubectl(scope, args),
+  terraform: (scope, args) => judgeTerraform(scope, 'terraform', args),
+  tofu: (scope, args) => judgeTerraform(scope, 'tofu', args),
+  aws: (scope, args) => {
+    const [service, operation] = args.filter((arg) => !arg.startsWith('-'));
+    if (service === 's3' && operation === 'rm') {
+      const recursive = args.includes('--recursive');
+      scope.add({
+        code: `cli.aws.s3-rm${recursive ? '.recursive' : ''}`,
+        destructive: recursive ? 0.9 : 0.7,
+        onTask: 0.2,
+      });
+      return true;
+    }
+    if (service === 's3' && (operation === 'cp' || operation === 'sync' || operation === 'mv')) {
+      const operands = args.filter((arg) => !arg.startsWith('-')).slice(2);
+      const uploads =
+        operands.length >= 2 && !operands[0]!.startsWith('s3://') && operands[1]!.startsWith('s3://');
+      if (uploads) scope.networkSink(`s3:${operands[1]}`);
+      return false;
+    }
+    return false;
+  },
+  systemctl: (scope, args) => {
+    const verb = args.find((arg) => !arg.startsWith('-'));
+    if (
+      verb !== undefined &&
+      /^(poweroff|reboot|halt|kexec|suspend|hibernate|rescue|emergency)$/.test(verb)
+    ) {
+      scope.add({ code: `cli.systemctl.${verb}`, destructive: 0.9, onTask: 0.02 });
+      return true;
+    }
+    if (verb === 'mask') {
+      scope.add({ code: 'cli.systemctl.mask', destructive: 0.7, onTask: 0.2 });
+      return true;
+    }
+    if (verb === 'enable' || verb === 'link') {
+      scope.add({ code: `cli.systemctl.${verb}.persistence`, destructive: 0.3, deny: 0.6, onTask: 0.2 });
+      return true;
+    }
+    return false;
+  },
+  launchctl: (scope, args) => {
+    const verb = args[0];
+    if (verb === 'load' || verb === 'bootstrap' || verb === 'submit') {
+      scope.add({ code: `cli.launchctl.${verb}.persistence`, deny: 0.8, destructive: 0.3, onTask: 0.05 });
+      return true;
+    }
+    return false;
+  },
+  gh: (scope, args) => {
+    const [group, action] = args.filter((arg) => !arg.startsWith('-'));
+    if (group === 'pr' && (action === 'create' || action === 'merge')) {
+      scope.add({
+        code: `cli.gh.pr-${action}`,
+        destructive: action === 'merge' ? 0.3 : 0.05,
+        onTask: taskMentions(scope.task, 'push') ? 0.85 : 0.3,
+      });
+      return true;
+    }
+    if (group === 'gist' && action === 'create') {
+      scope.networkSink('gh-gist');
+      scope.add({ code: 'cli.gh.gist-create', exfil: 0.5, onTask: 0.2 });
+      return true;
+    }
+    if (group === 'api') {
+      const method = args[args.findIndex((arg) => arg === '-X' || arg === '--method') + 1];
+      if (method !== undefined && /^delete$/i.test(method)) {
+        scope.add({ code: 'cli.gh.api-delete', destructive: 0.8, onTask: 0.2 });
+        return true;
+      }
+      if (method !== undefined && /^(post|put|patch)$/i.test(method)) {
+        scope.add({ code: `cli.gh.api-${method.toLowerCase()}`, destructive: 0.25, onTask: 0.4 });
+        return true;
+      }
+      scope.add({ code: 'cli.gh.api-read', onTask: 0.9 });
+      return true;
+    }
+    return false;
+  },
+};
+
+function judgeContainerCli(scope: CommandScope, program: string, args: readonly string[]): boolean {
+  const words = args.filter((arg) => !arg.startsWith('-'));
+  const [first, second] = words;
+  const all = args.includes('-a') || args.includes('--all');
+  const volumes = args.includes('--volumes');
+  if (first === 'exec' && words.length >= 3) {
+    const containerIndex = args.indexOf(words[1]!);
+    scope.runArgv(
+      args.slice(containerIndex + 1).filter((arg) => arg !== '--'),
+      `${program}-exec`,
+    );
+    return true;
+  }
+  if (first === 'run') {
+    const mountsRoot = args.some(
+      (arg, index) =>
+        (args[index - 1] === '-v' || args[index - 1] === '--volume') &&
+        /^\/(:|$)|^\/(etc|home|root|var)(:|\/)/.test(arg),
+    );
+    const privileged = args.includes('--privileged') || args.some((arg) => arg.startsWith('--pid=host'));
+    if (mountsRoot || privileged) {
+      scope.add({ code: `cli.${program}.run-host-access`, destructive: 0.6, uncertain: true, onTask: 0.3 });
+      return true;
+    }
+    scope.add({ code: `cli.${program}.run`, onTask: 0.8 });
+    return true;
+  }
+  if (
+    first === 'build' ||
+    (first === 'compose' && (second === 'build' || second === 'up' || second === 'ps' || second === 'logs'))
+  ) {
+    scope.add({ code: `cli.${program}.${first}`, onTask: 0.85 });
+    return true;
+  }
+  const prune = words.includes('prune');
+  if (prune) {
+    const severity = volumes || first === 'volume' ? 0.85 : all ? 0.7 : 0.55;
+    scope.add({
+      code: `cli.${program}.${first}-prune${all ? '-all' : ''}${volumes ? '-volumes' : ''}`,
+      destructive: severity,
+      onTask: 0.3,
+    });
+    return true;
+  }
+  if (first === 'volume' && (second === 'rm' || second === 'remove')) {
+    scope.add({ code: `cli.${program}.volume-rm`, destructive: 0.85, onTask: 0.2 });
+    return true;
+  }
+  if (
+    first === 'rm' ||
+    first === 'rmi' ||
+    ((first === 'container' || first === 'image') && (second === 'rm' || second === 'remove'))
+  ) {
+    const force = args.includes('-f') || args.includes('--force');
+    scope.add({
+      code: `cli.${program}.${first}${force ? '-force' : ''}`,
+      destructive: force ? 0.65 : 0.5,
+      onTask: 0.4,
+    });
+    return true;
+  }
+  return false;
+}
+
+function judgeKubectl(scope: CommandScope, args: readonly string[]): boolean {
+  const words = args.filter((arg) => !arg.startsWith('-'));
+  const verb = words[0];
+  if (verb === 'delete') {
+    const broad =
+      words[1] === 'namespace' ||
+      words[1] === 'ns' ||
+      words[1] === 'all' ||
+      args.includes('--all') ||
+      args.includes('-A') ||
+      args.includes('--all-namespaces');
+    scope.add({
+      code: `cli.kubectl.delete${broad ? '-broad' : ''}:${words[1] ?? ''}`,
+      destructive: broad ? 0.9 : 0.8,
+      onTask: 0.2,
+    });
+    return true;
+  }
+  if (verb === 'drain') {
+    scope.add({ code: 'cli.kubectl.drain', destructive: 0.75, onTask: 0.2 });
+    return true;
+  }
+  if (verb === 'scale' && args.some((arg) => /^--replicas=0$/.test(arg))) {
+    scope.add({ code: 'cli.kubectl.scale-to-zero', destructive: 0.7, onTask: 0.2 });
+    return true;
+  }
+  if (
+    (verb === 'replace' || verb === 'apply') &&
+    (args.includes('--force') || args.some((arg) => arg.startsWith('--prune')))
+  ) {
+    scope.add({ code: `cli.kubectl.${verb}-force`, destructive: 0.75, onTask: 0.2 });
+    return true;
+  }
+  return false;
+}
+
+function judgeTerraform(scope: CommandScope, program: string, args: readonly string[]): boolean {
+  const words = args.filter((arg) => !arg.startsWith('-'));
+  const verb = words[0];
+  const autoApprove = args.some((arg) => arg === '-auto-approve' || arg === '--auto-approve');
+  if (verb === 'destroy' || args.includes('-destroy')) {
+    scope.add({ code: `cli.${program}.destroy`, destructive: 0.92, onTask: 0.1 });
+    return true;
+  }
+  if (verb === 'apply') {
+    scope.add({
+      code: `cli.${program}.apply${autoApprove ? '-auto-approve' : ''}`,
+      destructive: autoApprove ? 0.72 : 0.4,
+      onTask: 0.3,
+    });
+    return true;
+  }
+  if (verb === 'state' && (words[1] === 'rm' || words[1] === 'push' || words[1] === 'replace-provider')) {
+    scope.add({ code: `cli.${program}.state-${words[1]}`, destructive: 0.7, onTask: 0.2 });
+    return true;
+  }
+  if (
+    verb === 'init' ||
+    verb === 'plan' ||
+    verb === 'validate' ||
+    verb === 'fmt' ||
+    verb === 'show' ||
+    verb === 'output' ||
+    verb === 'graph' ||
+    verb === 'providers' ||
+    verb === 'version'
+  ) {
+    scope.add({ code: `cli.${program}.${verb}`, onTask: 0.9 });
+    return true;
+  }
+  return false;
+}
+
+/** A program no rule describes: judged by its verbs, never understood well enough to allow. */
+export function judgeUnknownProgram(scope: CommandScope): void {
+  const { program, args } = scope.command;
+  if (KNOWN_SERVICE_CLIS.has(program) || KAFKA_FAMILY.test(program)) {
+    serviceCli(scope);
+    return;
+  }
+  judgeByVerbs(scope, program, args, false);
+}
+
+export const SERVICE_CLI_RULES: ReadonlyMap<string, CommandRule> = new Map<string, CommandRule>([
+  [
+    'java',
+    (scope) => {
+      const args = scope.command.args;
+      const jar = args.indexOf('-jar');
+      if (jar >= 0 && args[jar + 1] !== undefined) {
+        const name = args[jar + 1]!.replace(/^.*\//, '').replace(/\.jar$/, '');
+        // A service CLI shipped as a jar (jenkins-cli.jar) speaks the same verbs.
+        if (/cli/i.test(name)) judgeByVerbs(scope, name, args.slice(jar + 2), true);
+        else scope.add({ code: `code.java.jar:${name}`, onTask: 0.85 });
+        return;
+      }
+      scope.add({ code: 'code.java.program', onTask: 0.85 });
+    },
+  ],
+]);

@@ -1,0 +1,295 @@
+import type { CommandRule, CommandScope, SimpleCommand } from '../shell-command.js';
+import { judgeInterpreterCode } from './interpreter-code.js';
+
+/** `sh -c`, `bash -lc`, scripts on stdin (heredocs, pipes), `eval`, `source`. */
+const shell: CommandRule = (scope) => {
+  const { args, program } = scope.command;
+  for (let index = 0; index < args.length; index += 1) {
+    const arg = args[index]!;
+    if (/^-[a-zA-Z]*c[a-zA-Z]*$/.test(arg) && !arg.startsWith('--')) {
+      const source = args[index + 1];
+      if (source === undefined) scope.add({ code: `shell.${program}.missing-command`, implausible: true });
+      else scope.runShell(source, `${program}-c`);
+      return;
+    }
+    if (arg === '--version' || arg === '--help') return;
+    if (arg.startsWith('-') || arg.startsWith('+')) continue;
+    // `bash script.sh`: running a project script is development work.
+    scope.add({ code: `shell.${program}.script:${arg}`, onTask: 0.85 });
+    return;
+  }
+  judgeStdinProgram(scope, (source) => scope.runShell(source, `${program}-stdin`), program);
+};
+
+/** What a shell or interpreter runs when its program comes from standard input. */
+function judgeStdinProgram(scope: CommandScope, run: (source: string) => void, program: string): void {
+  const input = scope.command.input;
+  if (input.kind === 'document') {
+    run(input.body);
+    return;
+  }
+  if (input.kind === 'none') {
+    scope.add({ code: `shell.${program}.interactive`, uncertain: true });
+    return;
+  }
+  const payload = pipedPayload(input.from);
+  if (payload.kind === 'literal') run(payload.text);
+  else if (payload.kind === 'remote')
+    scope.add({
+      code: `shell.remote-script:${payload.from}`,
+      destructive: 0.5,
+      uncertain: true,
+      onTask: 0.1,
+    });
+  else scope.add({ code: `shell.piped-script-unknown:${payload.from}`, uncertain: true, destructive: 0.5 });
+}
+
+type Payload =
+  | { kind: 'literal'; text: string }
+  | { kind: 'remote'; from: string }
+  | { kind: 'unknown'; from: string };
+
+/** Follows `echo …`, `printf …`, `base64 -d`, `xxd -r -p`, `rev` back to a literal when there is one. */
+function pipedPayload(from: SimpleCommand): Payload {
+  const { program, args } = from;
+  if (program === 'echo' || program === 'printf') {
+    const text = args.filter((arg, index) => !(index === 0 && /^-[neE]+$/.test(arg))).join(' ');
+    return { kind: 'literal', text: program === 'printf' ? text.replace(/\\n/g, '\n') : text };
+  }
+  if (program === 'cat' && args.length === 0 && from.input.kind === 'document')
+    return { kind: 'literal', text: from.input.body };
+  if (program === 'curl' || program === 'wget' || program === 'fetch' || program === 'http')
+    return { kind: 'remote', from: program };
+  const decoding =
+    (program === 'base64' && args.some((arg) => /^(-d|--decode|-D)$/.test(arg))) ||
+    (program === 'xxd' && args.includes('-r')) ||
+    program === 'rev';
+  if (decoding) {
+    const inner =
+      from.input.kind === 'pipe'
+        ? pipedPayload(from.input.from)
+        : from.input.kind === 'document'
+          ? { kind: 'literal' as const, text: from.input.body }
+          : undefined;
+    if (inner?.kind === 'literal') {
+      const decoded = decode(program, inner.text);
+      if (decoded !== undefined) return { kind: 'literal', text: decoded };
+    }
+    return { kind: 'unknown', from: `${program}-decoded` };
+  }
+  return { kind: 'unknown', from: program };
+}
+
+function decode(program: string, text: string): string | undefined {
+  const trimmed = text.trim();
+  if (program === 'base64') {
+    if (!/^[A-Za-z0-9+/=\s]+$/.test(trimmed)) return undefined;
+    return Buffer.from(trimmed, 'base64').toString('utf8');
+  }
+  if (program === 'xxd') {
+    if (!/^[0-9a-fA-F\s]+$/.test(trimmed)) return undefined;
+    return Buffer.from(trimmed.replace(/\s/g, ''), 'hex').toString('utf8');
+  }
+  return [...trimmed].reverse().join('');
+}
+
+const INTERPRETER_CODE_FLAGS: Readonly<Record<string, readonly string[]>> = {
+  python: ['-c'],
+  node: ['-e', '--eval', '-p', '--print'],
+  perl: ['-e', '-E'],
+  ruby: ['-e'],
+  php: ['-r'],
+  deno: ['eval'],
+  bun: ['-e', '--eval'],
+  lua: ['-e'],
+  osascript: ['-e'],
+};
+
+const INTERPRETER_LANGUAGE = (program: string): string | undefined => {
+  if (/^python(\d+(\.\d+)?)?$|^pypy3?$/.test(program)) return 'python';
+  if (program === 'nodejs') return 'node';
+  if (/^(node|perl|ruby|php|deno|bun|lua|osascript)$/.test(program)) return program;
+  return undefined;
+};
+
+/** Python modules that expose or fetch rather than compute. */
+const PYTHON_MODULES: Readonly<Record<string, (scope: CommandScope, rest: string[]) => void>> = {
+  'http.server': (scope) => {
+    scope.networkSink('http.server');
+    scope.add({ code: 'net.serves-directory:http.server', exfil: 0.5, onTask: 0.4 });
+  },
+  SimpleHTTPServer: (scope) =>
+    scope.add({ code: 'net.serves-directory:SimpleHTTPServer', exfil: 0.5, onTask: 0.4 }),
+  pip: (scope, rest) => scope.runArgv(['pip', ...rest], 'python-m'),
+  venv: () => {},
+  pytest: () => {},
+  unittest: () => {},
+};
+
+const interpreter: CommandRule = (scope) => {
+  const { program, args } = scope.command;
+  const language = INTERPRETER_LANGUAGE(program) ?? program;
+  const codeFlags = INTERPRETER_CODE_FLAGS[language] ?? [];
+  for (let index = 0; index < args.length; index += 1) {
+    const arg = args[index]!;
+    const bundled = /^-[A-Za-z]*[ceEr]$/.test(arg) && codeFlags.includes(`-${arg.slice(-1)}`);
+    if (codeFlags.includes(arg) || bundled) {
+      const code = args[index + 1];
+      if (code === undefined) scope.add({ code: `code.${language}.missing`, implausible: true });
+      else judgeInterpreterCode(scope, code, language);
+      return;
+    }
+    if (language === 'python' && arg === '-m') {
+      const module = args[index + 1] ?? '';
+      const judge = PYTHON_MODULES[module];
+      if (judge !== undefined) judge(scope, args.slice(index + 2));
+      else scope.add({ code: `code.python.module:${module}`, onTask: 0.85 });
+      return;
+    }
+    if (arg === '--version' || arg === '-V' || arg === '--help' || arg === '-v') return;
+    if (arg === '-') break;
+    if (arg.startsWith('-')) continue;
+    if (language === 'deno' || language === 'bun') {
+      if (arg === 'eval' && args[index + 1] !== undefined) {
+        judgeInterpreterCode(scope, args[index + 1]!, language);
+        return;
+      }
+    }
+    // A script file: project code, the normal business of a coding agent.
+    scope.add({ code: `code.${language}.script:${arg}`, onTask: 0.85 });
+    return;
+  }
+  judgeStdinProgram(scope, (code) => judgeInterpreterCode(scope, code, language), language);
+};
+
+const XARGS_OPTIONS_WITH_VALUE = new Set([
+  '-I',
+  '-i',
+  '-n',
+  '-P',
+  '-d',
+  '-L',
+  '-l',
+  '-s',
+  '-E',
+  '-e',
+  '-a',
+  '--max-args',
+  '--max-procs',
+  '--delimiter',
+  '--arg-file',
+  '--replace',
+]);
+
+const xargs: CommandRule = (scope) => {
+  const args = scope.command.args;
+  let index = 0;
+  while (index < args.length && args[index]!.startsWith('-')) {
+    index += XARGS_OPTIONS_WITH_VALUE.has(args[index]!) ? 2 : 1;
+  }
+  const wrapped = args.slice(index);
+  scope.runArgv(wrapped.length === 0 ? ['echo'] : wrapped, 'xargs');
+};
+
+const FIND_FILTERS =
+  /^-(name|iname|path|ipath|regex|iregex|type|mtime|mmin|atime|amin|ctime|cmin|newer|size|user|group|perm|empty|wholename|iwholename|maxdepth)$/;
+
+const find: CommandRule = (scope) => {
+  const args = scope.command.args;
+  const firstExpression = args.findIndex(
+    (arg) => arg.startsWith('-') || arg === '(' || arg === '!' || arg === '\\(',
+  );
+  const roots = (firstExpression < 0 ? args : args.slice(0, firstExpression)).filter(
+    (arg) => !/^-[HLP]$/.test(arg),
+  );
+  const searchRoots = roots.length === 0 ? ['.'] : roots;
+  const filtered = args.some((arg) => FIND_FILTERS.test(arg));
+  for (let index = 0; index < args.length; index += 1) {
+    const arg = args[index]!;
+    if (arg === '-delete') {
+      for (const root of searchRoots) {
+        const path = scope.path(root);
+        const broad = path.scope === 'workspace-all' ? (filtered ? 0.45 : 0.9) : undefined;
+        const severity = broad ?? (path.scope === 'workspace' ? 0.45 : path.scope === 'temp' ? 0.05 : 0.92);
+        scope.add({ code: `shell.find.delete:${path.normalised}`, destructive: severity });
+      }
+    }
+    if (/^-(exec|execdir|ok|okdir)$/.test(arg)) {
+      const end = args.findIndex(
+        (candidate, position) =>
+          position > index && (candidate === ';' || candidate === '+' || candidate === '\\;'),
+      );
+      const inner = args.slice(index + 1, end < 0 ? undefined : end);
+      for (const root of searchRoots) {
+        const base = root.replace(/\/+$/, '') || '/';
+        scope.runArgv(
+          inner.map((word) => word.replace('{}', `${base}/{}`)),
+          `find${arg}`,
+        );
+      }
+      if (end > index) index = end;
+    }
+    if (arg === '-fprint' || arg === '-fprintf' || arg === '-fls') {
+      scope.add({ code: 'shell.find.writes-file', destructive: 0.1 });
+    }
+  }
+};
+
+const parallel: CommandRule = (scope) => {
+  const args = scope.command.args;
+  const separator = args.findIndex((arg) => arg === ':::' || arg === '::::');
+  const command = (separator < 0 ? args : args.slice(0, separator)).filter((arg) => !arg.startsWith('-'));
+  if (command.length === 1) scope.runShell(command[0]!.replaceAll('{}', 'ITEM'), 'parallel');
+  else if (command.length > 1) scope.runArgv(command, 'parallel');
+  else scope.add({ code: 'shell.parallel.commands-from-input', uncertain: true, destructive: 0.4 });
+};
+
+const SHELL_PROGRAMS = ['sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', 'ash', 'mksh', 'csh', 'tcsh'];
+const INTERPRETERS = [
+  'python',
+  'python2',
+  'python3',
+  'pypy',
+  'pypy3',
+  'node',
+  'nodejs',
+  'perl',
+  'ruby',
+  'php',
+  'deno',
+  'bun',
+  'lua',
+  'osascript',
+];
+
+export const SHELL_RULES: ReadonlyMap<string, CommandRule> = new Map<string, CommandRule>([
+  ...SHELL_PROGRAMS.map((name) => [name, shell] as const),
+  ...INTERPRETERS.map((name) => [name, interpreter] as const),
+  ['eval', (scope) => scope.runShell(scope.command.args.join(' '), 'eval')],
+  [
+    'su',
+    (scope) => {
+      const index = scope.command.args.findIndex((arg) => arg === '-c' || arg === '--command');
+      if (index >= 0 && scope.command.args[index + 1] !== undefined)
+        scope.runShell(scope.command.args[index + 1]!, 'su-c');
+      else scope.add({ code: 'shell.su.interactive', uncertain: true });
+    },
+  ],
+  [
+    'script',
+    (scope) => {
+      const index = scope.command.args.findIndex((arg) => arg === '-c' || arg === '--command');
+      if (index >= 0 && scope.command.args[index + 1] !== undefined)
+        scope.runShell(scope.command.args[index + 1]!, 'script-c');
+    },
+  ],
+  ['source', (scope) => scope.add({ code: `shell.source:${scope.command.args[0] ?? ''}`, onTask: 0.85 })],
+  ['.', (scope) => scope.add({ code: `shell.source:${scope.command.args[0] ?? ''}`, onTask: 0.85 })],
+  ['xargs', xargs],
+  ['find', find],
+  ['parallel', parallel],
+]);
+
+export function isInterpreterVersion(program: string): boolean {
+  return /^python\d+\.\d+$/.test(program);
+}

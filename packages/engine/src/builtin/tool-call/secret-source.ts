@@ -1,0 +1,76 @@
+/**
+ * Where secrets live: credential files and directories, and secret-looking literals. A secret
+ * source alone is a read; reaching a network sink it becomes a flow (see shell-flow.ts).
+ */
+
+const CREDENTIAL_PATH_PATTERNS: readonly RegExp[] = [
+  /(^|\/)\.ssh(\/|$)/,
+  /(^|\/)\.aws\/(credentials|config)$|(^|\/)\.aws(\/|$)/,
+  /(^|\/)\.config\/gcloud(\/|$)/,
+  /(^|\/)\.azure(\/|$)/,
+  /(^|\/)\.kube\/config$/,
+  /(^|\/)\.docker\/config\.json$/,
+  /(^|\/)\.gnupg(\/|$)/,
+  /(^|\/)\.netrc$|(^|\/)_netrc$/,
+  /(^|\/)\.npmrc$|(^|\/)\.pypirc$|(^|\/)\.gem\/credentials$/,
+  /(^|\/)\.git-credentials$/,
+  /(^|\/)\.config\/gh\/hosts\.yml$/,
+  /(^|\/)\.password-store(\/|$)/,
+  /(^|\/)\.env(\.[A-Za-z0-9_-]+)?$/,
+  /(^|\/)[^/]*\.(pem|key|p12|pfx|jks|keystore|kdbx|asc|gpg|ovpn)$/,
+  /(^|\/)id_(rsa|dsa|ecdsa|ed25519)(\.pub)?$/,
+  /(^|\/)(credentials|secrets?)(\.(json|ya?ml|toml|txt|ini))?$/,
+  /(^|\/)\.?(token|api[-_]?key)s?(\.(json|txt))?$/i,
+  /^\/etc\/(shadow|gshadow|sudoers)$/,
+  /^\/proc\/[^/]+\/environ$/,
+  /(^|\/)Library\/Keychains(\/|$)/,
+  /(^|\/)\.mozilla\/.*\/(logins\.json|key4\.db)$/,
+  /(^|\/)(Login Data|Cookies)$/,
+  /(^|\/)\.terraform\.d\/credentials\.tfrc\.json$/,
+  /(^|\/)terraform\.tfstate$/,
+];
+
+/** Example and template files are documentation, not secrets. */
+const NOT_A_SECRET = /\.(example|sample|template|dist)$|\.pub$/;
+
+export function isCredentialPath(path: string): boolean {
+  if (NOT_A_SECRET.test(path)) return false;
+  return CREDENTIAL_PATH_PATTERNS.some((pattern) => pattern.test(path));
+}
+
+const TOKEN_PATTERNS: readonly [string, RegExp][] = [
+  ['aws-access-key', /\b(AKIA|ASIA)[0-9A-Z]{16}\b/],
+  ['github-token', /\bgh[pousr]_[A-Za-z0-9]{30,}\b|\bgithub_pat_[A-Za-z0-9_]{40,}\b/],
+  ['gitlab-token', /\bglpat-[A-Za-z0-9_-]{20,}\b/],
+  ['slack-token', /\bxox[abprs]-[A-Za-z0-9-]{10,}\b/],
+  ['openai-key', /\bsk-(proj-)?[A-Za-z0-9_-]{32,}\b/],
+  ['anthropic-key', /\bsk-ant-[A-Za-z0-9_-]{32,}\b/],
+  ['google-api-key', /\bAIza[0-9A-Za-z_-]{35}\b/],
+  ['stripe-key', /\b[rs]k_live_[0-9A-Za-z]{20,}\b/],
+  ['private-key', /-----BEGIN [A-Z ]*PRIVATE KEY-----/],
+  ['jwt', /\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/],
+];
+
+/** Names the secret kind when a literal looks like a credential (a token, a key block). */
+export function secretLiteralKind(text: string): string | undefined {
+  if (text.length < 16) return undefined;
+  for (const [kind, pattern] of TOKEN_PATTERNS) if (pattern.test(text)) return kind;
+  return undefined;
+}
+
+/** URL query or user-info members that carry credentials (`?token=…`, `https://user:pass@`). */
+export function urlCarriesSecret(url: string): boolean {
+  if (/^[a-z][a-z0-9+.-]*:\/\/[^/@\s:]+:[^/@\s]+@/i.test(url)) return true;
+  if (
+    /[?&#](access_?token|api_?key|apikey|token|secret|password|passwd|pwd|auth|key|sig|signature)=[^&\s]{6,}/i.test(
+      url,
+    )
+  )
+    return true;
+  return secretLiteralKind(url) !== undefined;
+}
+
+/** A variable name that by convention holds a secret (`$GITHUB_TOKEN`, `$AWS_SECRET_ACCESS_KEY`). */
+export function isSecretVariableName(name: string): boolean {
+  return /(TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|PRIVATE_KEY|ACCESS_KEY|CREDENTIALS?|AUTH)/i.test(name);
+}

@@ -1,0 +1,334 @@
+import type { Node } from 'web-tree-sitter';
+import { parseBash } from './bash-parser.js';
+import { judgeCommand } from './command-judge.js';
+import { type Finding, FindingSet } from './finding.js';
+import { classifyPath } from './path-scope.js';
+import { judgeRedirect } from './redirect-judge.js';
+import type { CommandInput, CommandScope, Redirect, SimpleCommand } from './shell-command.js';
+import { evaluateWord, type ShellVariables } from './shell-word.js';
+import { taskNamesPath } from './task-scope.js';
+
+/** Nested shells deeper than this are not followed: the call is judged not understood. */
+export const MAX_SHELL_DEPTH = 8;
+/** Syntax nodes visited per call, across all nesting levels. */
+export const MAX_SHELL_NODES = 50_000;
+
+export interface ShellAnalysis {
+  /** The top-level simple commands, in order, as written. */
+  segments: string[];
+  findings: Finding[];
+  /** The command parsed cleanly (no syntax errors, no limits reached). */
+  parsed: boolean;
+}
+
+export interface ShellContext {
+  cwd?: string | undefined;
+  task: string;
+}
+
+interface WalkState {
+  context: ShellContext;
+  findings: FindingSet;
+  segments: string[];
+  nodes: number;
+  secretSources: string[];
+  networkSinks: string[];
+  parsed: boolean;
+  stopped: boolean;
+}
+
+export function analyseShellCommand(command: string, context: ShellContext): ShellAnalysis {
+  const state: WalkState = {
+    context,
+    findings: new FindingSet(),
+    segments: [],
+    nodes: 0,
+    secretSources: [],
+    networkSinks: [],
+    parsed: true,
+    stopped: false,
+  };
+  analyseSource(command, state, 0, new Map());
+  if (state.secretSources.length > 0 && state.networkSinks.length > 0) {
+    state.findings.add({
+      code: `flow.secret-to-network:${state.secretSources[0]}->${state.networkSinks[0]}`,
+      exfil: 0.95,
+      onTask: 0.05,
+    });
+  }
+  return { segments: state.segments, findings: state.findings.list(), parsed: state.parsed };
+}
+
+function analyseSource(source: string, state: WalkState, depth: number, variables: ShellVariables): void {
+  if (depth > MAX_SHELL_DEPTH) {
+    state.parsed = false;
+    state.findings.add({ code: 'parse.nesting-too-deep', uncertain: true, implausible: true });
+    return;
+  }
+  if (source.trim() === '') return;
+  const parse = parseBash(source);
+  if (!parse.ok) {
+    state.parsed = false;
+    state.findings.add({ code: `parse.${parse.reason}`, uncertain: true, implausible: true });
+    return;
+  }
+  try {
+    if (parse.hasError) {
+      state.parsed = false;
+      state.findings.add({ code: 'parse.error', uncertain: true, implausible: true });
+    }
+    walk(parse.root, state, depth, variables);
+  } finally {
+    parse.tree.delete();
+  }
+}
+
+function walk(node: Node, state: WalkState, depth: number, variables: ShellVariables): void {
+  if (state.stopped) return;
+  state.nodes += 1;
+  if (state.nodes > MAX_SHELL_NODES) {
+    state.stopped = true;
+    state.parsed = false;
+    state.findings.add({ code: 'parse.too-complex', uncertain: true, implausible: true });
+    return;
+  }
+  switch (node.type) {
+    case 'comment':
+    case 'heredoc_start':
+    case 'heredoc_end':
+      return;
+    case 'variable_assignment':
+      assign(node, state, depth, variables);
+      return;
+    case 'pipeline':
+      walkPipeline(node, state, depth, variables);
+      return;
+    case 'redirected_statement':
+      walkRedirected(node, state, depth, variables, { kind: 'none' });
+      return;
+    case 'command':
+      walkCommand(node, state, depth, variables, { kind: 'none' }, []);
+      return;
+    case 'function_definition':
+      judgeFunction(node, state);
+      break;
+    case 'ERROR':
+      state.parsed = false;
+      break;
+  }
+  for (const child of node.namedChildren) if (child !== null) walk(child, state, depth, variables);
+}
+
+function assign(node: Node, state: WalkState, depth: number, variables: ShellVariables): void {
+  const name = node.childForFieldName('name');
+  const value = node.childForFieldName('value');
+  if (name === null) return;
+  if (value === null) {
+    variables.set(name.text, '');
+    return;
+  }
+  const evaluated = evaluateWord(value, variables);
+  if (evaluated.dynamic) variables.delete(name.text);
+  else variables.set(name.text, evaluated.text);
+  // The value itself may run commands: `x=$(rm -rf /)`.
+  walk(value, state, depth, variables);
+}
+
+function walkPipeline(node: Node, state: WalkState, depth: number, variables: ShellVariables): void {
+  let previous: SimpleCommand | undefined;
+  for (const child of node.namedChildren) {
+    if (child === null) continue;
+    const input: CommandInput = previous === undefined ? { kind: 'none' } : { kind: 'pipe', from: previous };
+    if (child.type === 'command') previous = walkCommand(child, state, depth, variables, input, []);
+    else if (child.type === 'redirected_statement')
+      previous = walkRedirected(child, state, depth, variables, input);
+    else {
+      walk(child, state, depth, variables);
+      previous = undefined;
+    }
+  }
+}
+
+function walkRedirected(
+  node: Node,
+  state: WalkState,
+  depth: number,
+  variables: ShellVariables,
+  input: CommandInput,
+): SimpleCommand | undefined {
+  const redirects: Redirect[] = [];
+  let document: string | undefined;
+  for (const redirect of node.childrenForFieldName('redirect')) {
+    if (redirect === null) continue;
+    if (redirect.type === 'heredoc_redirect') {
+      const body = redirect.namedChildren.find((child) => child?.type === 'heredoc_body');
+      if (body != null) {
+        const stripTabs = redirect.text.startsWith('<<-');
+        document = stripTabs ? body.text.replace(/^\t+/gm, '') : body.text;
+        // Unquoted heredoc bodies expand `$(…)` and backticks when the shell reads them.
+        walk(body, state, depth, variables);
+      }
+      // A heredoc may be followed by more of the pipeline or list on its first line.
+      for (const child of redirect.namedChildren)
+        if (
+          child !== null &&
+          child.type !== 'heredoc_body' &&
+          child.type !== 'heredoc_start' &&
+          child.type !== 'heredoc_end'
+        )
+          walk(child, state, depth, variables);
+    } else if (redirect.type === 'herestring_redirect') {
+      const value = redirect.namedChildren.find((child) => child !== null);
+      if (value != null) {
+        document = evaluateWord(value, variables).text;
+        walk(value, state, depth, variables);
+      }
+    } else {
+      const destination = redirect.childForFieldName('destination');
+      const operator = redirect.text
+        .slice(0, destination === null ? undefined : destination.startIndex - redirect.startIndex)
+        .trim();
+      if (destination !== null) {
+        const value = evaluateWord(destination, variables);
+        redirects.push({ operator, target: value.text, dynamic: value.dynamic });
+        walk(destination, state, depth, variables);
+      }
+    }
+  }
+  const body = node.childForFieldName('body');
+  const bodyInput: CommandInput = document !== undefined ? { kind: 'document', body: document } : input;
+  if (body?.type === 'command') return walkCommand(body, state, depth, variables, bodyInput, redirects);
+  for (const redirect of redirects)
+    judgeRedirect(redirect, createScope(state, depth, variables, placeholder(node.text)));
+  if (body !== null) walk(body, state, depth, variables);
+  return undefined;
+}
+
+function placeholder(text: string): SimpleCommand {
+  return { program: '', args: [], dynamicArgs: [], input: { kind: 'none' }, redirects: [], text };
+}
+
+function walkCommand(
+  node: Node,
+  state: WalkState,
+  depth: number,
+  variables: ShellVariables,
+  input: CommandInput,
+  redirects: Redirect[],
+): SimpleCommand | undefined {
+  const words: { text: string; dynamic: boolean }[] = [];
+  let prefixOnly = true;
+  for (const child of node.namedChildren) {
+    if (child === null) continue;
+    if (child.type === 'variable_assignment') {
+      // `VAR=value cmd`: the assignment only affects cmd's environment, but may still run code.
+      const value = child.childForFieldName('value');
+      if (value !== null) walk(value, state, depth, variables);
+      continue;
+    }
+    if (child.type === 'file_redirect' || child.type === 'herestring_redirect') {
+      const destination =
+        child.childForFieldName('destination') ?? child.namedChildren.find((c) => c !== null);
+      if (destination != null) {
+        const value = evaluateWord(destination, variables);
+        const operator = child.text.slice(0, destination.startIndex - child.startIndex).trim();
+        if (child.type === 'herestring_redirect') input = { kind: 'document', body: value.text };
+        else redirects.push({ operator, target: value.text, dynamic: value.dynamic });
+      }
+      continue;
+    }
+    prefixOnly = false;
+    const value = evaluateWord(child, variables);
+    if (value.splits && !value.dynamic) {
+      for (const part of value.text.split(/[ \t\n]+/))
+        if (part !== '') words.push({ text: part, dynamic: false });
+    } else words.push({ text: value.text, dynamic: value.dynamic });
+    // Substitutions inside the words run too.
+    if (child.type !== 'word' && child.type !== 'raw_string') walk(child, state, depth, variables);
+  }
+  const text = node.text;
+  if (depth === 0) state.segments.push(text.trim());
+  if (prefixOnly || words.length === 0) return undefined;
+  const [first, ...rest] = words;
+  const command: SimpleCommand = {
+    program: first!.text,
+    args: rest.map((word) => word.text),
+    dynamicArgs: rest.map((word) => word.dynamic),
+    input,
+    redirects,
+    text,
+  };
+  const scope = createScope(state, depth, variables, command);
+  if (first!.dynamic) {
+    scope.add({ code: `shell.dynamic-command:${truncate(first!.text)}`, uncertain: true, destructive: 0.3 });
+  } else judgeCommand(scope);
+  for (const redirect of redirects) judgeRedirect(redirect, scope);
+  return command;
+}
+
+function createScope(
+  state: WalkState,
+  depth: number,
+  variables: ShellVariables,
+  command: SimpleCommand,
+): CommandScope {
+  const scope: CommandScope = {
+    command,
+    task: state.context.task,
+    add: (finding) => state.findings.add(finding),
+    path: (raw) => ({
+      ...classifyPath(raw, state.context.cwd),
+      namedByTask: taskNamesPath(state.context.task, raw),
+    }),
+    runShell: (source, origin) => {
+      state.findings.add({ code: `shell.nested:${origin}` });
+      analyseSource(source, state, depth + 1, new Map(variables));
+    },
+    runArgv: (argv, origin) => {
+      const [program, ...args] = argv;
+      if (program === undefined) return;
+      if (depth + 1 > MAX_SHELL_DEPTH) {
+        state.findings.add({ code: 'parse.nesting-too-deep', uncertain: true });
+        return;
+      }
+      state.findings.add({ code: `shell.wrapped:${origin}` });
+      const inner: SimpleCommand = {
+        program,
+        args,
+        dynamicArgs: args.map((arg) => arg.includes('$') || arg === '{}'),
+        input: command.input,
+        redirects: [],
+        text: argv.join(' '),
+      };
+      judgeCommand(createScope(state, depth + 1, variables, inner));
+    },
+    secretSource: (what) => {
+      state.secretSources.push(what);
+    },
+    networkSink: (what) => {
+      state.networkSinks.push(what);
+    },
+  };
+  return scope;
+}
+
+function judgeFunction(node: Node, state: WalkState): void {
+  // A function that pipes into itself in the background is a fork bomb: `:(){ :|:& };:`.
+  const name = node.childForFieldName('name')?.text;
+  const body = node.childForFieldName('body')?.text ?? '';
+  if (name !== undefined && body.includes(`${name}|${name}`.replace(/\s/g, '')))
+    state.findings.add({ code: 'shell.fork-bomb', destructive: 0.9 });
+  else if (
+    name !== undefined &&
+    new RegExp(`${escapeRegExp(name)}\\s*\\|\\s*${escapeRegExp(name)}`).test(body)
+  )
+    state.findings.add({ code: 'shell.fork-bomb', destructive: 0.9 });
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+export function truncate(text: string, length = 60): string {
+  return text.length > length ? `${text.slice(0, length)}…` : text;
+}

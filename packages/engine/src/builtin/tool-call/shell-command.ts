@@ -1,0 +1,45 @@
+import type { Finding } from './finding.js';
+import type { ClassifiedPath } from './path-scope.js';
+
+/** What a command reads on standard input, when the analyser can tell. */
+export type CommandInput =
+  | { kind: 'document'; body: string }
+  | { kind: 'pipe'; from: SimpleCommand }
+  | { kind: 'none' };
+
+export interface Redirect {
+  operator: string;
+  target: string;
+  dynamic: boolean;
+}
+
+/** One simple command after quote removal, expansion and wrapper removal. */
+export interface SimpleCommand {
+  /** Program name as written after normalisation (`/usr/bin/git` → `git`). */
+  program: string;
+  /** Arguments after the program. */
+  args: string[];
+  /** Which arguments carried unresolved expansions. */
+  dynamicArgs: boolean[];
+  input: CommandInput;
+  redirects: Redirect[];
+  /** The source text of the segment, for traces and grant rules. */
+  text: string;
+}
+
+/** What a command rule can do: add findings, classify paths, and analyse nested shell code. */
+export interface CommandScope {
+  readonly command: SimpleCommand;
+  readonly task: string;
+  add(finding: Finding): void;
+  path(raw: string): ClassifiedPath & { namedByTask: boolean };
+  /** Analyse shell source run by this command (`sh -c`, `eval`, a heredoc fed to bash). */
+  runShell(source: string, origin: string): void;
+  /** Analyse a command given as an argument vector (`xargs rm`, `find -exec rm {} ;`). */
+  runArgv(argv: string[], origin: string): void;
+  /** Record a secret source or a network sink for the flow analysis. */
+  secretSource(what: string): void;
+  networkSink(what: string): void;
+}
+
+export type CommandRule = (scope: CommandScope) => void;

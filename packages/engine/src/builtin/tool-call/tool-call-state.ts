@@ -1,0 +1,98 @@
+import { z } from 'zod';
+
+/**
+ * The tool-gate state: one proposed tool call and its context. Hosts name the same tools
+ * differently; `canonicalTool` maps them onto Claude Code's names, which grant rules use.
+ */
+export const toolCallStateSchema = z.object({
+  tool: z.string().min(1).max(512),
+  arguments: z.record(z.string(), z.unknown()),
+  grant: z.array(z.string()).default([]),
+  task: z.string().default(''),
+  cwd: z.string().optional(),
+  policy: z.unknown().optional(),
+  last_diff: z.string().optional(),
+});
+export type ToolCallState = z.infer<typeof toolCallStateSchema>;
+
+export type CanonicalTool =
+  | 'Bash'
+  | 'Read'
+  | 'Write'
+  | 'Edit'
+  | 'WebFetch'
+  | 'WebSearch'
+  | 'Glob'
+  | 'Grep'
+  | 'Mcp'
+  | 'Other';
+
+const ALIASES: Readonly<Record<string, CanonicalTool>> = {
+  Bash: 'Bash',
+  bash: 'Bash',
+  shell: 'Bash',
+  run_shell_command: 'Bash',
+  exec_command: 'Bash',
+  local_shell: 'Bash',
+  container_exec: 'Bash',
+  Read: 'Read',
+  read_file: 'Read',
+  read_many_files: 'Read',
+  Write: 'Write',
+  write_file: 'Write',
+  Edit: 'Edit',
+  MultiEdit: 'Edit',
+  replace: 'Edit',
+  edit_file: 'Edit',
+  apply_patch: 'Edit',
+  NotebookEdit: 'Edit',
+  WebFetch: 'WebFetch',
+  web_fetch: 'WebFetch',
+  WebSearch: 'WebSearch',
+  google_web_search: 'WebSearch',
+  web_search: 'WebSearch',
+  Glob: 'Glob',
+  glob: 'Glob',
+  list_directory: 'Glob',
+  LS: 'Glob',
+  Grep: 'Grep',
+  search_file_content: 'Grep',
+  grep: 'Grep',
+};
+
+export function canonicalTool(tool: string): CanonicalTool {
+  if (tool.startsWith('mcp__')) return 'Mcp';
+  return ALIASES[tool] ?? 'Other';
+}
+
+/** Accepts the state as an object or a JSON string of one; anything else is a description of what is wrong. */
+export function readToolCallState(
+  state: unknown,
+): { ok: true; state: ToolCallState } | { ok: false; reason: string } {
+  let value = state;
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      return { ok: false, reason: 'state.not-json' };
+    }
+  }
+  const parsed = toolCallStateSchema.safeParse(value);
+  if (!parsed.success)
+    return { ok: false, reason: `state.invalid:${parsed.error.issues[0]?.path.join('.') ?? ''}` };
+  return { ok: true, state: parsed.data };
+}
+
+/** The shell command of a shell tool call, in any host's spelling (`command` may be an argv array). */
+export function shellCommandOf(args: Record<string, unknown>): string | undefined {
+  const command = args.command ?? args.cmd;
+  if (typeof command === 'string') return command;
+  if (Array.isArray(command) && command.every((part) => typeof part === 'string')) {
+    const argv = command as string[];
+    // Codex sends `["bash", "-lc", "…"]`; any other vector is quoted word by word.
+    return argv
+      .map((word) => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`))
+      .join(' ');
+  }
+  return undefined;
+}

@@ -1,0 +1,70 @@
+import type { Answer, EvaluateOptions, EvaluateResult, Question } from '@arbiter/decision';
+import type { PackAnalyser } from '../pack-analyser.js';
+import { analyseToolCall } from './analyse-tool-call.js';
+import type { NoulFigure, ToolGateAnswers } from './tool-gate-answers.js';
+
+/** The pack this analyser answers for, and the type of each of its questions. */
+export const TOOL_GATE_PACK_NAME = 'arbiter/tool-gate';
+export const TOOL_GATE_ENGINE_ID = 'builtin/tool-gate';
+
+const QUESTION_TYPES: Readonly<Record<string, Question['type']>> = {
+  in_grant: 'noul',
+  args_plausible: 'noul',
+  destructive: 'noul',
+  exfil_risk: 'noul',
+  on_task: 'noul',
+  disposition: 'choice',
+};
+
+const DISPOSITION_OPTIONS = ['allow', 'deny', 'ask'] as const;
+
+/**
+ * The tool-gate pack's questions answered from analysis of the call. The request is
+ * recognised by its `pack` member (`{name: 'arbiter/tool-gate', version, sha256}`) and must ask
+ * only the pack's question ids with their types; `disposition` must offer exactly allow, deny
+ * and ask. Exactly the questions asked are answered. Usage is null: no tokens were counted.
+ */
+export const toolGateAnalyser: PackAnalyser = {
+  packName: TOOL_GATE_PACK_NAME,
+  accepts(options: EvaluateOptions): boolean {
+    if (options.pack?.name !== TOOL_GATE_PACK_NAME) return false;
+    const entries = Object.entries(options.questions);
+    if (entries.length === 0) return false;
+    return entries.every(([id, question]) => {
+      if (QUESTION_TYPES[id] !== question.type) return false;
+      if (question.type !== 'choice') return true;
+      const options = Object.keys(question.criteria);
+      return (
+        options.length === DISPOSITION_OPTIONS.length &&
+        DISPOSITION_OPTIONS.every((option) => options.includes(option))
+      );
+    });
+  },
+  async evaluate(options: EvaluateOptions): Promise<EvaluateResult> {
+    options.signal?.throwIfAborted();
+    const analysis = await analyseToolCall(options.state);
+    const answers: Record<string, Answer> = {};
+    for (const id of Object.keys(options.questions)) answers[id] = toAnswer(id, analysis.answers);
+    return { answers, usage: { input_tokens: null, output_tokens: null } };
+  },
+};
+
+function toAnswer(id: string, answers: ToolGateAnswers): Answer {
+  const meta = (evidence: string[]) => ({
+    engine: TOOL_GATE_ENGINE_ID,
+    abstained: answers.abstained,
+    evidence,
+  });
+  if (id === 'disposition') {
+    const { choice, confidence, probabilities, evidence } = answers.disposition;
+    return {
+      type: 'choice',
+      choice,
+      confidence,
+      probabilities: { ...probabilities },
+      arbiter: meta(evidence),
+    };
+  }
+  const figure = answers[id as Exclude<keyof ToolGateAnswers, 'abstained' | 'disposition'>] as NoulFigure;
+  return { type: 'noul', noul: figure.noul, arbiter: meta(figure.evidence) };
+}
