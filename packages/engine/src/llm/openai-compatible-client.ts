@@ -8,6 +8,7 @@ import {
   tokenizeResultSchema,
 } from './chat-completion-wire.js';
 import { isRetryableStatus, retryDelayMs } from './retry-delay.js';
+import { UpstreamStatusError } from './upstream-status-error.js';
 
 export interface OpenAICompatibleClientOptions {
   baseURL: string;
@@ -123,23 +124,30 @@ export class OpenAICompatibleClient {
     return parsed.data;
   }
 
-  private async statusError(response: Response, url: string): Promise<EngineError> {
+  private async statusError(response: Response, url: string): Promise<UpstreamStatusError> {
     const status = response.status;
     const where = `${pathOf(url)} at ${origin(url)}`;
     if (status === 401 || status === 403) {
       await response.body?.cancel();
       const hint = this.options.apiKeyEnv ? `; check the key in $${this.options.apiKeyEnv}` : '';
-      return new EngineError({
+      return new UpstreamStatusError({
         code: 'engine_error',
         message: `the model server rejected the credential (${status}) for ${where}${hint}`,
+        status,
         isRetryable: false,
       });
     }
     const detail = this.scrub(upstreamMessage(await response.text().catch(() => '')));
     const message = `the model server answered ${status} for ${where}${detail ? `: ${detail}` : ''}`;
-    if (status === 429 || status === 503) return new EngineError({ code: 'engine_unavailable', message });
-    if (status === 504) return new EngineError({ code: 'engine_timeout', message });
-    return new EngineError({ code: 'engine_error', message, isRetryable: isRetryableStatus(status) });
+    if (status === 429 || status === 503)
+      return new UpstreamStatusError({ code: 'engine_unavailable', message, status });
+    if (status === 504) return new UpstreamStatusError({ code: 'engine_timeout', message, status });
+    return new UpstreamStatusError({
+      code: 'engine_error',
+      message,
+      status,
+      isRetryable: isRetryableStatus(status),
+    });
   }
 
   private apiKey(): string | undefined {

@@ -410,6 +410,18 @@ describe('more than 20 options', () => {
     expect(server.requests.filter((r) => r.path === '/tokenize')).toHaveLength(45);
   });
 
+  it('falls back to the hierarchical scheme when the server has no /tokenize, and remembers it', async () => {
+    server.handler = (request) =>
+      request.path === '/tokenize'
+        ? { status: 404, json: { detail: 'Not Found' } }
+        : { json: completion([['A', 1]]) };
+    const engine = engineFor({ logprobs: 'token-ids' });
+    await engine.evaluate({ state: 's', questions: { pick: choice(options) } });
+    await engine.evaluate({ state: 's', questions: { pick: choice(options) } });
+    expect(server.chatRequests()).toHaveLength(8);
+    expect(server.requests.filter((request) => request.path === '/tokenize')).toHaveLength(45);
+  });
+
   it('falls back to the hierarchical scheme when a label is not one token for the model', async () => {
     server.handler = (request) => {
       if (request.path === '/tokenize') {
@@ -449,6 +461,30 @@ describe('servers without logprobs', () => {
 
     await engine.evaluate({ state: 's', questions: { team: choice(['billing', 'technical', 'sales']) } });
     expect(server.chatRequests()).toHaveLength(3); // straight to the verbalised form the second time
+  });
+
+  it('treats a 400 refusing logprobs as a server without logprobs in auto mode only', async () => {
+    server.handler = (request) =>
+      request.body.logprobs
+        ? {
+            status: 400,
+            json: { error: { message: 'logprobs is not supported with this model', param: 'logprobs' } },
+          }
+        : { json: textCompletion('{"yes": 0.8, "no": 0.2}') };
+    const { answers } = await engineFor({ logprobs: 'auto' }).evaluate({
+      state: 's',
+      questions: { a: noul('a?') },
+    });
+    expect(answers.a).toMatchObject({
+      type: 'noul',
+      noul: expect.closeTo(0.8, 12),
+      arbiter: { verbalised: true },
+    });
+    const strict = engineFor({ logprobs: 'top', maxRetries: 0 }).evaluate({
+      state: 's',
+      questions: { a: noul('a?') },
+    });
+    await expect(strict).rejects.toThrow(/400.*logprobs is not supported/);
   });
 
   it('reports an engine error, not a guess, when no label comes back in top mode', async () => {

@@ -9,6 +9,7 @@ import type { OpenAICompatibleClient } from './openai-compatible-client.js';
 import type { OpenAICompatibleEngineConfig } from './openai-compatible-config.js';
 import { type ChatMessage, groupQuestionMessages, questionMessages } from './prompt-layout.js';
 import { applyTemperature } from './temperature-scaling.js';
+import { UpstreamStatusError } from './upstream-status-error.js';
 import type { UsageTally } from './usage-tally.js';
 
 /** State one engine keeps across requests. */
@@ -103,13 +104,21 @@ export class QuestionReader {
     outcomes: readonly LabelledOutcome[],
     extra: Record<string, unknown>,
   ): Promise<LogprobReading> {
-    const completion = await this.complete({
-      messages,
-      max_tokens: 1,
-      logprobs: true,
-      top_logprobs: MAX_TOP_LOGPROBS,
-      ...extra,
-    });
+    let completion: ChatCompletion;
+    try {
+      completion = await this.complete({
+        messages,
+        max_tokens: 1,
+        logprobs: true,
+        top_logprobs: MAX_TOP_LOGPROBS,
+        ...extra,
+      });
+    } catch (error) {
+      // Gateways and some models refuse the logprobs members outright (400 "logprobs is not supported");
+      // in `auto` mode that is the same finding as a reply without logprobs.
+      if (this.runtime.config.logprobs === 'auto' && isLogprobsRefusal(error)) return { kind: 'no-logprobs' };
+      throw error;
+    }
     const first = completion.choices[0]?.logprobs?.content?.[0];
     if (!first) return { kind: 'no-logprobs' };
     // Some servers omit top_logprobs and report only the sampled token; that token is still evidence.
@@ -153,8 +162,15 @@ export class QuestionReader {
       labels
         .filter((label) => !cache.has(label))
         .map(async (label) => {
-          const tokens = await this.runtime.client.tokenize(this.runtime.config.model, label, call);
-          cache.set(label, tokens.length === 1 ? tokens[0]! : null);
+          try {
+            const tokens = await this.runtime.client.tokenize(this.runtime.config.model, label, call);
+            cache.set(label, tokens.length === 1 ? tokens[0]! : null);
+          } catch (error) {
+            // A server without `/tokenize` cannot give exact ids; remember it and read hierarchically.
+            if (!(error instanceof UpstreamStatusError && (error.status === 404 || error.status === 405)))
+              throw error;
+            cache.set(label, null);
+          }
         }),
     );
     const ids = labels.map((label) => cache.get(label));
@@ -237,6 +253,14 @@ export class QuestionReader {
     this.request.tally.add(completion);
     return completion;
   }
+}
+
+function isLogprobsRefusal(error: unknown): boolean {
+  return (
+    error instanceof UpstreamStatusError &&
+    (error.status === 400 || error.status === 422) &&
+    /logprob/i.test(error.message)
+  );
 }
 
 export function thinkingMembers(config: OpenAICompatibleEngineConfig): Record<string, unknown> {
