@@ -1,7 +1,9 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { noul } from '../question/question-builders.js';
 import { createStubTransport } from '../transport/stub-transport.js';
 import type { DecisionRequest } from '../wire/request.js';
+import { SKIP_REASONS } from './decide-result.js';
 import { DecisionClient } from './decision-client.js';
 import type { DecisionTransport, TransportOutcome } from './decision-transport.js';
 
@@ -112,6 +114,43 @@ describe('DecisionClient', () => {
     });
     expect(client.prepareRequest({ state: 's', questions: {} })).toBe(
       'invalid request: questions: questions must not be empty',
+    );
+  });
+
+  it('resolves to answers or a named skip whatever the transport returns', async () => {
+    const failure = fc.record({
+      ok: fc.constant(false as const),
+      reason: fc.constantFrom(
+        'client_error',
+        'server_error',
+        'rate_limited',
+        'network',
+        'missing_key',
+        'aborted',
+      ),
+      message: fc.string(),
+      retryable: fc.boolean(),
+      retryAfterMs: fc.option(fc.nat(50), { nil: undefined }),
+    });
+    const response = fc.record({ ok: fc.constant(true as const), body: fc.jsonValue() });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.oneof(failure, response, fc.constant(answered)), { minLength: 1, maxLength: 4 }),
+        async (script) => {
+          const { transport } = scriptedTransport(script as TransportOutcome[]);
+          const result = await new DecisionClient({ transport, random: () => 0 }).decide({
+            state: 's',
+            questions,
+          });
+          if (result.skipped) {
+            expect(SKIP_REASONS).toContain(result.reason);
+            expect(typeof result.message).toBe('string');
+          } else {
+            expect(result.answers.urgent.type).toBe('noul');
+          }
+        },
+      ),
+      { numRuns: 200 },
     );
   });
 

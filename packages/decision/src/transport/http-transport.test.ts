@@ -393,6 +393,15 @@ describe('HTTP transport: one budget per call, retries included', () => {
     expect(server.received).toHaveLength(1);
   });
 
+  it('skips a 503 at once when its Retry-After does not fit in the budget', async () => {
+    const server = await startServer((_request, response) =>
+      sendJson(response, 503, errorEnvelope('engine_unavailable', 'maintenance'), { 'retry-after': '120' }),
+    );
+    const result = await clientFor(server.baseURL).decide({ state: 's', questions });
+    expect(result).toMatchObject({ skipped: true, reason: 'server_error', status: 503, attempts: 1 });
+    expect(result.latencyMs).toBeLessThan(1_000);
+  });
+
   it('retries a connection destroyed mid-response and skips as network when it keeps happening', async () => {
     const server = await startServer((_request, response) => {
       response.writeHead(200, { 'content-type': 'application/json', 'content-length': '5000' });
