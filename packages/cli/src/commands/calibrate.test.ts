@@ -1,9 +1,10 @@
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { PNG } from 'pngjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -13,6 +14,22 @@ import { CalibrateInputError, runCalibrate } from './calibrate.js';
 // it answers every Noul with P(yes) = 0.99, while only 3 in 4 of the labelled examples are true.
 // The log-loss optimum then puts P(yes) at 0.75, i.e. 99^(1/T) = 3, T = ln 99 / ln 3.
 const EXPECTED_TEMPERATURE = Math.log(99) / Math.log(3);
+
+/** The real `arbiter` command as a subprocess (needs `npx tsc -b` first: the launcher runs dist/). */
+const BIN = resolve(import.meta.dirname, '../../bin/arbiter.js');
+async function arbiter(args: string[], env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  const [code] = (await once(child, 'close')) as [number];
+  return { code, stdout, stderr };
+}
 
 let server: Server;
 let baseURL: string;
@@ -161,5 +178,27 @@ describe('arbiter calibrate', () => {
     );
     await expect(run({ data: join(directory, 'bad.jsonl') })).rejects.toThrow(/bad\.jsonl: line 1: expected/);
     expect(requests).toBe(0);
+  });
+
+  it('runs as the arbiter command: config from $ARBITER_CONFIG, exit 0, and exit 2 with a message for bad input', async () => {
+    const config = join(directory, 'arbiter.yaml');
+    await writeFile(config, yamlConfig());
+    const data = await writeData(12);
+    const ok = await arbiter(['calibrate', '--model', 'judge-latest', '--data', data, '--json'], {
+      ARBITER_CONFIG: config,
+    });
+    expect(ok.stderr).toBe('');
+    expect(ok.code).toBe(0);
+    const report = JSON.parse(ok.stdout);
+    expect(report.model).toBe('judge-1.0.0');
+    expect(report.calibration.noul.temperature).toBeCloseTo(EXPECTED_TEMPERATURE, 4);
+    expect(
+      parse(await readFile(config, 'utf8')).catalog.models[0].engine.calibration.noul.temperature,
+    ).toBeCloseTo(EXPECTED_TEMPERATURE, 4);
+
+    const bad = await arbiter(['calibrate', '--model', 'ghost-1.0.0', '--data', data, '--config', config]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^arbiter calibrate: .*ghost-1\.0\.0/);
+    expect(bad.stderr).not.toMatch(/\n\s+at /); // a message, not a stack trace
   });
 });
