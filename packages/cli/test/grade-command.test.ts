@@ -271,6 +271,53 @@ describe('arbiter grade (subprocess)', () => {
     expect(server.requests.length).toBe(requestsBefore);
   });
 
+  it('has the configured coding model write the feedback (OpenAI chat-completions wire on loopback)', async () => {
+    const prompts: string[] = [];
+    const provider = createServer(async (request, response) => {
+      const body = JSON.parse(await bodyOf(request)) as { messages: { role: string; content: string }[] };
+      prompts.push(body.messages.map((message) => message.content).join('\n'));
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(
+        JSON.stringify({
+          id: 'chatcmpl-1',
+          object: 'chat.completion',
+          created: 1_763_800_000,
+          model: 'coder',
+          choices: [
+            {
+              index: 0,
+              message: { role: 'assistant', content: 'tests: add a case for a negative amount.' },
+              finish_reason: 'stop',
+            },
+          ],
+          usage: { prompt_tokens: 90, completion_tokens: 9, total_tokens: 99 },
+        }),
+      );
+    });
+    await new Promise<void>((ready) => provider.listen(0, '127.0.0.1', ready));
+    const spec = `openai-compatible:http://127.0.0.1:${(provider.address() as AddressInfo).port}/v1#coder`;
+    try {
+      server.scenario = { tests: [0.1, 0.8, 0.1], no_secrets: 0.98 };
+      const run = await runCli(
+        ['grade', '--rubric', rubricPath, '--work', workPath, '--url', url, '--json'],
+        {
+          env: { ...env(), ARBITER_FEEDBACK_MODEL: spec },
+        },
+      );
+      expect(run.code).toBe(1);
+      expect(JSON.parse(run.stdout).feedback).toEqual({
+        source: 'model',
+        model: spec,
+        text: 'tests: add a case for a negative amount.',
+      });
+      expect(prompts).toHaveLength(1);
+      expect(prompts[0]).toContain('"id":"tests"');
+      expect(prompts[0]).toContain('RangeError');
+    } finally {
+      await new Promise((closed) => provider.close(closed));
+    }
+  });
+
   it('reads the work from standard input and the server from ARBITER_BASE_URL', async () => {
     server.scenario = { tests: [0, 0.05, 0.95], no_secrets: 0.97 };
     const run = await runCli(['grade', '--rubric', rubricPath, '--work', '-'], {

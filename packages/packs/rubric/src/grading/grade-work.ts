@@ -1,4 +1,4 @@
-import type { Answer, DecisionClient, State } from '@arbiter/decision';
+import type { DecisionClient, State } from '@arbiter/decision';
 import type { Rubric } from '../rubric/load-rubric.js';
 import { decideOutcome } from './decide-outcome.js';
 import type { Grade } from './grade.js';
@@ -50,7 +50,7 @@ export async function gradeWork(options: GradeWorkOptions): Promise<Grade> {
       latencyMs: result.latencyMs,
     };
   }
-  const answers = result.answers as Readonly<Record<string, Answer>>;
+  const answers = result.answers;
   const criteria = rubric.definition.criteria.map((criterion) => {
     const answer = answers[criterion.id];
     // The client checks every answer against its question before returning, so this is a bug upstream.

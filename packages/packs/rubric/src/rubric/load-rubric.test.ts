@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { loadRubric } from './load-rubric.js';
 import { parseRubricText } from './read-rubric-file.js';
@@ -75,6 +76,17 @@ describe('loadRubric', () => {
       '  - { id: no_jargon, type: noul, statement: The notes avoid internal jargon., pass_probability: 0.6 }',
     ].join('\n');
     expect(parseRubricText(yaml, 'rubric.yaml').sha256).toBe(base);
+  });
+
+  it('is the sha256 of the RFC 8785 canonical JSON, defaults written out', () => {
+    // Sorted keys, no spaces, shortest number forms: the exact bytes a verifier hashes.
+    const canonical =
+      '{"criteria":[{"id":"covers_changes","levels":["Most changes are missing.","Some changes are missing.",' +
+      '"Every change is listed."],"pass_score":1.5,"question":"How completely do the notes cover the changes?",' +
+      '"required":false,"type":"score","weight":1},{"id":"no_jargon","pass_probability":0.6,"required":false,' +
+      '"statement":"The notes avoid internal jargon.","type":"noul","weight":1}],' +
+      '"name":"release-notes","outcome":{"min_confidence":0.2,"revision_score":0.5,"satisfied_share":1},"version":"1.0.0"}';
+    expect(loadRubric(minimal).sha256).toBe(createHash('sha256').update(canonical).digest('hex'));
   });
 
   it('changes the hash when a rule, a bar or a wording changes', () => {
