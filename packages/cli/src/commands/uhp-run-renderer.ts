@@ -135,7 +135,7 @@ export class TerminalRenderer implements RunRenderer {
         break;
       }
     }
-    if (event.type !== 'done') this.#spinner.quiet('agent working');
+    if (event.type !== 'done') this.#spinner.quiet('working');
   }
 
   note(line: string): void {

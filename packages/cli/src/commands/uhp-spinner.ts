@@ -1,9 +1,14 @@
+const SAVE_CURSOR = '\x1b7';
+const RESTORE_CURSOR = '\x1b8';
+const CLEAR_TO_END_OF_LINE = '\x1b[K';
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
 /**
- * A one-line spinner on stderr that appears only after the agent has been quiet for a moment, so
- * streaming text is never interleaved with it. Call `pause()` before writing anything to the
- * terminal and `quiet()` afterwards to restart the quiet timer. Inert when stderr is not a terminal.
+ * A spinner on stderr that appears only after the agent has been quiet for a moment. It is drawn
+ * where the cursor is (after saving the cursor position) and erased by restoring that position and
+ * clearing to the end of the line, so a half-written line of streamed text survives it. Call `pause()`
+ * before writing anything to the terminal and `quiet()` afterwards to restart the quiet timer. Inert
+ * when stderr is not a terminal.
  */
 export class QuietSpinner {
   readonly #stream: NodeJS.WriteStream;
@@ -33,7 +38,7 @@ export class QuietSpinner {
   pause(): void {
     this.#clearTimer();
     if (this.#visible) {
-      this.#stream.write('\r\x1b[K');
+      this.#stream.write(`${RESTORE_CURSOR}${CLEAR_TO_END_OF_LINE}`);
       this.#visible = false;
     }
   }
@@ -43,8 +48,11 @@ export class QuietSpinner {
   }
 
   #tick(): void {
+    const frame = `${FRAMES[this.#frame++ % FRAMES.length]} ${this.#label}…`;
+    this.#stream.write(
+      this.#visible ? `${RESTORE_CURSOR}${CLEAR_TO_END_OF_LINE}${frame}` : `${SAVE_CURSOR}${frame}`,
+    );
     this.#visible = true;
-    this.#stream.write(`\r\x1b[K${FRAMES[this.#frame++ % FRAMES.length]} ${this.#label}…`);
     this.#timer = setTimeout(() => this.#tick(), 100);
     this.#timer.unref();
   }
