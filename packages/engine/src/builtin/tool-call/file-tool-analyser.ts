@@ -2,7 +2,12 @@ import type { Finding } from './finding.js';
 import { classifyPath } from './path-scope.js';
 import { persistenceFinding } from './persistence-target.js';
 import { classifyVerb } from './rules/cli-verb.js';
-import { isCredentialPath, secretLiteralKind, urlCarriesSecret } from './secret-source.js';
+import {
+  credentialReadRisk,
+  isCredentialPath,
+  secretLiteralKind,
+  urlCarriesSecret,
+} from './secret-source.js';
 import type { CanonicalTool } from './tool-call-state.js';
 
 /**
@@ -71,7 +76,7 @@ function analyseRead(context: FileToolContext): FileToolAnalysis {
       classified.scope === 'home' || classified.scope === 'system' || classified.scope === 'unknown';
     findings.push({
       code: `secret.read:${classified.normalised}`,
-      exfil: outside ? 0.45 : 0.3,
+      exfil: credentialReadRisk(classified.normalised, outside),
       onTask: outside ? 0.3 : 0.6,
     });
   } else

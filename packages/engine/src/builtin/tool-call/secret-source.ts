@@ -33,6 +33,41 @@ const CREDENTIAL_PATH_PATTERNS: readonly RegExp[] = [
 /** Example and template files are documentation, not secrets. */
 const NOT_A_SECRET = /\.(example|sample|template|dist)$|\.pub$/;
 
+/** Keys and cloud or login credentials: reading one outside the workspace is itself a leak to the model. */
+const KEY_MATERIAL_PATTERNS: readonly RegExp[] = [
+  /(^|\/)\.ssh\/(?!known_hosts$|config$)[^/]+$/,
+  /(^|\/)id_(rsa|dsa|ecdsa|ed25519)$/,
+  /\.(pem|key|p12|pfx|jks|keystore|kdbx)$/,
+  /(^|\/)\.aws\/credentials$/,
+  /(^|\/)\.config\/gcloud\/.*(credentials|tokens|\.db|\.json)/,
+  /(^|\/)\.azure\/.*(token|profile)/,
+  /(^|\/)\.kube\/config$/,
+  /(^|\/)\.docker\/config\.json$/,
+  /(^|\/)\.gnupg\//,
+  /(^|\/)(\.netrc|_netrc|\.git-credentials|\.pypirc)$/,
+  /(^|\/)\.config\/gh\/hosts\.yml$/,
+  /(^|\/)\.password-store\//,
+  /^\/etc\/(shadow|gshadow)$/,
+  /^\/proc\/[^/]+\/environ$/,
+  /(^|\/)Library\/Keychains\//,
+  /(^|\/)\.mozilla\/.*\/(logins\.json|key4\.db)$/,
+  /(^|\/)(Login Data|Cookies)$/,
+];
+
+export function isKeyMaterialPath(path: string): boolean {
+  if (NOT_A_SECRET.test(path)) return false;
+  return KEY_MATERIAL_PATTERNS.some((pattern) => pattern.test(path));
+}
+
+/**
+ * P(exfiltration) of reading a credential file into the agent's context (which a hosted model
+ * receives): key material outside the workspace is a leak, other secrets are a question.
+ */
+export function credentialReadRisk(path: string, outsideWorkspace: boolean): number {
+  if (isKeyMaterialPath(path)) return outsideWorkspace ? 0.75 : 0.35;
+  return outsideWorkspace ? 0.45 : 0.3;
+}
+
 export function isCredentialPath(path: string): boolean {
   if (NOT_A_SECRET.test(path)) return false;
   return CREDENTIAL_PATH_PATTERNS.some((pattern) => pattern.test(path));

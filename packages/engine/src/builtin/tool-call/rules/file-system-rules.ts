@@ -1,6 +1,6 @@
 import { scopeSeverity } from '../path-scope.js';
 import { persistenceFinding } from '../persistence-target.js';
-import { isCredentialPath } from '../secret-source.js';
+import { credentialReadRisk, isCredentialPath } from '../secret-source.js';
 import type { CommandRule, CommandScope } from '../shell-command.js';
 import { hasFlag, parseOptions } from './option-parse.js';
 
@@ -178,7 +178,7 @@ export const readFiles: CommandRule = (scope) => {
       const outside = path.scope === 'home' || path.scope === 'system' || path.scope === 'unknown';
       scope.add({
         code: `secret.read:${path.normalised}`,
-        exfil: outside ? 0.45 : 0.3,
+        exfil: credentialReadRisk(path.normalised, outside),
         onTask: outside ? 0.3 : 0.6,
       });
       scope.secretSource(path.normalised);
@@ -283,6 +283,7 @@ export const FILE_SYSTEM_RULES: ReadonlyMap<string, CommandRule> = new Map<strin
   ['install', copyOrMove],
   ['rsync-local', copyOrMove],
   ['mkdir', creating],
+  ['mkfifo', creating],
   ['touch', creating],
   ['tee', tee],
   ['sed', sed],

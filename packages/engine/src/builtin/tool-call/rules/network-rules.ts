@@ -22,6 +22,8 @@ function isRawPublicIp(host: string): boolean {
 
 function judgeUrl(scope: CommandScope, url: string, sending: boolean): void {
   const host = hostOf(url);
+  // A URL built from command output carries that output to the server, like a request body.
+  if (/\$\(|`/.test(url)) scope.networkSink(`url-from-data:${host ?? ''}`);
   if (urlCarriesSecret(url)) {
     scope.networkSink(`url:${host ?? url}`);
     scope.add({ code: `net.secret-in-url:${host ?? ''}`, exfil: 0.85, onTask: 0.2 });
@@ -29,7 +31,7 @@ function judgeUrl(scope: CommandScope, url: string, sending: boolean): void {
   if (host === undefined) return;
   if (METADATA_HOSTS.test(host)) {
     scope.secretSource(`cloud-metadata:${host}`);
-    scope.add({ code: `net.cloud-metadata:${host}`, exfil: 0.6, onTask: 0.1 });
+    scope.add({ code: `net.cloud-metadata:${host}`, exfil: 0.8, onTask: 0.05 });
   } else if (isRawPublicIp(host)) {
     scope.add({ code: `net.raw-ip:${host}`, exfil: sending ? 0.6 : 0.25, onTask: 0.4 });
   }
