@@ -60,6 +60,7 @@ export {
   renderReliabilityDiagram,
 } from './llm/calibration/reliability-diagram.js';
 export { fitTemperature, temperatureLogLoss } from './llm/calibration/temperature-fit.js';
+export { checkEngineAvailability } from './llm/engine-availability.js';
 export {
   type LlmCalibration,
   type LogprobsMode,

@@ -5,6 +5,7 @@ import { EngineError, type Question } from '@arbiter/decision';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { normalisedEntropyConfidence } from '../answer-confidence.js';
 import { ModelCatalog } from '../catalog/model-catalog.js';
+import { checkEngineAvailability } from './engine-availability.js';
 import type { OpenAICompatibleEngineConfigInput } from './openai-compatible-config.js';
 import { createOpenAICompatibleEngine } from './openai-compatible-engine.js';
 
@@ -678,6 +679,43 @@ describe('availability', () => {
     expect(await engineFor().checkAvailability()).toMatchObject({
       available: false,
       reason: expect.stringMatching(/not served.*other-model/),
+    });
+  });
+
+  it('answers for any catalog engine: probed for a model server, always available in process', async () => {
+    server.handler = () => ({ json: { object: 'list', data: [{ id: 'fake-model' }] } });
+    const catalog = new ModelCatalog({
+      config: {
+        models: [
+          {
+            name: 'qwen-1.0.0',
+            release_date: '2026-11-01',
+            engine: { kind: 'openai-compatible', baseURL: server.baseURL, model: 'fake-model' },
+          },
+        ],
+      },
+    });
+    expect(await checkEngineAvailability(catalog.resolve('qwen-1.0.0').engine)).toMatchObject({
+      available: true,
+    });
+    expect(await checkEngineAvailability(catalog.resolve('arbiter-1.0.0').engine)).toMatchObject({
+      available: true,
+    });
+    expect(server.requests.filter((request) => request.path === '/v1/models')).toHaveLength(1);
+    await server.stop();
+    const down = new ModelCatalog({
+      config: {
+        models: [
+          {
+            name: 'qwen-1.0.0',
+            release_date: '2026-11-01',
+            engine: { kind: 'openai-compatible', baseURL: server.baseURL, model: 'fake-model' },
+          },
+        ],
+      },
+    });
+    expect(await checkEngineAvailability(down.resolve('qwen-1.0.0').engine)).toMatchObject({
+      available: false,
     });
   });
 
