@@ -66,6 +66,21 @@ describe('question builders', () => {
     expectTypeOf<Answers['is_urgent']['confidence']>().toBeNumber();
   });
 
+  it('type hand-written wire questions too, with string options', async () => {
+    const client = new DecisionClient({ transport: createStubTransport() });
+    const result = await client.decide({
+      state: 's',
+      questions: {
+        flag: { type: 'noul', instructions: 'Is it?' },
+        pick: { type: 'choice', instructions: 'Which?', criteria: { left: null, right: null } },
+      },
+    });
+    if (result.skipped) throw new Error(result.message);
+    expectTypeOf(result.answers.flag).toEqualTypeOf<NoulAnswer>();
+    expectTypeOf(result.answers.pick.choice).toEqualTypeOf<string>();
+    expect(result.answers.pick.choice).toBe('left');
+  });
+
   it('carry the inferred types through client.decide', async () => {
     const client = new DecisionClient({ transport: createStubTransport() });
     const result = await client.decide({ state: 'Payouts failing for 3 days', questions });
