@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -92,6 +92,23 @@ describe('arbiter uhp run', () => {
     expect(events.map((event) => event.type)).toContain('file-produced');
     expect(await readFile(join(out, 'report.md'), 'utf8')).toBe('# Report');
     expect(result.stderr).toContain('owned by the server');
+  });
+
+  it('--file uploads the file and gives it to the agent', async () => {
+    await connect();
+    const input = join(home, 'brief.txt');
+    await writeFile(input, 'the brief says: ship it');
+    const result = await arbiter('run', '@read brief.txt', '--file', input, '--json');
+    expect(result.code, result.stderr).toBe(0);
+    const toolResult = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as UhpClientEvent)
+      .find((event) => event.type === 'tool-result');
+    expect(toolResult).toMatchObject({ output: expect.stringContaining('the brief says: ship it') });
+    const missing = await arbiter('run', 'x', '--file', join(home, 'nope.txt'));
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('Cannot read --file');
   });
 
   it('renders text, tool calls, files and a usage line for people', async () => {
