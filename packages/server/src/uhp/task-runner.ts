@@ -73,9 +73,13 @@ export class TaskRunner {
 
   start(task: PreparedTask): void {
     const controller = new AbortController();
-    const done = this.execute(task, controller).catch(() => {
-      // execute() ends every path in finalize(); nothing is left to report here.
-    });
+    // Start on the next turn of the event loop, so the request that created the task answers (and
+    // a stream sends `response.created`) before any work begins.
+    const done = new Promise((resolve) => setImmediate(resolve))
+      .then(() => this.execute(task, controller))
+      .catch(() => {
+        // execute() ends every path in finalize(); nothing is left to report here.
+      });
     this.running.set(task.initial.id, { controller, sessionId: task.owner.sessionId, done });
   }
 

@@ -36,6 +36,7 @@ export class EventLog {
     if (isTerminalEventType(event.type)) this.nextSequence.delete(responseId);
     else this.nextSequence.set(responseId, sequence + 1);
     this.wakeups.emit(responseId);
+    if (isTerminalEventType(event.type)) this.wakeups.emit(`${responseId}:terminal`);
     this.wakeups.emit('*', { responseId, owner, event: stored } satisfies AppendedEvent);
     return stored;
   }
@@ -62,13 +63,16 @@ export class EventLog {
 
   /** Resolves once the response has its terminal event (immediately if it already has). */
   async untilTerminal(responseId: string, signal?: AbortSignal): Promise<void> {
-    for await (const _event of this.follow(
-      responseId,
-      this.store.lastSequenceNumber(responseId) - 1,
-      signal,
-    )) {
-      // Draining: `follow` returns after the terminal event.
-    }
+    // Listen first, then look, so a terminal event appended in between is not missed.
+    const controller = new AbortController();
+    const abort = () => controller.abort();
+    signal?.addEventListener('abort', abort, { once: true });
+    const ended = once(this.wakeups, `${responseId}:terminal`, { signal: controller.signal }).catch(
+      () => undefined,
+    );
+    if (this.store.responseStatus(responseId) !== 'in_progress') controller.abort();
+    await ended;
+    signal?.removeEventListener('abort', abort);
   }
 
   onAppend(listener: (appended: AppendedEvent) => void): () => void {

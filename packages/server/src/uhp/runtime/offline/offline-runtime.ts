@@ -51,9 +51,16 @@ export class OfflineAgentRuntime implements HarnessRuntime {
       turn.conversation.reduce((sum, message) => sum + fragments(message.text).length, 0);
     let outputTokens = 0;
     const budget = turn.maxOutputTokens;
+    // With no delay the model still yields to the event loop every few fragments, so one long turn
+    // cannot starve other requests (yielding on every fragment would cost most of the throughput).
+    let sinceYield = 0;
     const pace = async () => {
       if (this.chunkDelayMs > 0) await sleep(this.chunkDelayMs, undefined, { signal: turn.signal });
-      else if (turn.signal.aborted) throw turn.signal.reason;
+      else if (++sinceYield >= 16) {
+        sinceYield = 0;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      if (turn.signal.aborted) throw turn.signal.reason;
     };
     // Yields fragments until the output budget is spent; false means the budget stopped it.
     const stream = async function* (type: 'text-delta' | 'reasoning-delta', text: string) {
