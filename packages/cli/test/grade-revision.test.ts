@@ -9,7 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // CLI (`npx tsc -b` first) as a subprocess talking to it over loopback.
 const BIN = resolve(import.meta.dirname, '../bin/arbiter.js');
 
-function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runCli(
+  args: string[],
+  options: { interruptWhen?: string } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolveRun, reject) => {
     // ARBITER_API_KEY: the server runs without auth and ignores it; the HTTP transport wants one.
     const child = spawn(process.execPath, [BIN, ...args], {
@@ -18,8 +21,14 @@ function runCli(args: string[]): Promise<{ code: number | null; stdout: string; 
     });
     let stdout = '';
     let stderr = '';
+    let interrupted = false;
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
+      // Like a user pressing Ctrl-C once the text appears.
+      if (options.interruptWhen !== undefined && !interrupted && stdout.includes(options.interruptWhen)) {
+        interrupted = true;
+        child.kill('SIGINT');
+      }
     });
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       stderr += chunk;
@@ -52,6 +61,15 @@ const RUBRIC = [
   '  min_confidence: 0.05',
   '  revision_score: 0.4',
 ].join('\n');
+
+/** Polls until `check` holds (a cancelled task settles asynchronously on the server). */
+async function until(check: () => Promise<boolean>, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await new Promise((wait) => setTimeout(wait, 50));
+  }
+}
 
 const DRAFT =
   'My claim: remote work raises productivity; the claim stands alone. In conclusion, this summarises the argument.';
@@ -194,6 +212,43 @@ describe('arbiter grade --revise-with against the real UHP server (offline model
       'stopped: revision_failed after 0 revisions; final outcome: needs_revision',
     );
     expect(failing.stderr).toMatch(/the revision failed: UHP response resp_\w+ ended failed: .*gave up/);
+  });
+
+  it('cancels the running revision turn on the server when interrupted', async () => {
+    const responseId = await startTask(`@say ${DRAFT}`);
+    const run = await runCli(
+      [
+        'grade',
+        '--rubric',
+        rubricPath,
+        '--revise-with',
+        responseId,
+        '--uhp-url',
+        harnessURL,
+        '--revision-instructions',
+        '@sleep 60000',
+      ],
+      { interruptWhen: 'feedback (from the rubric):' },
+    );
+    expect(run, run.stderr + run.stdout).toMatchObject({ code: 130 });
+    expect(run.stderr).toContain('arbiter grade: interrupted; the revision turn was cancelled');
+    const headers = { 'uhp-version': '2026-08-11' };
+    const first = (await (await fetch(`${harnessURL}/v1/responses/${responseId}`, { headers })).json()) as {
+      metadata: { session_id: string };
+    };
+    const turns = (await (
+      await fetch(`${harnessURL}/v1/sessions/${first.metadata.session_id}/turns`, { headers })
+    ).json()) as { turns: { response_id: string }[] };
+    const revisionId = turns.turns.at(-1)?.response_id;
+    expect(revisionId).not.toBe(responseId);
+    await until(async () => {
+      const revision = (await (
+        await fetch(`${harnessURL}/v1/responses/${revisionId}`, { headers })
+      ).json()) as {
+        status: string;
+      };
+      return revision.status === 'cancelled';
+    });
   });
 
   it('names the problem when the response does not exist or has no such artifact', async () => {

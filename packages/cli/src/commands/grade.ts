@@ -38,6 +38,8 @@ export const GRADE_EXIT_CODES: Readonly<Record<GradeOutcome, number>> = {
   ungraded: 2,
 };
 const USAGE_EXIT_CODE = 3;
+/** The shell's convention for a command stopped by SIGINT. */
+const INTERRUPTED_EXIT_CODE = 130;
 
 /** The work is sent as the decision request's state, so it shares the request's byte limit. */
 const MAX_WORK_BYTES = DECISION_LIMITS.maxBodyBytes;
@@ -126,7 +128,7 @@ interface GradeSetup {
   rubric: Rubric;
   client: DecisionClient;
   feedbackModel: FeedbackModel | undefined;
-  grade(work: string): Promise<Grade>;
+  grade(work: string, signal?: AbortSignal): Promise<Grade>;
   feedback(grade: Grade, work: string): Promise<Feedback>;
 }
 
@@ -157,8 +159,14 @@ async function prepare(options: GradeCommandOptions): Promise<GradeSetup> {
     rubric,
     client,
     feedbackModel,
-    grade: (work) =>
-      gradeWork({ client, rubric, work, ...(options.model === undefined ? {} : { model: options.model }) }),
+    grade: (work, signal) =>
+      gradeWork({
+        client,
+        rubric,
+        work,
+        ...(options.model === undefined ? {} : { model: options.model }),
+        ...(signal === undefined ? {} : { signal }),
+      }),
     feedback: async (grade, work) =>
       feedbackModel === undefined
         ? rubricFeedback(rubric, grade)
@@ -204,12 +212,17 @@ async function gradeWithRevisions(
     if (error instanceof GradeInputError) throw error;
     throw new GradeInputError(`--revise-with ${responseId}: cannot read the work: ${messageOf(error)}`);
   }
+  // Ctrl-C cancels the revision turn on the server rather than leaving the agent working.
+  const interrupt = new AbortController();
+  const onInterrupt = () => interrupt.abort();
+  process.once('SIGINT', onInterrupt);
   const result = await reviseUntilSatisfied({
     reviser,
     initial,
     grade: setup.grade,
     feedback: setup.feedback,
     maxRounds: options.maxRounds,
+    signal: interrupt.signal,
     onRound: (round) => {
       if (options.json) return;
       process.stdout.write(
@@ -218,7 +231,7 @@ async function gradeWithRevisions(
       if (round.feedback) process.stdout.write(`\n${formatFeedback(round.feedback)}\n`);
       process.stdout.write('\n');
     },
-  });
+  }).finally(() => process.off('SIGINT', onInterrupt));
   if (options.json) {
     const last = result.rounds.at(-1);
     process.stdout.write(
@@ -243,6 +256,10 @@ async function gradeWithRevisions(
     process.stdout.write(
       `stopped: ${result.stop} after ${revisions} revision${revisions === 1 ? '' : 's'}; final outcome: ${result.final.outcome}\n`,
     );
+  }
+  if (result.stop === 'aborted') {
+    process.stderr.write(`arbiter grade: interrupted; the revision turn was cancelled (${result.error})\n`);
+    return INTERRUPTED_EXIT_CODE;
   }
   if (result.error !== undefined)
     process.stderr.write(`arbiter grade: the revision failed: ${result.error}\n`);

@@ -80,6 +80,26 @@ describe('reviseUntilSatisfied', () => {
     }
   });
 
+  it('reports an abort during a revision as aborted, not as a failure', async () => {
+    const interrupt = new AbortController();
+    const result = await reviseUntilSatisfied({
+      reviser: {
+        current: async () => ({ work: 'needs_revision 0.5', responseId: 'resp_0' }),
+        revise: (_feedback, signal) =>
+          new Promise((_resolve, reject) => {
+            signal?.addEventListener('abort', () => reject(new Error('cancelled on the server')), {
+              once: true,
+            });
+            interrupt.abort();
+          }),
+      },
+      grade: gradeOf,
+      feedback: async () => ({ text: 'do better', source: 'rubric' }),
+      signal: interrupt.signal,
+    });
+    expect(result).toMatchObject({ stop: 'aborted', error: 'cancelled on the server' });
+  });
+
   it('reports a failing reviser with its error and the last grade', async () => {
     const result = await run(['needs_revision 0.5']);
     expect(result).toMatchObject({ stop: 'revision_failed', error: 'the agent has nothing more to give' });

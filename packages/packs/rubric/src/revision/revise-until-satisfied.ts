@@ -20,7 +20,9 @@ export type RevisionStop =
   | 'no_improvement'
   | 'max_rounds'
   /** The reviser failed (the task failed, the server refused); `error` says how. */
-  | 'revision_failed';
+  | 'revision_failed'
+  /** `signal` aborted while a revision was under way (the UHP reviser cancels the task). */
+  | 'aborted';
 
 export interface RevisionResult {
   rounds: RevisionRound[];
@@ -34,7 +36,7 @@ export interface ReviseUntilSatisfiedOptions {
   reviser: WorkReviser;
   /** The first version to grade; default: `reviser.current()`. */
   initial?: WorkVersion;
-  grade(work: string): Promise<Grade>;
+  grade(work: string, signal?: AbortSignal): Promise<Grade>;
   feedback(grade: Grade, work: string): Promise<Feedback>;
   /** Most revisions requested; default 3 (the literature finds little gain after two or three). */
   maxRounds?: number;
@@ -55,7 +57,7 @@ export async function reviseUntilSatisfied(options: ReviseUntilSatisfiedOptions)
   const rounds: RevisionRound[] = [];
   let version = options.initial ?? (await options.reviser.current(options.signal));
   for (let round = 0; ; round++) {
-    const grade = await options.grade(version.work);
+    const grade = await options.grade(version.work, options.signal);
     const current: RevisionRound = { round, responseId: version.responseId, grade, feedback: null };
     rounds.push(current);
     const previous = rounds.at(-2)?.grade.weightedScore;
@@ -71,7 +73,7 @@ export async function reviseUntilSatisfied(options: ReviseUntilSatisfiedOptions)
     } catch (error) {
       return {
         rounds,
-        stop: 'revision_failed',
+        stop: options.signal?.aborted ? 'aborted' : 'revision_failed',
         error: error instanceof Error ? error.message : String(error),
         final: grade,
       };
