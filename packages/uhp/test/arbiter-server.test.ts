@@ -134,3 +134,65 @@ describe("UhpClient against Arbiter's UHP server", () => {
     expect(`${(error as Error).message} ${JSON.stringify(error)}`).not.toContain('not-a-key');
   });
 });
+
+describe('every resource against the real server', () => {
+  it('manages harnesses and reads models', async () => {
+    const created = await client.harnesses.create({ name: 'temp', base: 'agent' });
+    expect(created.id).toMatch(/^chrn_/);
+    const updated = await client.harnesses.update(created.id, { name: 'renamed', base: 'agent' });
+    expect(updated).toMatchObject({ id: created.id, name: 'renamed' });
+    expect((await client.harnesses.retrieve(created.id)).name).toBe('renamed');
+    const models = await client.harnesses.models(created.id);
+    expect(models.models.map((model) => model.id)).toContain('arbiter-offline');
+    const catalog = await client.models.list();
+    expect(Object.keys(catalog.backends).length).toBeGreaterThan(0);
+    await client.harnesses.delete(created.id);
+    await expect(client.harnesses.retrieve(created.id)).rejects.toMatchObject({ code: 'harness_not_found' });
+    await expect(client.harnesses.create({ name: 'x', base: 'no-such-base' })).rejects.toMatchObject({
+      status: 422,
+      code: 'unsupported_base',
+    });
+  });
+
+  it('reads input items, shares, archives, cancels and deletes', async () => {
+    const response = await client.responses.create({ input: '@write a.txt <<<archived>>>' });
+    const sessionId = response.metadata?.session_id ?? '';
+    const input = await client.responses.inputItems(response.id);
+    expect(input.data.length).toBeGreaterThan(0);
+
+    const share = await client.sessions.share(sessionId);
+    expect(share).toMatchObject({ session_id: sessionId, url: expect.stringContaining('/v1/shared/') });
+    expect((await client.sessions.retrieveShare(sessionId)).url).toBe(share.url);
+    await client.sessions.revokeShare(sessionId);
+    const shared = await fetch(share.url ?? '');
+    expect(shared.status).toBe(404); // revoked: the read-only view is gone
+
+    const archive = await client.sessions.archive(sessionId);
+    expect(archive.headers.get('content-type')).toContain('zip');
+    const bytes = new Uint8Array(await archive.arrayBuffer());
+    expect([bytes[0], bytes[1]]).toEqual([0x50, 0x4b]); // "PK": a zip archive
+
+    // Cancelling a finished task succeeds and changes nothing.
+    expect((await client.responses.cancel(response.id)).status).toBe('completed');
+    await client.sessions.cancel(sessionId);
+    await client.sessions.delete(sessionId);
+    await expect(client.sessions.retrieve(sessionId)).rejects.toMatchObject({ status: 404 });
+  });
+
+  it('follows a harness event feed while a task runs', async () => {
+    const [harness] = await client.harnesses.list();
+    const controller = new AbortController();
+    const feed = client.harnesses.events(harness?.id ?? '', { signal: controller.signal });
+    const first = feed.next();
+    const task = client.responses.create({
+      input: 'Reply with exactly: fed',
+      metadata: { harness_id: harness?.id },
+    });
+    const event = await first;
+    expect(event.done).toBe(false);
+    expect(event.value).toEqual(expect.objectContaining({ type: expect.any(String) }));
+    controller.abort();
+    await feed.return(undefined);
+    await task;
+  });
+});
