@@ -22,6 +22,9 @@ export function describeUhpFailure(error: unknown): string {
     if (error.code === 'missing_credential' || error.code === 'invalid_credential') {
       return `${error.message} (${error.code}) Reconnect with a valid key: arbiter uhp connect <url> --api-key …`;
     }
+    if (error.code === 'invalid_envelope' && error.status === 404) {
+      return `${error.message} Is this the server's UHP base URL (the part before /v1, e.g. http://host:8080/api/harness)?`;
+    }
     const status = error.status > 0 ? `HTTP ${error.status}, ` : '';
     return `${error.message} (${status}${error.code})`;
   }
