@@ -3,14 +3,9 @@ import type { AnswersFor } from '../question/typed-answer.js';
 import { redact, redactState } from '../redaction/redact.js';
 import { createHttpTransport } from '../transport/http-transport.js';
 import type { Question } from '../wire/question.js';
-import {
-  type DecisionRequest,
-  decisionRequestSchema,
-  type PackReference,
-  type State,
-} from '../wire/request.js';
-import { decisionResponseSchema } from '../wire/response.js';
+import type { DecisionRequest, PackReference, State } from '../wire/request.js';
 import { findAnswerMismatch } from './answers-match-questions.js';
+import { compiledRequestSchema, compiledResponseSchema } from './compiled-wire-schemas.js';
 import type { DecideResult, DecisionSkipped, SkipReason } from './decide-result.js';
 import type { DecisionTransport, TransportFailure, TransportOutcome } from './decision-transport.js';
 import { describeZodError } from './describe-zod-error.js';
@@ -77,14 +72,28 @@ export class DecisionClient {
     const startedAt = performance.now();
     // One controller for both ends of the call; AbortSignal.any costs ~100 µs per call on Node 20.
     const controller = new AbortController();
-    const call: CallState = { startedAt, attempts: 0, signal: controller.signal, budgetExpired: false };
+    let stop = () => {};
+    const call: CallState = {
+      startedAt,
+      attempts: 0,
+      signal: controller.signal,
+      // A plain promise rather than an abort listener per attempt: EventTarget listeners are slow on Node 20.
+      stopped: new Promise<void>((resolve) => {
+        stop = resolve;
+      }),
+      budgetExpired: false,
+    };
     const timer = setTimeout(() => {
       call.budgetExpired = true;
       controller.abort();
+      stop();
     }, this.budgetMs);
     const callerSignal = options.signal;
-    const onCallerAbort = () => controller.abort(callerSignal?.reason);
-    if (callerSignal?.aborted) controller.abort(callerSignal.reason);
+    const onCallerAbort = () => {
+      controller.abort(callerSignal?.reason);
+      stop();
+    };
+    if (callerSignal?.aborted) onCallerAbort();
     else callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
     try {
       const request = this.prepareRequest(options);
@@ -119,7 +128,7 @@ export class DecisionClient {
       questions: options.questions,
       ...(options.pack === undefined ? {} : { pack: options.pack }),
     };
-    const parsed = decisionRequestSchema.safeParse(candidate);
+    const parsed = compiledRequestSchema.safeParse(candidate);
     return parsed.success ? parsed.data : `invalid request: ${describeZodError(parsed.error)}`;
   }
 
@@ -129,7 +138,7 @@ export class DecisionClient {
   ): Promise<DecideResult<Answers>> {
     for (;;) {
       call.attempts += 1;
-      const outcome = await raceAbort(this.transport.send(request, { signal: call.signal }), call.signal);
+      const outcome = await raceAbort(this.transport.send(request, { signal: call.signal }), call);
       if (call.signal.aborted) return this.skipForAbort(call);
       if (outcome.ok) return this.acceptResponse<Answers>(request, outcome.body, call);
       if (outcome.reason === 'aborted') return this.skipForAbort(call);
@@ -165,7 +174,7 @@ export class DecisionClient {
     body: unknown,
     call: CallState,
   ): DecideResult<Answers> {
-    const parsed = decisionResponseSchema.safeParse(body);
+    const parsed = compiledResponseSchema.safeParse(body);
     if (!parsed.success) {
       return this.skip(call, {
         reason: 'invalid_response',
@@ -212,32 +221,27 @@ interface CallState {
   startedAt: number;
   attempts: number;
   signal: AbortSignal;
+  /** Settles when `signal` aborts. */
+  stopped: Promise<void>;
   /** Whether the abort came from the budget rather than the caller. */
   budgetExpired: boolean;
 }
 
-/** Settles with the transport's outcome or as soon as `signal` aborts, whichever is first: a transport that ignores its signal cannot overrun the budget. */
-function raceAbort(outcome: Promise<TransportOutcome>, signal: AbortSignal): Promise<TransportOutcome> {
-  if (signal.aborted) return Promise.resolve(abortedOutcome);
-  return new Promise((resolve) => {
-    const onAbort = () => resolve(abortedOutcome);
-    signal.addEventListener('abort', onAbort, { once: true });
-    outcome.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve({
-          ok: false,
-          reason: 'client_error',
-          retryable: false,
-          message: `transport failed: ${messageOf(error)}`,
-        });
-      },
-    );
-  });
+/**
+ * Settles with the transport's outcome or as soon as the call stops (budget or caller), whichever is
+ * first: a transport that ignores its signal cannot overrun the budget.
+ */
+function raceAbort(outcome: Promise<TransportOutcome>, call: CallState): Promise<TransportOutcome> {
+  if (call.signal.aborted) return Promise.resolve(abortedOutcome);
+  const settled = outcome.catch(
+    (error: unknown): TransportOutcome => ({
+      ok: false,
+      reason: 'client_error',
+      retryable: false,
+      message: `transport failed: ${messageOf(error)}`,
+    }),
+  );
+  return Promise.race([settled, call.stopped.then(() => abortedOutcome)]);
 }
 
 const abortedOutcome: TransportOutcome = {
