@@ -2,9 +2,11 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 
 // These tests run the real `arbiter` CLI as a subprocess: build first with `npx tsc -b`.
+// Several spawn more than one process, so they get more time than the default.
+vi.setConfig({ testTimeout: 120_000 });
 const launcher = resolve(import.meta.dirname, '../../bin/arbiter.js');
 let directory: string;
 
@@ -18,7 +20,7 @@ function arbiter(args: string[], input = '', cwd = directory) {
     cwd,
     encoding: 'utf8',
     env: { ...process.env, ARBITER_GATE_AUDIT: '', ARBITER_GATE_TASK: '' },
-    timeout: 20_000,
+    timeout: 60_000,
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
@@ -53,7 +55,8 @@ describe('arbiter gate hook claude-code', () => {
   });
 
   it('answers a well-formed ask for malformed input, never a crash', () => {
-    for (const input of ['', 'not json', '[1,2]', '{"hook_event_name":"PreToolUse"}', '\u0000\u0001binary']) {
+    // More malformed shapes are covered in process by the pack's fuzz test; these prove the real process.
+    for (const input of ['not json', '\u0000\u0001binary']) {
       const { status, stdout } = arbiter(['gate', 'hook', 'claude-code'], input);
       expect(status, input).toBe(0);
       expect(JSON.parse(stdout).hookSpecificOutput.permissionDecision, input).toBe('ask');
@@ -125,9 +128,9 @@ describe('arbiter gate hook gemini|codex', () => {
   });
 
   it('refuses an unknown host with a specific message', () => {
-    const { stdout } = arbiter(['gate', 'hook', 'vim'], claudeInput('ls'));
+    const { stdout, stderr } = arbiter(['gate', 'hook', 'vim'], claudeInput('ls'));
     expect(stdout).toBe('');
-    expect(arbiter(['gate', 'hook', 'vim'], claudeInput('ls')).stderr).toMatch(/unknown host "vim"/);
+    expect(stderr).toMatch(/unknown host "vim"/);
   });
 });
 
@@ -166,8 +169,7 @@ describe('arbiter gate', () => {
     expect(status).toBe(1);
   });
 
-  it('reports invalid JSON and invalid states clearly', () => {
-    expect(arbiter(['gate'], '{').stderr).toMatch(/state is not valid JSON/);
+  it('reports an invalid state clearly', () => {
     const invalid = arbiter(['gate'], JSON.stringify({ tool: 'Bash' }));
     expect(invalid.status).toBe(1);
     expect(invalid.stderr).toMatch(/arguments/);
@@ -175,8 +177,8 @@ describe('arbiter gate', () => {
 
   it('writes a verifiable audit log and detects tampering', async () => {
     const audit = join(directory, 'audit.jsonl');
-    arbiter(['gate', '--audit', audit], JSON.stringify(state('git status')));
-    arbiter(['gate', '--audit', audit], JSON.stringify(state('rm -rf ~')));
+    const lines = [JSON.stringify(state('git status')), JSON.stringify(state('rm -rf ~'))].join('\n');
+    expect(arbiter(['gate', '--jsonl', '--audit', audit], lines).status).toBe(0);
     const verified = arbiter(['gate', 'log', '--file', audit, '--verify']);
     expect(verified.status).toBe(0);
     expect(verified.stdout).toMatch(/chain intact, 2 entries/);
@@ -191,8 +193,9 @@ describe('arbiter gate', () => {
   it('explains a command: trace, answers and the rule', () => {
     const { status, stdout } = arbiter(['gate', 'explain', 'cd /tmp && bash -c "rm -rf ~"']);
     expect(status).toBe(0);
-    expect(stdout).toMatch(/trace:/);
-    expect(stdout).toMatch(/destructive\s+0\.\d{3}/);
+    expect(stdout).toMatch(/segments \(\d+\):/);
+    expect(stdout).toMatch(/findings/);
+    expect(stdout).toMatch(/destructive\s+\d\.\d\d/);
     expect(stdout).toMatch(/verdict: DENY by rule [23]/);
   });
 });

@@ -22,12 +22,7 @@ export async function createGateClient(options: GateClientOptions): Promise<Tool
       ...(options.model === undefined ? {} : { model: options.model }),
     });
   }
-  const engineModule = await import('@arbiter/engine');
-  const { BUILTIN_MODELS, createBuiltinEngine } = engineModule;
-  // TEMPORARY until the engine exports its tool-call analyser (in progress in parallel).
-  const { toolGateAnalyser } = engineModule as unknown as {
-    toolGateAnalyser: import('@arbiter/engine').PackAnalyser;
-  };
+  const { BUILTIN_MODELS, createBuiltinEngine, toolGateAnalyser } = await import('@arbiter/engine');
   const engine = createBuiltinEngine({ analysers: [toolGateAnalyser] });
   return new DecisionClient({
     transport: createInProcessTransport({ engine, model: BUILTIN_MODELS[0]?.name ?? engine.engineId }),

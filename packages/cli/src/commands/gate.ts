@@ -35,7 +35,9 @@ export function registerGateCommand(program: Command): void {
         '--task <text>',
         'the task the agent works on (default: $ARBITER_GATE_TASK or a generic coding task)',
       ),
-  ).action(async (host: string, options) => {
+  ).action(async (host: string, _options, command: Command) => {
+    // Options shared with `gate` are parsed by whichever command sees them first; merge both.
+    const options = command.optsWithGlobals();
     const { runGateHook } = await import('./gate-hook.js');
     await runGateHook(host, {
       ...options,
