@@ -9,7 +9,9 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { labelOutcomes } from '../packages/engine/src/llm/labelled-outcome.ts';
 import { createOpenAICompatibleEngine } from '../packages/engine/src/llm/openai-compatible-engine.ts';
+import { questionMessages, sharedPrefix } from '../packages/engine/src/llm/prompt-layout.ts';
 
 const { values } = parseArgs({
   options: {
@@ -87,14 +89,12 @@ async function measure() {
   const oneQuestion = { q0: question(0) };
   const sixQuestions = Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`q${i}`, question(i)]));
 
-  // The direct call sends what the engine sends for one question, prepared once outside the timing.
+  // The direct call sends byte for byte what the engine sends for one question, prepared once
+  // outside the timing, so the difference is the engine's own work.
   const directBody = JSON.stringify({
     model: 'bench-model',
     temperature: 0,
-    messages: [
-      { role: 'system', content: 'You are a careful, impartial judge.' },
-      { role: 'user', content: JSON.stringify(state) },
-    ],
+    messages: questionMessages(sharedPrefix(state), question(0), labelOutcomes(question(0)), 'label'),
     max_tokens: 1,
     logprobs: true,
     top_logprobs: 20,
