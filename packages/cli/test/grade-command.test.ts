@@ -352,6 +352,20 @@ describe('arbiter grade (subprocess)', () => {
     expect(noRubric.code).toBe(3);
     expect(noRubric.stderr).toContain("required option '--rubric <file>' not specified");
 
+    const strayFlag = await runCli([
+      'grade',
+      '--rubric',
+      rubricPath,
+      '--work',
+      workPath,
+      '--artifact',
+      'a.md',
+    ]);
+    expect(strayFlag).toMatchObject({
+      code: 3,
+      stderr: 'arbiter grade: --artifact only applies with --revise-with\n',
+    });
+
     const badModel = await runCli([
       'grade',
       '--rubric',

@@ -18,7 +18,6 @@ import {
   type GradeOutcome,
   gradeWork,
   modelFeedback,
-  type Rubric,
   RubricError,
   readRubricFile,
   resolveFeedbackModel,
@@ -125,9 +124,6 @@ export function registerGradeCommand(program: Command): void {
 
 /** What the command needs once its input is read and checked. */
 interface GradeSetup {
-  rubric: Rubric;
-  client: DecisionClient;
-  feedbackModel: FeedbackModel | undefined;
   grade(work: string, signal?: AbortSignal): Promise<Grade>;
   feedback(grade: Grade, work: string): Promise<Feedback>;
 }
@@ -152,13 +148,16 @@ async function runGrade(options: GradeCommandOptions): Promise<number> {
 }
 
 async function prepare(options: GradeCommandOptions): Promise<GradeSetup> {
+  if (options.reviseWith === undefined) {
+    const stray = (['uhpUrl', 'artifact', 'revisionInstructions'] as const).find(
+      (name) => options[name] !== undefined,
+    );
+    if (stray !== undefined) throw new GradeInputError(`--${kebab(stray)} only applies with --revise-with`);
+  }
   const rubric = await readRubricFile(resolve(options.rubric));
   const client = new DecisionClient({ transport: decisionTransport(options), budgetMs: options.timeout });
   const feedbackModel = options.feedbackModel ? feedbackModelOf(options.feedbackModel) : undefined;
   return {
-    rubric,
-    client,
-    feedbackModel,
     grade: (work, signal) =>
       gradeWork({
         client,
@@ -277,6 +276,10 @@ async function uhpClientFor(options: GradeCommandOptions): Promise<UhpClient> {
   } catch (error) {
     throw new GradeInputError(`--revise-with needs a UHP server: pass --uhp-url or ${messageOf(error)}`);
   }
+}
+
+function kebab(name: string): string {
+  return name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
 }
 
 function messageOf(error: unknown): string {
