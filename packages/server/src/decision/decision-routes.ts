@@ -8,7 +8,7 @@ import {
 } from '@arbiter/decision';
 import { estimateContextTokens, type ModelCatalog } from '@arbiter/engine';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requirePrincipal } from '../auth/auth-plugin.js';
 import { ApiError } from '../errors/api-error.js';
@@ -65,7 +65,10 @@ export async function decisionRoutes(app: FastifyInstance, options: DecisionRout
   // The Decision API speaks JSON only; Fastify would otherwise accept text/plain bodies as strings.
   app.removeContentTypeParser('text/plain');
   app.setValidatorCompiler(zodRequestValidator);
-  app.setSerializerCompiler(serializerCompiler);
+  // Response schemas document the routes (OpenAPI) but are not re-checked on every reply: the bodies
+  // are built here from engine answers that `findAnswerMismatch` has checked, and a zod pass over
+  // them cost more than the built-in engine itself (see docs/benchmarks.md).
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   app.addHook(
     'onRequest',
     requirePrincipal((failure, _request, reply) =>

@@ -1,6 +1,6 @@
 import type { Answer, AnswerMeta, Question, State } from '@arbiter/decision';
 import { normalisedEntropyConfidence } from '../../answer-confidence.js';
-import { type TermCounts, termsOf } from './text-terms.js';
+import { candidateTermsOf, type TermCounts, termsOf } from './text-terms.js';
 
 /** BM25's term-frequency saturation: the second mention of a word adds less than the first. */
 const SATURATION = 1.2;
@@ -30,11 +30,14 @@ interface CandidateEvidence {
  * BM25-style: saturated term frequency in the state times an inverse candidate frequency, so a
  * word every candidate contains tells them apart no better than a word none contains.
  */
-function weighCandidates(stateTerms: TermCounts, candidates: readonly TermCounts[]): CandidateEvidence {
+function weighCandidates(
+  stateTerms: TermCounts,
+  candidates: readonly (readonly string[])[],
+): CandidateEvidence {
   const count = candidates.length;
   const candidateFrequency = new Map<string, number>();
   for (const terms of candidates) {
-    for (const term of terms.keys()) candidateFrequency.set(term, (candidateFrequency.get(term) ?? 0) + 1);
+    for (const term of terms) candidateFrequency.set(term, (candidateFrequency.get(term) ?? 0) + 1);
   }
   const scores: number[] = [];
   const matched: string[][] = [];
@@ -42,7 +45,7 @@ function weighCandidates(stateTerms: TermCounts, candidates: readonly TermCounts
   for (const terms of candidates) {
     let score = 0;
     const hits: string[] = [];
-    for (const term of terms.keys()) {
+    for (const term of terms) {
       const frequency = stateTerms.get(term);
       if (frequency === undefined) continue;
       const df = candidateFrequency.get(term) ?? 1;
@@ -92,18 +95,16 @@ function meta(evidence: CandidateEvidence): AnswerMeta {
 export function evaluateLexically(stateTerms: TermCounts, question: Question): Answer {
   switch (question.type) {
     case 'noul': {
-      const trueTerms = termsOf(question.criteria?.true ?? '');
-      termsOf(question.instructions, trueTerms);
-      const falseTerms = termsOf(question.criteria?.false ?? '');
+      const trueTerms = candidateTermsOf(question.criteria?.true, question.instructions);
+      const falseTerms = candidateTermsOf(question.criteria?.false ?? '');
       const evidence = weighCandidates(stateTerms, [trueTerms, falseTerms]);
       return { type: 'noul', noul: evidence.probabilities[0] ?? 0.5, arbiter: meta(evidence) };
     }
     case 'choice': {
       const options = Object.keys(question.criteria);
       const candidates = options.map((option) => {
-        const terms = termsOf(option);
         const description = question.criteria[option];
-        return description ? termsOf(description, terms) : terms;
+        return description ? candidateTermsOf(option, description) : candidateTermsOf(option);
       });
       const evidence = weighCandidates(stateTerms, candidates);
       // fromEntries defines own properties, so an option named `__proto__` stays an option.
@@ -122,7 +123,7 @@ export function evaluateLexically(stateTerms: TermCounts, question: Question): A
       const levels = question.criteria;
       const evidence = weighCandidates(
         stateTerms,
-        levels.map((description) => termsOf(description ?? '')),
+        levels.map((description) => candidateTermsOf(description ?? '')),
       );
       const probabilities: Record<string, number> = {};
       const legend: Record<string, string | null> = {};
