@@ -9,8 +9,8 @@ import type { UhpHttp } from './uhp-http.js';
 
 export interface ResponseStreamOptions {
   readonly http: UhpHttp;
-  /** Opens the first connection (the `POST /v1/responses`, carrying its Idempotency-Key). */
-  readonly open: (signal: AbortSignal | undefined) => Promise<Response>;
+  /** The answer to the `POST /v1/responses` that started the task (normally an event stream). */
+  readonly connection: Response;
   readonly signal?: AbortSignal | undefined;
   /** Whether aborting `signal` asks the server to cancel the task (needs the `cancellation` capability). */
   readonly cancelOnAbort: boolean;
@@ -103,7 +103,7 @@ export class ResponseStream implements AsyncIterable<UhpClientEvent> {
     let resumable = false;
     let disturbed = false;
     let reconnects = 0;
-    let connection: Response | null = await this.#options.open(signal);
+    let connection: Response | null = this.#options.connection;
 
     while (true) {
       if (connection !== null) {

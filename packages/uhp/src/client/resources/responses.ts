@@ -43,7 +43,10 @@ export class Responses {
     );
   }
 
-  /** Starts a task and follows it as normalised client events (see {@link ResponseStream}). */
+  /**
+   * Starts a task and resolves once the server has accepted it; iterate the result to follow the task
+   * as normalised client events (see {@link ResponseStream}).
+   */
   async stream(body: CreateResponseRequest, options: CreateOptions = {}): Promise<ResponseStream> {
     await this.#context.require('streaming', 'streaming a task');
     await this.#checkContinuation(body);
@@ -51,19 +54,20 @@ export class Responses {
     // Without server-side idempotency a retried POST could run the task twice, so it is not retried.
     const idempotent = await this.#context.has('idempotency');
     const http = this.#context.http;
+    // Sent before returning, so a refused task (quota, unknown harness) rejects this call itself.
+    const connection = await http.send({
+      method: 'POST',
+      path: '/v1/responses',
+      body: { ...body, stream: true },
+      headers: { 'idempotency-key': key, accept: 'text/event-stream' },
+      signal: options.signal,
+      idempotent,
+    });
     return new ResponseStream({
       http,
+      connection,
       signal: options.signal,
       cancelOnAbort: await this.#context.has('cancellation'),
-      open: (signal) =>
-        http.send({
-          method: 'POST',
-          path: '/v1/responses',
-          body: { ...body, stream: true },
-          headers: { 'idempotency-key': key, accept: 'text/event-stream' },
-          signal,
-          idempotent,
-        }),
     });
   }
 
