@@ -66,7 +66,7 @@ describe('question builders', () => {
     expectTypeOf<Answers['is_urgent']['confidence']>().toBeNumber();
   });
 
-  it('type hand-written wire questions too, with string options', async () => {
+  it('type hand-written wire questions too, options included', async () => {
     const client = new DecisionClient({ transport: createStubTransport() });
     const result = await client.decide({
       state: 's',
@@ -77,7 +77,7 @@ describe('question builders', () => {
     });
     if (result.skipped) throw new Error(result.message);
     expectTypeOf(result.answers.flag).toEqualTypeOf<NoulAnswer>();
-    expectTypeOf(result.answers.pick.choice).toEqualTypeOf<string>();
+    expectTypeOf(result.answers.pick.choice).toEqualTypeOf<'left' | 'right'>();
     expect(result.answers.pick.choice).toBe('left');
   });
 
