@@ -7,6 +7,7 @@ export type EngineErrorCode = 'engine_error' | 'engine_unavailable' | 'engine_ti
  * the server maps `code` to a 502/503/504 response, the client to a visible skip.
  */
 export class EngineError extends Error {
+  // biome-ignore lint/correctness/noUnusedPrivateClassMembers: read by `isInstance` through `marker in error`, across copies of this package.
   private readonly [marker] = true;
   override readonly name = 'EngineError';
   readonly code: EngineErrorCode;

@@ -187,6 +187,35 @@ describe('redact', () => {
     );
   });
 
+  it('removes generated tokens wherever they sit in arbitrary text', () => {
+    const alphanumeric = fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789');
+    const run = (length: number) => fc.string({ unit: alphanumeric, minLength: length, maxLength: length });
+    const secrets = fc.oneof(
+      run(36).map((body) => `ghp_${body}`),
+      run(16).map((body) => `AKIA${body.toUpperCase()}`),
+      run(30).map((body) => `glpat-${body}`),
+      run(40).map((body) => `sk-ant-api03-${body}`),
+      run(34).map((body) => `hf_${body}`),
+      run(24).map((body) => `sk_live_${body}`),
+      run(36).map((body) => `npm_${body}`),
+      fc.tuple(run(20), run(30)).map(([header, payload]) => `eyJ${header}.eyJ${payload}.${header}`),
+    );
+    const separator = fc.constantFrom(' ', '\n', '"', "'", '(', ')', ',', ';', '=', ':', '/', '@', '`', '\t');
+    fc.assert(
+      fc.property(
+        fc.string({ maxLength: 40 }),
+        separator,
+        secrets,
+        separator,
+        fc.string({ maxLength: 40 }),
+        (before, open, secret, close, after) => {
+          expect(redact(`${before}${open}${secret}${close}${after}`)).not.toContain(secret);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
   // Quadratic backtracking on any of these would take minutes; linear scans take milliseconds.
   const megabyte = 1 << 20;
   const fill = (unit: string) => unit.repeat(Math.ceil(megabyte / unit.length)).slice(0, megabyte);
