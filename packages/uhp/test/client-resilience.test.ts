@@ -122,6 +122,23 @@ describe('UhpClient against a misbehaving server', () => {
     expect(types(events).filter((type) => type === 'text-delta')).toHaveLength(5);
   });
 
+  it('repeats the POST with the same Idempotency-Key when the stream dies before the task is named', async () => {
+    server.misbehaviour = 'drop-before-created';
+    const events = await run();
+    expect(events).toContainEqual({ type: 'reconnect', mode: 'repeat', attempt: 1 });
+    expect(shownText(events)).toBe('Hello, world!');
+    const posts = server.requestsTo('POST', '/uhp/v1/responses');
+    expect(posts).toHaveLength(2);
+    expect(posts[1]?.headers['idempotency-key']).toBe(posts[0]?.headers['idempotency-key']);
+  });
+
+  it('gives up rather than risk a second execution when the server does not promise idempotency', async () => {
+    server.misbehaviour = 'drop-before-created';
+    server.capabilities.idempotency = false;
+    await expect(run()).rejects.toThrow('The connection closed before the server named the task.');
+    expect(server.requestsTo('POST', '/uhp/v1/responses')).toHaveLength(1);
+  });
+
   it('detects a skipped sequence number and corrects the text from the stored response', async () => {
     server.misbehaviour = 'skip-sequence';
     server.inProgressReads = 0;

@@ -42,6 +42,12 @@ export class JsonLinesRenderer implements RunRenderer {
 
 type Mode = 'start' | 'text' | 'reasoning' | 'line';
 
+const RECONNECT_NOTES = {
+  resume: 'connection dropped; resuming the stream where it broke',
+  reread: 'connection dropped; following the stored response instead',
+  repeat: 'connection dropped before the task was named; asking again with the same idempotency key',
+} as const;
+
 /**
  * The terminal rendering: text as it arrives, reasoning set apart (dimmed, behind a bar), each tool
  * call and its outcome on their own lines, produced files, and a closing usage line. Meta notes go to
@@ -114,11 +120,7 @@ export class TerminalRenderer implements RunRenderer {
         );
         break;
       case 'reconnect':
-        this.#meta(
-          event.mode === 'resume'
-            ? 'connection dropped; resuming the stream where it broke'
-            : 'connection dropped; following the stored response instead',
-        );
+        this.#meta(RECONNECT_NOTES[event.mode]);
         break;
       case 'done': {
         const { response } = event;

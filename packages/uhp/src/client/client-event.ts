@@ -34,7 +34,11 @@ export type UhpClientEvent =
   /** An error that did not end the task (the wire `error` event). */
   | { readonly type: 'error'; readonly code: string; readonly message: string; readonly param: string | null }
   | { readonly type: 'sequence-gap'; readonly expected: number; readonly received: number }
-  | { readonly type: 'reconnect'; readonly mode: 'resume' | 'reread'; readonly attempt: number }
+  /**
+   * The connection dropped and the client picked the task up again: `resume` (Last-Event-ID), `reread`
+   * (the stored response), or `repeat` (the same idempotent POST, when the task had not been named yet).
+   */
+  | { readonly type: 'reconnect'; readonly mode: 'resume' | 'reread' | 'repeat'; readonly attempt: number }
   /** Always last: the final response, as stored by the server. */
   | { readonly type: 'done'; readonly response: UhpResponse };
 

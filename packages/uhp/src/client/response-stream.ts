@@ -11,6 +11,11 @@ export interface ResponseStreamOptions {
   readonly http: UhpHttp;
   /** The answer to the `POST /v1/responses` that started the task (normally an event stream). */
   readonly connection: Response;
+  /**
+   * Repeats that POST with the same Idempotency-Key, for a connection lost before the server named the
+   * task; only given when the server promises idempotency (the repeat then joins the first execution).
+   */
+  readonly reopen?: ((signal: AbortSignal | undefined) => Promise<Response>) | undefined;
   readonly signal?: AbortSignal | undefined;
   /** Whether aborting `signal` asks the server to cancel the task (needs the `cancellation` capability). */
   readonly cancelOnAbort: boolean;
@@ -136,13 +141,17 @@ export class ResponseStream implements AsyncIterable<UhpClientEvent> {
           }
         }
       }
-      if (this.#responseId === null) {
-        throw new UhpConnectionError('The connection closed before the server named the task.');
-      }
       if (++reconnects > maxReconnects) {
         throw new UhpConnectionError(`The stream dropped ${maxReconnects} times; giving up following it.`);
       }
       disturbed = true;
+      if (this.#responseId === null) {
+        const { reopen } = this.#options;
+        if (!reopen) throw new UhpConnectionError('The connection closed before the server named the task.');
+        yield { type: 'reconnect', mode: 'repeat', attempt: reconnects };
+        connection = await reopen(signal);
+        continue;
+      }
       if (resumable) {
         yield { type: 'reconnect', mode: 'resume', attempt: reconnects };
         connection = await http

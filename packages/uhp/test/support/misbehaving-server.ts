@@ -7,6 +7,7 @@ export type Misbehaviour =
   | 'none'
   | 'drop-mid-stream' // closes the socket halfway, numbers nothing: the client must re-read
   | 'drop-resumable' // closes halfway but numbers events (`id:`) and honours Last-Event-ID
+  | 'drop-before-created' // the first stream dies before its first event; a repeat is served whole
   | 'skip-sequence' // never sends one text delta
   | 'buffer-everything' // sends the whole stream in one write at the end
   | 'fail-503-once' // 503 server_error, then succeeds
@@ -259,6 +260,14 @@ export class MisbehavingServer {
         await new Promise((resolve) => setTimeout(resolve, 20));
         return void req.socket.destroy();
       }
+      case 'drop-before-created':
+        if (this.#failuresLeft-- > 0) {
+          res.writeHead(200, streamHeaders);
+          res.write(': accepted\n\n');
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          return void req.socket.destroy();
+        }
+        break;
       case 'skip-sequence':
         res.writeHead(200, streamHeaders);
         for (const event of events) if (event.sequence_number !== 8) res.write(sse(event, false));

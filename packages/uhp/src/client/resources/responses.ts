@@ -55,17 +55,19 @@ export class Responses {
     const idempotent = await this.#context.has('idempotency');
     const http = this.#context.http;
     // Sent before returning, so a refused task (quota, unknown harness) rejects this call itself.
-    const connection = await http.send({
-      method: 'POST',
-      path: '/v1/responses',
-      body: { ...body, stream: true },
-      headers: { 'idempotency-key': key, accept: 'text/event-stream' },
-      signal: options.signal,
-      idempotent,
-    });
+    const post = (signal: AbortSignal | undefined) =>
+      http.send({
+        method: 'POST',
+        path: '/v1/responses',
+        body: { ...body, stream: true },
+        headers: { 'idempotency-key': key, accept: 'text/event-stream' },
+        signal,
+        idempotent,
+      });
     return new ResponseStream({
       http,
-      connection,
+      connection: await post(options.signal),
+      reopen: idempotent ? post : undefined,
       signal: options.signal,
       cancelOnAbort: await this.#context.has('cancellation'),
     });
