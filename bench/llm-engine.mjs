@@ -112,10 +112,17 @@ async function measure() {
     const sorted = [...samples].sort((a, b) => a - b);
     return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
   };
-  async function time(task) {
+  // Wall time, plus this process's CPU time for the call: the CPU figure does not depend on how busy
+  // the rest of the machine is, so it isolates the client-side work (engine + HTTP client).
+  const cpu = { direct: [], direct6: [], engine1: [], engine6: [] };
+  async function time(name, task) {
+    const cpuBefore = process.cpuUsage();
     const started = process.hrtime.bigint();
     await task();
-    return Number(process.hrtime.bigint() - started) / 1e6;
+    const elapsed = Number(process.hrtime.bigint() - started) / 1e6;
+    const used = process.cpuUsage(cpuBefore);
+    cpu[name].push((used.user + used.system) / 1000);
+    return elapsed;
   }
 
   const runs = {
@@ -129,7 +136,7 @@ async function measure() {
   // Interleaved, so drift in the machine's load affects every variant alike.
   const samples = { direct: [], direct6: [], engine1: [], engine6: [] };
   for (let i = 0; i < iterations; i += 1) {
-    for (const [name, run] of Object.entries(runs)) samples[name].push(await time(run));
+    for (const [name, run] of Object.entries(runs)) samples[name].push(await time(name, run));
   }
 
   const p50 = Object.fromEntries(
@@ -149,6 +156,11 @@ async function measure() {
   console.log(`  direct fetch ×6 concurrent p50 ${fmt(p50.direct6)}  p90 ${fmt(p90.direct6)}`);
   console.log(`  engine, 1 question    p50 ${fmt(p50.engine1)}  p90 ${fmt(p90.engine1)}`);
   console.log(`  engine, 6 questions   p50 ${fmt(p50.engine6)}  p90 ${fmt(p90.engine6)}`);
+  const cpuMean = (name) => cpu[name].reduce((sum, value) => sum + value, 0) / cpu[name].length;
+  console.log(
+    `  client CPU per call (mean): direct ${fmt(cpuMean('direct'))}, direct ×6 ${fmt(cpuMean('direct6'))}, ` +
+      `engine 1 q ${fmt(cpuMean('engine1'))}, engine 6 q ${fmt(cpuMean('engine6'))}`,
+  );
   console.log(`  engine overhead at p50: ${fmt(overhead)} (aim ≤ 2 ms) ${overhead <= 2 ? 'OK' : 'MISSED'}`);
   console.log(
     `  6-question / 1-question at p50: ${ratio.toFixed(3)}× (aim ≤ 1.3×) ${ratio <= 1.3 ? 'OK' : 'MISSED'}`,
