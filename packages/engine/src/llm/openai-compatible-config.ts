@@ -43,11 +43,14 @@ export const openAICompatibleEngineConfigSchema = z.strictObject({
     .optional(),
   /** Most chat completions in flight at once for this engine, across all requests. */
   concurrency: z.number().int().min(1).max(1024).default(8),
-  /** Budget of one `evaluate` call, retries included. */
-  timeoutMs: z.number().int().min(1).max(600_000).default(10_000),
+  /**
+   * Budget of one `evaluate` call, retries included. The default stays under the decision client's 5 s
+   * budget, so a slow model server is reported as a 504 the client sees rather than a client timeout.
+   */
+  timeoutMs: z.number().int().min(1).max(600_000).default(4_000),
   /** Retries of one completion after 429, 5xx, network errors. */
   maxRetries: z.number().int().min(0).max(10).default(2),
-  /** Free-form descriptive labels shown in the model list (e.g. `{ "family": "qwen3" }`). */
+  /** Free-form descriptive labels for operators (e.g. `{ "family": "qwen3" }`); never sent upstream. */
   labels: z.record(z.string(), z.string()).optional(),
   logprobs: logprobsModeSchema.default('auto'),
   disableThinking: disableThinkingSchema.default('none'),
