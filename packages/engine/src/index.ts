@@ -27,6 +27,7 @@ export { CatalogConfigError } from './catalog/catalog-config-error.js';
 export { defineEngineKind, type EngineKind, type EngineKindContext } from './catalog/engine-kind.js';
 export {
   BUILTIN_ALIASES,
+  BUILTIN_ANALYSERS,
   BUILTIN_MODELS,
   ModelCatalog,
   type ModelCatalogOptions,

@@ -1,6 +1,7 @@
 import type { DecisionEngine } from '@arbiter/decision';
 import { z } from 'zod';
 import type { PackAnalyser } from '../builtin/pack-analyser.js';
+import { toolGateAnalyser } from '../builtin/tool-call/tool-gate-analyser.js';
 import { openAICompatibleEngineKind } from '../llm/openai-compatible-engine-kind.js';
 import { builtinEngineKind } from './builtin-engine-kind.js';
 import { type CatalogConfigInput, type CatalogModel, catalogConfigSchema } from './catalog-config.js';
@@ -20,6 +21,9 @@ export const BUILTIN_MODELS: readonly CatalogModel[] = [
   },
 ];
 
+/** The pack analysers the built-in engine gets unless `analysers` says otherwise. */
+export const BUILTIN_ANALYSERS: readonly PackAnalyser[] = [toolGateAnalyser];
+
 /** Embedded aliases; clients of the public API send `jev-latest` when they name no model. */
 export const BUILTIN_ALIASES: Readonly<Record<string, string>> = { 'jev-latest': 'arbiter-latest' };
 
@@ -28,7 +32,7 @@ export interface ModelCatalogOptions {
   config?: CatalogConfigInput;
   /** Engine kinds besides `builtin` (e.g. `openai-compatible`), by the `engine.kind` they serve. */
   engineKinds?: Readonly<Record<string, EngineKind>>;
-  /** Pack analysers handed to engines that use them (the built-in engine). */
+  /** Pack analysers handed to engines that use them (the built-in engine). Default: BUILTIN_ANALYSERS. */
   analysers?: readonly PackAnalyser[];
 }
 
@@ -85,7 +89,7 @@ export class ModelCatalog {
       'openai-compatible': openAICompatibleEngineKind,
       ...options.engineKinds,
     };
-    const context = { analysers: options.analysers ?? [] };
+    const context = { analysers: options.analysers ?? BUILTIN_ANALYSERS };
 
     const models = [...(config.builtinModels ? BUILTIN_MODELS : []), ...config.models];
     for (const [index, model] of models.entries()) {
