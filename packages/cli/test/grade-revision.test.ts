@@ -11,7 +11,7 @@ const BIN = resolve(import.meta.dirname, '../bin/arbiter.js');
 
 function runCli(
   args: string[],
-  options: { interruptWhen?: string } = {},
+  options: { interrupt?: { when: string; ready: () => Promise<void> } } = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolveRun, reject) => {
     // ARBITER_API_KEY: the server runs without auth and ignores it; the HTTP transport wants one.
@@ -24,10 +24,11 @@ function runCli(
     let interrupted = false;
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
-      // Like a user pressing Ctrl-C once the text appears.
-      if (options.interruptWhen !== undefined && !interrupted && stdout.includes(options.interruptWhen)) {
+      // Like a user pressing Ctrl-C once the text appears and the test's condition holds.
+      const interrupt = options.interrupt;
+      if (interrupt !== undefined && !interrupted && stdout.includes(interrupt.when)) {
         interrupted = true;
-        child.kill('SIGINT');
+        interrupt.ready().then(() => child.kill('SIGINT'), reject);
       }
     });
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
@@ -216,6 +217,20 @@ describe('arbiter grade --revise-with against the real UHP server (offline model
 
   it('cancels the running revision turn on the server when interrupted', async () => {
     const responseId = await startTask(`@say ${DRAFT}`);
+    const headers = { 'uhp-version': '2026-08-11' };
+    const first = (await (await fetch(`${harnessURL}/v1/responses/${responseId}`, { headers })).json()) as {
+      metadata: { session_id: string };
+    };
+    const lastTurn = async () => {
+      const listing = await fetch(`${harnessURL}/v1/sessions/${first.metadata.session_id}/turns`, {
+        headers,
+      });
+      const turnId = ((await listing.json()) as { turns: { response_id: string }[] }).turns.at(
+        -1,
+      )?.response_id;
+      const turn = await fetch(`${harnessURL}/v1/responses/${turnId}`, { headers });
+      return (await turn.json()) as { id: string; status: string };
+    };
     const run = await runCli(
       [
         'grade',
@@ -228,26 +243,19 @@ describe('arbiter grade --revise-with against the real UHP server (offline model
         '--revision-instructions',
         '@sleep 60000',
       ],
-      { interruptWhen: 'feedback (from the rubric):' },
+      {
+        interrupt: {
+          when: 'feedback (from the rubric):',
+          // Once the revision turn is running on the server, so there is something to cancel.
+          ready: () => until(async () => (await lastTurn()).status === 'in_progress'),
+        },
+      },
     );
     expect(run, run.stderr + run.stdout).toMatchObject({ code: 130 });
     expect(run.stderr).toContain('arbiter grade: interrupted; the revision turn was cancelled');
-    const headers = { 'uhp-version': '2026-08-11' };
-    const first = (await (await fetch(`${harnessURL}/v1/responses/${responseId}`, { headers })).json()) as {
-      metadata: { session_id: string };
-    };
-    const turns = (await (
-      await fetch(`${harnessURL}/v1/sessions/${first.metadata.session_id}/turns`, { headers })
-    ).json()) as { turns: { response_id: string }[] };
-    const revisionId = turns.turns.at(-1)?.response_id;
-    expect(revisionId).not.toBe(responseId);
     await until(async () => {
-      const revision = (await (
-        await fetch(`${harnessURL}/v1/responses/${revisionId}`, { headers })
-      ).json()) as {
-        status: string;
-      };
-      return revision.status === 'cancelled';
+      const turn = await lastTurn();
+      return turn.id !== responseId && turn.status === 'cancelled';
     });
   });
 

@@ -131,7 +131,8 @@ describe('modelFeedback through an OpenAI-compatible server', () => {
     const model = resolveFeedbackModel(`openai-compatible:${baseURL}#coder`, {
       [FEEDBACK_API_KEY_ENV]: 'feedback-key',
     });
-    const feedback = await modelFeedback({ model, rubric, grade, work: 'My essay text.' });
+    const token = `ghp_${'a1'.repeat(18)}`;
+    const feedback = await modelFeedback({ model, rubric, grade, work: `My essay text.\nDeploy with ${token}` });
     expect(feedback).toEqual({
       source: 'model',
       model: `openai-compatible:${baseURL}#coder`,
@@ -145,7 +146,8 @@ describe('modelFeedback through an OpenAI-compatible server', () => {
     expect(prompt).toContain('"needed":"A claim with evidence."');
     expect(prompt).toContain('"id":"sources"');
     expect(prompt).not.toContain('"id":"length"');
-    expect(prompt).toContain('<work>\nMy essay text.\n</work>');
+    expect(prompt).toContain('<work>\nMy essay text.\nDeploy with [REDACTED:github-token]\n</work>');
+    expect(prompt).not.toContain(token);
   });
 
   it('falls back to the rubric feedback and says why when the model fails', async () => {

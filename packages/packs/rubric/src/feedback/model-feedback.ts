@@ -46,7 +46,8 @@ export async function modelFeedback(options: ModelFeedbackOptions): Promise<Feed
     `Failing criteria (JSON): ${JSON.stringify(failing)}`,
     'The work:',
     '<work>',
-    options.work,
+    // The provider is a third party: the work goes out redacted, as the decision request's state does.
+    redact(options.work),
     '</work>',
   ].join('\n');
   try {

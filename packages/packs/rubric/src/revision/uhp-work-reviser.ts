@@ -1,8 +1,6 @@
 import { DECISION_LIMITS } from '@arbiter/decision';
-import type { UhpClient } from '@arbiter/uhp';
+import { messageItemSchema, type UhpClient, type UhpResponse } from '@arbiter/uhp';
 import type { WorkReviser, WorkVersion } from './work-reviser.js';
-
-type UhpResponse = Awaited<ReturnType<UhpClient['responses']['retrieve']>>;
 
 export interface UhpWorkReviserOptions {
   client: UhpClient;
@@ -61,12 +59,16 @@ function revisionTurn(feedback: string, options: UhpWorkReviserOptions): string 
 }
 
 function finalMessageText(response: UhpResponse): string {
-  const messages = response.output.filter((item) => item.type === 'message');
-  const last = messages.at(-1);
+  // Unknown item types are allowed on the wire, so messages are picked out by their schema.
+  const messages = response.output.flatMap((item) => {
+    const message = messageItemSchema.safeParse(item);
+    return message.success ? [message.data] : [];
+  });
   const text =
-    last !== undefined && 'content' in last && Array.isArray(last.content)
-      ? last.content.map((part: { text?: string }) => part.text ?? '').join('')
-      : '';
+    messages
+      .at(-1)
+      ?.content.map((part) => part.text)
+      .join('') ?? '';
   if (text.trim() === '') throw new Error(`UHP response ${response.id} has no final message text to grade`);
   return text;
 }
