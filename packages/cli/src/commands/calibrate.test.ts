@@ -180,7 +180,7 @@ describe('arbiter calibrate', () => {
     expect(requests).toBe(0);
   });
 
-  it('runs as the arbiter command: config from $ARBITER_CONFIG, exit 0, and exit 2 with a message for bad input', async () => {
+  it('runs as the arbiter command: config from $ARBITER_CONFIG, exit 0; exit 2 for bad input and 1 for a model server that fails, each with a message', async () => {
     const config = join(directory, 'arbiter.yaml');
     await writeFile(config, yamlConfig());
     const data = await writeData(12);
@@ -200,5 +200,15 @@ describe('arbiter calibrate', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^arbiter calibrate: .*ghost-1\.0\.0/);
     expect(bad.stderr).not.toMatch(/\n\s+at /); // a message, not a stack trace
+
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    server.listen(0, '127.0.0.1'); // afterEach closes it again
+    await once(server, 'listening');
+    const down = await arbiter(['calibrate', '--model', 'judge', '--data', data, '--config', config]);
+    expect(down.code).toBe(1);
+    expect(down.stderr).toMatch(
+      /^arbiter calibrate: example \d+: could not reach the model server at http:\/\/127\.0\.0\.1:\d+: ECONNREFUSED/,
+    );
   });
 });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, extname, join, resolve } from 'node:path';
+import { EngineError } from '@arbiter/decision';
 import {
   type CalibrationReport,
   calibrateOpenAICompatibleEngine,
@@ -58,9 +59,12 @@ export function registerCalibrateCommand(program: Command): void {
       try {
         await runCalibrate(options, { stdout: (text) => process.stdout.write(text) });
       } catch (error) {
-        if (!(error instanceof CalibrateInputError)) throw error;
-        process.stderr.write(`arbiter calibrate: ${error.message}\n`);
-        process.exitCode = 2;
+        // Bad input exits 2; a model server that failed on an example exits 1; anything else is a bug
+        // and keeps its stack trace.
+        const modelFailure = error instanceof Error && EngineError.isInstance(error.cause);
+        if (!(error instanceof CalibrateInputError) && !modelFailure) throw error;
+        process.stderr.write(`arbiter calibrate: ${(error as Error).message}\n`);
+        process.exitCode = modelFailure ? 1 : 2;
       }
     });
 }
