@@ -15,6 +15,7 @@ import type { UhpDataLayout } from './storage/data-layout.js';
 import type { StoredSession, UhpStore } from './storage/uhp-store.js';
 import type { EventLog } from './streaming/event-log.js';
 import type { TaskRunner } from './task-runner.js';
+import { inputTextOf, outputTextOf } from './turn-text.js';
 import { notFound, UhpHttpError } from './uhp-error.js';
 import { RESERVED_WORKSPACE_DIR, Workspace } from './workspace/workspace.js';
 
@@ -264,20 +265,8 @@ export class TaskService {
   private conversationOf(sessionId: string): ConversationMessage[] {
     const messages: ConversationMessage[] = [];
     for (const turn of this.store.sessionResponses(sessionId)) {
-      const userText = turn.input
-        .flatMap((item) => {
-          const content = (item as { content?: unknown }).content;
-          if (typeof content === 'string') return [content];
-          return Array.isArray(content)
-            ? content.filter((part) => part?.type === 'input_text').map((part) => String(part.text))
-            : [];
-        })
-        .join('\n');
-      messages.push({ role: 'user', text: userText });
-      const assistantText = turn.body.output
-        .flatMap((item) => ('content' in item && Array.isArray(item.content) ? item.content : []))
-        .map((part) => (typeof part.text === 'string' ? part.text : ''))
-        .join('\n');
+      messages.push({ role: 'user', text: inputTextOf(turn.input) });
+      const assistantText = outputTextOf(turn.body.output);
       if (assistantText) messages.push({ role: 'assistant', text: assistantText });
     }
     return messages;

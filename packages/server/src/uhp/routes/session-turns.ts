@@ -1,4 +1,5 @@
 import type { UhpStore } from '../storage/uhp-store.js';
+import { outputTextOf } from '../turn-text.js';
 
 /** The ordered turns of a session: each names its response and carries its input and final text. */
 export function sessionTurns(store: UhpStore, sessionId: string) {
@@ -12,11 +13,6 @@ export function sessionTurns(store: UhpStore, sessionId: string) {
       model: turn.body.model,
       created_at: turn.body.created_at,
       input: turn.input,
-      output_text: turn.body.output
-        .flatMap((item) =>
-          item.type === 'message' && 'content' in item && Array.isArray(item.content) ? item.content : [],
-        )
-        .map((part) => (typeof part.text === 'string' ? part.text : ''))
-        .join('\n'),
+      output_text: outputTextOf(turn.body.output),
     }));
 }

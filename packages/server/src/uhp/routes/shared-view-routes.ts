@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { inputTextOf } from '../turn-text.js';
 import { notFound } from '../uhp-error.js';
 import type { UhpServices } from '../uhp-services.js';
 import { sessionTurns } from './session-turns.js';
@@ -22,15 +23,7 @@ export function registerSharedViewRoutes(app: FastifyInstance, services: UhpServ
       const turns = sessionTurns(services.store, session.id).map((turn) => ({
         status: turn.status,
         created_at: turn.created_at,
-        input_text: turn.input
-          .flatMap((item) => {
-            const content = (item as { content?: unknown }).content;
-            if (typeof content === 'string') return [content];
-            return Array.isArray(content)
-              ? content.filter((part) => part?.type === 'input_text').map((part) => String(part.text))
-              : [];
-          })
-          .join('\n'),
+        input_text: inputTextOf(turn.input),
         output_text: turn.output_text,
       }));
       reply
