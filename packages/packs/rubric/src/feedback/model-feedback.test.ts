@@ -132,7 +132,12 @@ describe('modelFeedback through an OpenAI-compatible server', () => {
       [FEEDBACK_API_KEY_ENV]: 'feedback-key',
     });
     const token = `ghp_${'a1'.repeat(18)}`;
-    const feedback = await modelFeedback({ model, rubric, grade, work: `My essay text.\nDeploy with ${token}` });
+    const feedback = await modelFeedback({
+      model,
+      rubric,
+      grade,
+      work: `My essay text.\nDeploy with ${token}`,
+    });
     expect(feedback).toEqual({
       source: 'model',
       model: `openai-compatible:${baseURL}#coder`,
