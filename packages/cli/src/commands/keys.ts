@@ -1,20 +1,9 @@
-import { KeyStore, migrations, openDatabase, resolveDataDir } from '@arbiter/server';
 import type { Command } from 'commander';
-import { formatTextTable } from './text-table.js';
-import { EXIT_FAILURE, runCommand } from './usage-error.js';
+import type { DataDirOption } from './keys-action.js';
+import { runCommand } from './usage-error.js';
 
-interface DataDirOption {
-  dataDir?: string;
-}
-
-function withKeyStore<T>(options: DataDirOption, use: (keys: KeyStore) => T): T {
-  const db = openDatabase(resolveDataDir(options.dataDir), migrations);
-  try {
-    return use(new KeyStore(db));
-  } finally {
-    db.close();
-  }
-}
+// The key store (and SQLite) load only when a keys command runs.
+const action = () => import('./keys-action.js');
 
 export function registerKeysCommand(program: Command): void {
   const keys = program
@@ -35,14 +24,7 @@ export function registerKeysCommand(program: Command): void {
     .option('--principal <name>', 'the principal that owns the key (created when it does not exist)')
     .option(...dataDirOption)
     .action((options: DataDirOption & { principal?: string }) =>
-      runCommand('keys create', async () => {
-        const created = withKeyStore(options, (store) => store.create(options.principal));
-        process.stdout.write(`${created.key}\n`);
-        process.stderr.write(
-          `created ${created.record.id} for principal ${created.record.principal.name}; the key is not shown again\n`,
-        );
-        return 0;
-      }),
+      runCommand('keys create', async () => (await action()).createKey(options)),
     );
 
   keys
@@ -51,22 +33,7 @@ export function registerKeysCommand(program: Command): void {
     .option('--json', 'print JSON')
     .option(...dataDirOption)
     .action((options: DataDirOption & { json?: boolean }) =>
-      runCommand('keys list', async () => {
-        const records = withKeyStore(options, (store) => store.list());
-        if (options.json) {
-          process.stdout.write(`${JSON.stringify(records, null, 2)}\n`);
-          return 0;
-        }
-        const rows = records.map((record) => [
-          record.id,
-          record.principal.name,
-          `…${record.hint}`,
-          record.createdAt.toISOString(),
-          record.revokedAt ? `revoked ${record.revokedAt.toISOString()}` : 'active',
-        ]);
-        process.stdout.write(formatTextTable(['id', 'principal', 'key', 'created', 'status'], rows));
-        return 0;
-      }),
+      runCommand('keys list', async () => (await action()).listKeys(options)),
     );
 
   keys
@@ -75,14 +42,6 @@ export function registerKeysCommand(program: Command): void {
     .argument('<id>', 'key id, as shown by `arbiter keys list`')
     .option(...dataDirOption)
     .action((id: string, options: DataDirOption) =>
-      runCommand('keys revoke', async () => {
-        const outcome = withKeyStore(options, (store) => store.revoke(id));
-        if (outcome === 'not-found') {
-          process.stderr.write(`arbiter keys revoke: no key with id ${id}\n`);
-          return EXIT_FAILURE;
-        }
-        process.stdout.write(outcome === 'revoked' ? `revoked ${id}\n` : `${id} was already revoked\n`);
-        return 0;
-      }),
+      runCommand('keys revoke', async () => (await action()).revokeKey(id, options)),
     );
 }

@@ -1,5 +1,4 @@
 import { text } from 'node:stream/consumers';
-import { redact } from '@arbiter/decision';
 import type { Command } from 'commander';
 import { runCommand } from './usage-error.js';
 
@@ -11,6 +10,8 @@ export function registerRedactCommand(program: Command): void {
     )
     .action(() =>
       runCommand('redact', async () => {
+        // Loaded when the command runs, so other commands do not pay for the redaction rules.
+        const { redact } = await import('@arbiter/decision');
         process.stdout.write(redact(await text(process.stdin)));
         return 0;
       }),

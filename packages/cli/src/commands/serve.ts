@@ -1,19 +1,12 @@
-import { CatalogConfigError } from '@arbiter/engine';
-import { DEFAULT_HOST, DEFAULT_PORT, ServerConfigError, startServer } from '@arbiter/server';
 import { type Command, Option } from 'commander';
 import { parsePort } from './port-option.js';
-import { runCommand, UsageError } from './usage-error.js';
+import type { ServeOptions } from './serve-action.js';
+import { runCommand } from './usage-error.js';
 
-interface ServeOptions {
-  port: number;
-  host: string;
-  dataDir?: string;
-  config?: string;
-  auth: boolean;
-  logLevel: string;
-}
-
-const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+// Equal to @arbiter/server's DEFAULT_PORT and DEFAULT_HOST (a test checks it), repeated so that
+// building the command line does not load the server: a command's code loads when it runs.
+const DEFAULT_PORT = 7411;
+const DEFAULT_HOST = '127.0.0.1';
 
 export function registerServeCommand(program: Command): void {
   program
@@ -31,55 +24,7 @@ export function registerServeCommand(program: Command): void {
         .choices(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'])
         .default('info'),
     )
-    .action((options: ServeOptions) => runCommand('serve', () => serve(options)));
-}
-
-async function serve(options: ServeOptions): Promise<undefined> {
-  let server: Awaited<ReturnType<typeof startServer>>;
-  try {
-    server = await startServer({
-      port: options.port,
-      host: options.host,
-      dataDir: options.dataDir,
-      configPath: options.config,
-      auth: options.auth,
-      logger: { level: options.logLevel },
-    });
-  } catch (error) {
-    if (ServerConfigError.isInstance(error) || CatalogConfigError.isInstance(error)) {
-      throw new UsageError(error.message);
-    }
-    throw error;
-  }
-  const say = (line: string) => process.stderr.write(`${line}\n`);
-  if (server.authMode === 'none') {
-    say('WARNING: authentication is OFF (--no-auth). Anyone who can reach this port acts as the local');
-    say('WARNING: principal. Use it on a trusted machine only; never expose it to a network.');
-    if (!LOOPBACK.has(options.host)) say(`WARNING: and it listens on ${options.host}, not on loopback.`);
-  }
-  if (server.initialKey) {
-    say('No API key existed, so one was created. It is shown only this once; keep it:');
-    say('');
-    say(`  ${server.initialKey}`);
-    say('');
-    say('  export ARBITER_API_KEY=<the key above>   (more: arbiter keys create --data-dir …)');
-  }
-  say(`Data directory: ${server.dataDir}`);
-  say(`API reference: ${server.url}/docs`);
-  // The one line scripts wait for; on stdout so it can be read without the banner.
-  process.stdout.write(`Arbiter listening on ${server.url}\n`);
-
-  await new Promise<void>((resolve) => {
-    const stop = (signal: NodeJS.Signals) => {
-      say(`${signal}: shutting down`);
-      server.close().then(resolve, (error: unknown) => {
-        say(`error while shutting down: ${(error as Error).message}`);
-        process.exitCode = 1;
-        resolve();
-      });
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
-  return undefined;
+    .action((options: ServeOptions) =>
+      runCommand('serve', async () => (await import('./serve-action.js')).serve(options)),
+    );
 }

@@ -1,0 +1,130 @@
+import {
+  type Answer,
+  createHttpTransport,
+  createInProcessTransport,
+  type DecideResult,
+  DecisionClient,
+  type DecisionTransport,
+  type Question,
+  questionMapSchema,
+  type State,
+} from '@arbiter/decision';
+import { ModelCatalog, ModelNotFoundError } from '@arbiter/engine';
+import { loadServerConfig, ServerConfigError } from '@arbiter/server';
+import YAML from 'yaml';
+import { readInput } from './read-input.js';
+import { formatTextTable } from './text-table.js';
+import { EXIT_FAILURE, UsageError } from './usage-error.js';
+
+export interface DecideCommandOptions {
+  state: string;
+  questions: string;
+  model?: string;
+  json?: boolean;
+  dryRun?: boolean;
+  url?: string;
+  config?: string;
+  timeout: number;
+}
+
+/** A file that parses as a JSON object or array is structured state; anything else is text. */
+function parseState(text: string): State {
+  const trimmed = text.trimStart();
+  if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
+    try {
+      return JSON.parse(text) as State;
+    } catch {
+      // Text that merely starts with a bracket (a log line, code) stays text.
+    }
+  }
+  return text;
+}
+
+function parseQuestions(text: string, file: string): Record<string, Question> {
+  let raw: unknown;
+  try {
+    raw = YAML.parse(text);
+  } catch (error) {
+    throw new UsageError(`--questions: ${file} is neither JSON nor YAML: ${(error as Error).message}`);
+  }
+  const parsed = questionMapSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.map(String).join('.') || '(root)';
+    throw new UsageError(`--questions: ${file}: ${where}: ${issue?.message ?? 'invalid question map'}`);
+  }
+  return parsed.data;
+}
+
+function transportFor(options: DecideCommandOptions): DecisionTransport {
+  if (options.url) return createHttpTransport({ baseURL: options.url });
+  let catalog: ModelCatalog;
+  try {
+    catalog = new ModelCatalog({
+      config: options.config ? loadServerConfig(options.config).catalog : undefined,
+    });
+    const { engine, pin } = catalog.resolve(options.model);
+    return createInProcessTransport({ engine, model: pin });
+  } catch (error) {
+    if (ModelNotFoundError.isInstance(error) || ServerConfigError.isInstance(error)) {
+      throw new UsageError(error.message);
+    }
+    throw error;
+  }
+}
+
+export async function decide(options: DecideCommandOptions): Promise<number> {
+  const state = parseState(await readInput(options.state, '--state'));
+  const questions = parseQuestions(await readInput(options.questions, '--questions'), options.questions);
+  const client = new DecisionClient({
+    transport: options.dryRun ? createHttpTransport({ apiKey: null }) : transportFor(options),
+    budgetMs: options.timeout,
+  });
+  const call = { state, questions, ...(options.model ? { model: options.model } : {}) };
+  if (options.dryRun) {
+    const request = client.prepareRequest(call);
+    if (typeof request === 'string') throw new UsageError(request);
+    process.stdout.write(`${JSON.stringify(request, null, 2)}\n`);
+    return 0;
+  }
+  const result = await client.decide(call);
+  if (options.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  else if (!result.skipped) process.stdout.write(renderAnswers(result));
+  if (result.skipped) {
+    process.stderr.write(`arbiter decide: skipped (${result.reason}): ${result.message}\n`);
+    return EXIT_FAILURE;
+  }
+  return 0;
+}
+
+const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
+
+function distribution(probabilities: Record<string, number>, limit = 3): string {
+  return Object.entries(probabilities)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, limit)
+    .map(([name, probability]) => `${name} ${percent(probability)}`)
+    .join(', ');
+}
+
+function answerCells(answer: Answer): [string, string, string] {
+  switch (answer.type) {
+    case 'noul':
+      return [`P(true) ${answer.noul.toFixed(3)}`, '—', ''];
+    case 'choice':
+      return [answer.choice, answer.confidence.toFixed(3), distribution(answer.probabilities)];
+    case 'score':
+      return [answer.score.toFixed(2), answer.confidence.toFixed(3), distribution(answer.probabilities)];
+  }
+}
+
+function renderAnswers(result: Extract<DecideResult<Record<string, Answer>>, { skipped: false }>): string {
+  const rows = Object.entries(result.answers).map(([id, answer]) => {
+    const [value, confidence, top] = answerCells(answer);
+    const abstained = answer.arbiter?.abstained ? ' (abstained)' : '';
+    return [id, answer.type, value + abstained, confidence, top];
+  });
+  const table = formatTextTable(['question', 'type', 'answer', 'confidence', 'most probable'], rows);
+  const tokens = result.usage.input_tokens ?? 'unknown';
+  return `${table}\nmodel ${result.model} · ${tokens} input tokens · ${result.latencyMs.toFixed(1)} ms\n`;
+}
