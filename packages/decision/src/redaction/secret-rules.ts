@@ -106,9 +106,9 @@ const cloudSecrets: SecretRule[] = [
     // Azure storage / service bus / ADO.NET connection strings and SAS signatures.
     kind: 'azure-connection-string',
     trigger: /=/,
-    pattern: /(?<=^|[;\s"'])(AccountKey|SharedAccessKey|SharedSecretValue|Password)=([^;"'\s]+)/gim,
+    pattern: /=(?<=(?:^|[;\s"'])(AccountKey|SharedAccessKey|SharedSecretValue|Password)=)([^;"'\s]+)/gim,
     replace: (match, name = '', value = '') =>
-      isRedactableValue(value, name) ? `${name}=${redactionMarker('azure-connection-string')}` : match,
+      isRedactableValue(value, name) ? `=${redactionMarker('azure-connection-string')}` : match,
   },
   {
     kind: 'azure-sas-signature',
@@ -118,12 +118,12 @@ const cloudSecrets: SecretRule[] = [
   },
 ];
 
-// The user part excludes brackets so that an earlier marker (`[REDACTED:github-token]@host`) is not taken for `user:password`.
+// Starts at `://` whatever the scheme. The user part excludes brackets so that an earlier marker
+// (`[REDACTED:github-token]@host`) is not taken for `user:password`.
 const urlCredentials: SecretRule = {
   kind: 'url-password',
   trigger: /:\/\//,
-  pattern:
-    /(?<![A-Za-z0-9+.-])([A-Za-z][A-Za-z0-9+.-]{0,30}:\/\/[^\s:/?#@"'<>[\]]{1,256}:)([^\s/?#@"'<>]{1,256})@/g,
+  pattern: /(:\/\/[^\s:/?#@"'<>[\]]{1,256}:)([^\s/?#@"'<>]{1,256})@/g,
   replace: (match, prefix = '', password = '') =>
     isRedactableValue(password, '') ? `${prefix}${redactionMarker('url-password')}@` : match,
 };
@@ -133,17 +133,17 @@ const commandLineCredentials: SecretRule[] = [
   {
     kind: 'cli-password',
     trigger: /(?:^|\s)(?:-u|--user)[ \t]/,
-    pattern: /(?<=^|\s)((?:-u|--user)[ \t]+["']?[^\s:"']{1,256}:)([^\s"']{1,256})/gm,
+    pattern: /-(?<=(?:^|\s)-)((?:u|-user)[ \t]+["']?[^\s:"']{1,256}:)([^\s"']{1,256})/gm,
     replace: (match, prefix = '', password = '') =>
-      isRedactableValue(password, '') ? `${prefix}${redactionMarker('cli-password')}` : match,
+      isRedactableValue(password, '') ? `-${prefix}${redactionMarker('cli-password')}` : match,
   },
   {
     kind: 'cli-password',
     trigger: /(?:^|\s)--?[A-Za-z]/,
-    pattern: /(?<=^|\s)(--?[A-Za-z][\w-]{0,60})(=|[ \t]+)([^\s"'`;|&<>$-][^\s"'`;|&<>]*)/gm,
+    pattern: /-(?<=(?:^|\s)-)(-?[A-Za-z][\w-]{0,60})(=|[ \t]+)([^\s"'`;|&<>$-][^\s"'`;|&<>]*)/gm,
     replace: (match, flag = '', separator = '', value = '') =>
       isSecretName(flag) && isRedactableValue(value, flag)
-        ? `${flag}${separator}${redactionMarker('cli-password')}`
+        ? `-${flag}${separator}${redactionMarker('cli-password')}`
         : match,
   },
 ];
@@ -163,39 +163,54 @@ const queryParameterSecret: SecretRule = {
  * Secret-named fields and assignments. The name decides (see `isSecretName`); the value must look like
  * a value rather than a reference or code. Three shapes: a quoted literal after `:`/`=`/`=>`/`:=`
  * (JSON, YAML, code), a shell assignment `[export ]NAME=value`, and an unquoted YAML/INI/header value.
+ *
+ * These patterns start at the separator and look behind it for the name: attempts then begin only at
+ * `:` and `=` rather than at every word, which makes them about ten times faster on ordinary code.
+ * Matches (and so replacements) begin at the separator; the name before it stays as it was.
  */
 const namedSecrets: SecretRule[] = [
   {
     kind: 'secret-field',
     trigger: /[:=]/,
     pattern:
-      /(?<![\w$.-])(["']?)([A-Za-z_][\w.-]{0,80})\1([ \t]*(?::=|=>|:|=)[ \t]*)(?:"((?:[^"\\\r\n]|\\.)*)"|'((?:[^'\\\r\n]|\\.)*)')/g,
-    replace: (match, quote = '', name = '', separator = '', doubleQuoted, singleQuoted) => {
+      /(:=|=>|:|=)(?<=(?<![\w$.-])(?:"([A-Za-z_][\w.-]{0,80})"|'([A-Za-z_][\w.-]{0,80})'|([A-Za-z_][\w.-]{0,80}))[ \t]*(?::=|=>|:|=))([ \t]*)(?:"((?:[^"\\\r\n]|\\.)*)"|'((?:[^'\\\r\n]|\\.)*)')/g,
+    replace: (
+      match,
+      separator = '',
+      doubleQuotedName,
+      singleQuotedName,
+      bareName,
+      spaces = '',
+      doubleQuoted,
+      singleQuoted,
+    ) => {
+      const name = doubleQuotedName ?? singleQuotedName ?? bareName ?? '';
       const value = doubleQuoted ?? singleQuoted ?? '';
       if (!isSecretName(name) || !isRedactableValue(value, name)) return match;
-      const valueQuote = doubleQuoted === undefined ? "'" : '"';
-      return `${quote}${name}${quote}${separator}${valueQuote}${redactionMarker('secret-field')}${valueQuote}`;
+      const quote = doubleQuoted === undefined ? "'" : '"';
+      return `${separator}${spaces}${quote}${redactionMarker('secret-field')}${quote}`;
     },
   },
   {
     // `&` stays inside the value: in .env files it is literal, and cutting there would leak the rest.
     kind: 'secret-assignment',
     trigger: /=/,
-    pattern: /(?<=^|[\s;&|(])(export[ \t]+)?([A-Za-z_][A-Za-z0-9_]{0,80})=([^\s"'`;|()<>$]+)(?=$|[\s;|)])/gm,
+    pattern:
+      /=(?<=(?:^|[\s;&|(])(export[ \t]+)?([A-Za-z_][A-Za-z0-9_]{0,80})=)([^\s"'`;|()<>$]+)(?=$|[\s;|)])/gm,
     replace: (match, exported, name = '', value = '') => {
       const shellStyle = exported !== undefined || name === name.toUpperCase();
       if (!shellStyle || !isSecretName(name) || !isRedactableValue(value, name)) return match;
-      return `${exported ?? ''}${name}=${redactionMarker('secret-assignment')}`;
+      return `=${redactionMarker('secret-assignment')}`;
     },
   },
   {
     kind: 'secret-field',
     trigger: /[:=]/,
     pattern:
-      /(?<![\w$.-])([A-Za-z_][\w.-]{0,80})([ \t]*(?::[ \t]+|=[ \t]*))([^\s"'`,;(){}[\]<>=]+)(?=$|[\s,;}\]])/gm,
-    replace: (match, name = '', separator = '', value = '') =>
+      /(:[ \t]+|=[ \t]*)(?<=(?<![\w$.-])([A-Za-z_][\w.-]{0,80})[ \t]*(?::[ \t]+|=[ \t]*))([^\s"'`,;(){}[\]<>=]+)(?=$|[\s,;}\]])/gm,
+    replace: (match, separator = '', name = '', value = '') =>
       isSecretName(name) && isRedactableBareValue(value, name)
-        ? `${name}${separator}${redactionMarker('secret-field')}`
+        ? `${separator}${redactionMarker('secret-field')}`
         : match,
   },
 ];
