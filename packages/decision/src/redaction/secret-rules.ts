@@ -3,9 +3,11 @@ import { isSecretName } from './secret-name.js';
 import { isRedactableBareValue, isRedactableValue } from './secret-value.js';
 
 /**
- * One pattern of the redaction catalogue. Every pattern either starts with a literal prefix or is pinned
- * by a look-behind to the start of a run of token characters, and has no nested ambiguous quantifiers,
- * so each run of the text is attempted once: the scan stays linear (tested on 1 MB adversarial input).
+ * One pattern of the redaction catalogue. Every pattern starts with a literal prefix, or is pinned by a
+ * look-behind to the start of a run of token characters, or starts at a separator (`:`, `=`, `-`) and
+ * looks back a bounded distance for the name; none has nested ambiguous quantifiers. Each position is
+ * thus attempted at most once with bounded backtracking: the scan stays linear (tested on 1 MB
+ * adversarial inputs).
  */
 export interface SecretRule {
   /** Names the kind of secret in the marker: `[REDACTED:<kind>]`. */
