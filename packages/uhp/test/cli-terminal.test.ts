@@ -2,8 +2,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { UhpClient } from '../src/index.js';
-import { ARBITER_BIN, assertCliBuilt, runArbiter } from './support/arbiter-cli.js';
+import { UhpClient, UhpLocalStore } from '../src/index.js';
+import { ARBITER_BIN, assertCliBuilt } from './support/arbiter-cli.js';
 import { type ArbiterUhpServer, startArbiterUhpServer } from './support/arbiter-uhp-server.js';
 import { TmuxSession } from './support/tmux-session.js';
 
@@ -39,6 +39,21 @@ afterEach(async () => {
   await rm(home, { recursive: true, force: true });
 });
 
+/** What `arbiter uhp connect --harness NAME` saves, written with the store itself (no extra spawn). */
+async function saveConnection(harnessName: string) {
+  const harness = (await client.harnesses.list()).find((candidate) => candidate.name === harnessName);
+  const store = await UhpLocalStore.open(join(home, 'config'));
+  store.saveConnection({
+    url: server.baseURL,
+    apiKey: KEY,
+    harnessId: harness?.id ?? '',
+    protocolVersion: '2026-08-11',
+    conformanceClass: 'full',
+    savedAt: Date.now(),
+  });
+  await store.save();
+}
+
 const arbiterIn = (...args: string[]) => [process.execPath, ARBITER_BIN, 'uhp', ...args];
 
 describe('arbiter uhp in a real terminal', () => {
@@ -59,10 +74,7 @@ describe('arbiter uhp in a real terminal', () => {
   });
 
   it('run streams text as it arrives, spins while the agent is quiet, and ends with usage', async () => {
-    expect(
-      (await runArbiter(['uhp', 'connect', server.baseURL, '--api-key', KEY, '--harness', 'writer'], env))
-        .code,
-    ).toBe(0);
+    await saveConnection('writer');
     await terminal.start(
       arbiterIn('run', '@say the first words arrive early\n@sleep 1500\n@say and the rest after a pause'),
       env,
@@ -82,10 +94,7 @@ describe('arbiter uhp in a real terminal', () => {
   });
 
   it('Ctrl-C in the terminal cancels the run on the server and exits 130', async () => {
-    expect(
-      (await runArbiter(['uhp', 'connect', server.baseURL, '--api-key', KEY, '--harness', 'writer'], env))
-        .code,
-    ).toBe(0);
+    await saveConnection('writer');
     await terminal.start(arbiterIn('run', '@say starting\n@sleep 30000\n@say never shown'), env);
     const running = await terminal.waitFor(/starting/);
     const responseId = /task (resp_\w+)/.exec(running)?.[1] ?? '';

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { UhpClient, type UhpClientEvent } from '../src/index.js';
+import { UhpClient, type UhpClientEvent, UhpLocalStore } from '../src/index.js';
 import { runArbiter, spawnArbiter } from './support/arbiter-cli.js';
 import { type ArbiterUhpServer, startArbiterUhpServer } from './support/arbiter-uhp-server.js';
 import { MisbehavingServer } from './support/misbehaving-server.js';
@@ -32,6 +32,20 @@ beforeEach(async () => {
 
 const storePath = () => join(home, 'config', 'uhp.json');
 const arbiter = (...args: string[]) => runArbiter(['uhp', ...args], env);
+
+/** What `connect` saves, written with the store itself: spawning the CLI for setup would only cost time. */
+async function saveConnection() {
+  const store = await UhpLocalStore.open(join(home, 'config'));
+  store.saveConnection({
+    url: server.baseURL,
+    apiKey: KEY,
+    harnessId: harnessIds[1],
+    protocolVersion: '2026-08-11',
+    conformanceClass: 'full',
+    savedAt: Date.now(),
+  });
+  await store.save();
+}
 
 async function connect(harness = harnessIds[1]) {
   const result = await arbiter('connect', server.baseURL, '--api-key', KEY, '--harness', harness);
@@ -68,7 +82,7 @@ describe('arbiter uhp connect', () => {
   });
 
   it('switches harness with use, and lists harnesses with the active one marked', async () => {
-    await connect();
+    await saveConnection();
     expect((await arbiter('use', harnessIds[0])).code).toBe(0);
     const listing = await arbiter('harnesses');
     expect(listing.stdout).toContain(`* Default agent (${harnessIds[0]}`);
@@ -79,7 +93,7 @@ describe('arbiter uhp connect', () => {
 
 describe('arbiter uhp run', () => {
   it('--json prints only normalised events on stdout and --out downloads the produced files', async () => {
-    await connect();
+    await saveConnection();
     const out = join(home, 'out');
     const result = await arbiter('run', '@write report.md <<<# Report>>>\n@say done', '--json', '--out', out);
     expect(result.code, result.stderr).toBe(0);
@@ -95,7 +109,7 @@ describe('arbiter uhp run', () => {
   });
 
   it('--file uploads the file and gives it to the agent', async () => {
-    await connect();
+    await saveConnection();
     const input = join(home, 'brief.txt');
     await writeFile(input, 'the brief says: ship it');
     const result = await arbiter('run', '@read brief.txt', '--file', input, '--json');
@@ -112,7 +126,7 @@ describe('arbiter uhp run', () => {
   });
 
   it('renders text, tool calls, files and a usage line for people', async () => {
-    await connect();
+    await saveConnection();
     const result = await arbiter('run', '@think about it\n@write a.txt <<<x>>>\n@say all done');
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/│ .*about it/);
@@ -124,14 +138,14 @@ describe('arbiter uhp run', () => {
   });
 
   it('--continue chains on the last response, and recovers the thread from the server when local state is gone', async () => {
-    await connect();
+    await saveConnection();
     expect((await arbiter('run', 'Reply with exactly: first')).code).toBe(0);
     const continued = await arbiter('run', '@history', '--continue');
     expect(continued.stdout).toContain('Previous task: Reply with exactly: first');
 
     // Forget everything local except the connection, then continue again.
     await rm(storePath());
-    await connect();
+    await saveConnection();
     const recovered = await arbiter('run', '@history', '--continue', '--json');
     expect(recovered.stderr).toContain('as recorded by the server');
     const done = JSON.parse(recovered.stdout.trim().split('\n').at(-1) ?? '{}');
@@ -140,7 +154,7 @@ describe('arbiter uhp run', () => {
   });
 
   it('--session NAME keeps a named thread; sessions, show, files and cancel read it back', async () => {
-    await connect();
+    await saveConnection();
     expect((await arbiter('run', '@write n.txt <<<named>>>', '--session', 'work')).code).toBe(0);
     expect((await arbiter('run', '@history', '--session', 'work')).stdout).toContain('Earlier turns: 1');
     const saved = JSON.parse(await readFile(storePath(), 'utf8')).sessions.find(
@@ -156,7 +170,7 @@ describe('arbiter uhp run', () => {
   });
 
   it('Ctrl-C cancels the task on the server and exits 130', async () => {
-    await connect();
+    await saveConnection();
     const child = spawnArbiter(['uhp', 'run', '@say working\n@sleep 20000\n@say never'], env);
     let stderr = '';
     const responseId = await new Promise<string>((resolve) => {
