@@ -12,6 +12,17 @@ export function matchesGrant(
   canonical: CanonicalTool,
   subject: { segments?: readonly string[]; path?: string; url?: string },
 ): boolean {
+  if (canonical === 'Bash') {
+    // Each segment may be licensed by a different rule, but every one of them must be.
+    const segments = subject.segments ?? [];
+    if (grants.some((grant) => matchesOne(grant.trim(), tool, canonical, {}))) return true;
+    return (
+      segments.length > 0 &&
+      segments.every((segment) =>
+        grants.some((grant) => matchesOne(grant.trim(), tool, canonical, { segments: [segment] })),
+      )
+    );
+  }
   return grants.some((grant) => matchesOne(grant.trim(), tool, canonical, subject));
 }
 
@@ -36,8 +47,8 @@ function matchesOne(
   const pattern = rule[2]!.trim();
   if (pattern === '' || pattern === '*') return true;
   if (canonical === 'Bash') {
-    const segments = subject.segments ?? [];
-    return segments.length > 0 && segments.every((segment) => matchesCommandPattern(pattern, segment));
+    const segment = subject.segments?.[0];
+    return segment !== undefined && matchesCommandPattern(pattern, segment);
   }
   if (canonical === 'WebFetch' && pattern.startsWith('domain:')) {
     const domain = pattern.slice('domain:'.length).toLowerCase();

@@ -48,6 +48,6 @@ export function persistenceFinding(path: string, task: string, codePrefix: strin
   if (kind === undefined) return undefined;
   const permitted = TASK_PERMITS[kind]?.test(task) === true;
   return permitted
-    ? { code: `${codePrefix}.persistence:${kind}`, destructive: 0.25, onTask: 0.85 }
+    ? { code: `${codePrefix}.persistence:${kind}`, destructive: 0.1, onTask: 0.85 }
     : { code: `${codePrefix}.persistence:${kind}`, destructive: 0.5, deny: 0.85, onTask: 0.05 };
 }

@@ -209,8 +209,13 @@ function walkRedirected(
       if (body != null) {
         const stripTabs = redirect.text.startsWith('<<-');
         document = stripTabs ? body.text.replace(/^\t+/gm, '') : body.text;
-        // Unquoted heredoc bodies expand `$(…)` and backticks when the shell reads them.
+        // Unquoted heredoc bodies expand `$(…)` and backticks when the shell reads them; the
+        // grammar parses `$(…)` in bodies but leaves backticks as text, so those are read here.
         walk(body, state, depth, variables);
+        const start = redirect.namedChildren.find((child) => child?.type === 'heredoc_start')?.text ?? '';
+        if (!/['"\\]/.test(start))
+          for (const match of body.text.matchAll(/`([^`]+)`/g))
+            analyseSource(match[1]!, state, depth + 1, new Map(variables));
       }
       // The rest of the heredoc's first line (`cat <<EOF | sh`) hangs under the redirect.
       for (const child of redirect.namedChildren)

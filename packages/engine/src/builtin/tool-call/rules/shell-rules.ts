@@ -235,13 +235,33 @@ const find: CommandRule = (scope) => {
   }
 };
 
+/** GNU parallel: the command before `:::` runs once per input after it (`{}` is the input). */
 const parallel: CommandRule = (scope) => {
   const args = scope.command.args;
   const separator = args.findIndex((arg) => arg === ':::' || arg === '::::');
-  const command = (separator < 0 ? args : args.slice(0, separator)).filter((arg) => !arg.startsWith('-'));
-  if (command.length === 1) scope.runShell(command[0]!.replaceAll('{}', 'ITEM'), 'parallel');
-  else if (command.length > 1) scope.runArgv(command, 'parallel');
-  else scope.add({ code: 'shell.parallel.commands-from-input', uncertain: true, destructive: 0.4 });
+  let index = 0;
+  while (index < args.length && args[index]!.startsWith('-') && index !== separator) index += 1;
+  const command = args.slice(index, separator < 0 ? undefined : separator);
+  const inputs = separator < 0 ? [] : args.slice(separator + 1);
+  if (command.length === 0) {
+    scope.add({ code: 'shell.parallel.commands-from-input', uncertain: true, destructive: 0.4 });
+    return;
+  }
+  if (inputs.length === 0) {
+    scope.add({ code: 'shell.parallel.inputs-unknown', uncertain: true });
+    if (command.length === 1) scope.runShell(command[0]!, 'parallel');
+    else scope.runArgv(command, 'parallel');
+    return;
+  }
+  for (const input of inputs.slice(0, 16)) {
+    if (command.length === 1) scope.runShell(command[0]!.replaceAll('{}', input), 'parallel');
+    else if (command.some((word) => word.includes('{}')))
+      scope.runArgv(
+        command.map((word) => word.replaceAll('{}', input)),
+        'parallel',
+      );
+    else scope.runArgv([...command, input], 'parallel');
+  }
 };
 
 const SHELL_PROGRAMS = ['sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', 'ash', 'mksh', 'csh', 'tcsh'];

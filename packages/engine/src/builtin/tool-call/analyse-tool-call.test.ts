@@ -1,0 +1,154 @@
+import { answerSchema } from '@arbiter/decision';
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { analyseToolCallSync } from './analyse-tool-call.js';
+import { loadBashParser } from './bash-parser.js';
+import type { ToolGateAnswers } from './tool-gate-answers.js';
+
+function expectWellFormed(answers: ToolGateAnswers): void {
+  for (const id of ['in_grant', 'args_plausible', 'destructive', 'exfil_risk', 'on_task'] as const) {
+    expect(answerSchema.safeParse({ type: 'noul', noul: answers[id].noul }).success).toBe(true);
+  }
+  const { choice, confidence, probabilities } = answers.disposition;
+  expect(['allow', 'deny', 'ask']).toContain(choice);
+  expect(answerSchema.safeParse({ type: 'choice', choice, confidence, probabilities }).success).toBe(true);
+}
+
+function analyseCommand(command: string) {
+  return analyseToolCallSync({
+    tool: 'Bash',
+    arguments: { command },
+    grant: ['Bash'],
+    task: 'Fix the build.',
+  });
+}
+
+beforeAll(async () => {
+  await loadBashParser();
+});
+
+describe('robustness: any input gets a well-formed answer in bounded time, never ALLOW when not understood', () => {
+  it('random strings', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 300 }), (command) => {
+        expectWellFormed(analyseCommand(command).answers);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('random bytes decoded as text', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 400 }), (bytes) => {
+        const analysis = analyseCommand(Buffer.from(bytes).toString('latin1'));
+        expectWellFormed(analysis.answers);
+        if (!analysis.understood) expect(analysis.answers.disposition.choice).not.toBe('allow');
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('shell-like token soup', () => {
+    const token = fc.constantFrom(
+      'rm',
+      '-rf',
+      '/',
+      '$(',
+      ')',
+      '`',
+      '"',
+      "'",
+      '|',
+      '&&',
+      ';',
+      '<<EOF\n',
+      '\nEOF\n',
+      'sh -c',
+      'eval',
+      '$a',
+      'a=rm',
+      ' ',
+      '\\',
+      '{',
+      '}',
+      '(',
+      ')',
+    );
+    fc.assert(
+      fc.property(fc.array(token, { maxLength: 60 }), (tokens) => {
+        expectWellFormed(analyseCommand(tokens.join(' ')).answers);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a 1 MB command', () => {
+    const started = performance.now();
+    const analysis = analyseCommand(`echo ${'x'.repeat(1_048_000)}`);
+    expectWellFormed(analysis.answers);
+    const tooLong = analyseCommand(`echo ${'x'.repeat(1_048_577)}`);
+    expect(tooLong.findings.map((finding) => finding.code)).toContain('parse.too-long');
+    expect(tooLong.answers.disposition.choice).toBe('ask');
+    // Bounded, not fast: a generous ceiling that only a hang would break.
+    expect(performance.now() - started).toBeLessThan(20_000);
+  });
+
+  it('deeply nested substitutions and shells', () => {
+    const nestedSubstitutions = `${'$('.repeat(500)}rm -rf /${')'.repeat(500)}`;
+    expectWellFormed(analyseCommand(nestedSubstitutions).answers);
+    let nestedShells = 'rm -rf /';
+    for (let level = 0; level < 12; level += 1) nestedShells = `sh -c ${JSON.stringify(nestedShells)}`;
+    const analysis = analyseCommand(nestedShells);
+    expectWellFormed(analysis.answers);
+    expect(analysis.answers.disposition.choice).not.toBe('allow');
+    expect(analysis.findings.map((finding) => finding.code)).toContain('parse.nesting-too-deep');
+  });
+
+  it('a parse error is asked, never allowed', () => {
+    const analysis = analyseCommand('echo "unterminated');
+    expect(analysis.findings.map((finding) => finding.code)).toContain('parse.error');
+    expect(analysis.answers.disposition.choice).toBe('ask');
+  });
+
+  it('arbitrary JSON states', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (state) => {
+        expectWellFormed(analyseToolCallSync(state).answers);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('host tool shapes', () => {
+  it('reads Codex argv commands and Gemini shell names', () => {
+    const codex = analyseToolCallSync({
+      tool: 'shell',
+      arguments: { command: ['bash', '-lc', 'git reset --hard'] },
+      grant: ['Bash'],
+      task: '',
+    });
+    expect(codex.answers.destructive.noul).toBeGreaterThanOrEqual(0.7);
+    const gemini = analyseToolCallSync({
+      tool: 'run_shell_command',
+      arguments: { command: 'ls' },
+      grant: ['run_shell_command'],
+      task: '',
+    });
+    expect(gemini.answers.disposition.choice).toBe('allow');
+  });
+
+  it('an empty grant list is unknown, a grant that does not cover the tool is not in grant', () => {
+    const none = analyseToolCallSync({ tool: 'Bash', arguments: { command: 'ls' }, grant: [], task: '' });
+    expect(none.answers.in_grant.noul).toBe(0.5);
+    expect(none.answers.disposition.choice).toBe('allow');
+    const other = analyseToolCallSync({
+      tool: 'Bash',
+      arguments: { command: 'ls' },
+      grant: ['Read'],
+      task: '',
+    });
+    expect(other.answers.in_grant.noul).toBeLessThan(0.2);
+    expect(other.answers.disposition.choice).toBe('ask');
+  });
+});

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { matchesGrant } from './grant-match.js';
+
+describe('grant matching', () => {
+  it('matches plain names and host aliases through the canonical name', () => {
+    expect(matchesGrant(['Bash'], 'run_shell_command', 'Bash', { segments: ['ls'] })).toBe(true);
+    expect(matchesGrant(['Read'], 'read_file', 'Read', { path: 'a' })).toBe(true);
+    expect(matchesGrant(['Read'], 'Write', 'Write', { path: 'a' })).toBe(false);
+  });
+
+  it('matches Claude Code rules; a compound command needs every segment to match', () => {
+    const grants = ['Bash(npm run test:*)', 'Bash(git status)'];
+    expect(matchesGrant(grants, 'Bash', 'Bash', { segments: ['npm run test -- --watch'] })).toBe(true);
+    expect(matchesGrant(grants, 'Bash', 'Bash', { segments: ['npm run test', 'git status'] })).toBe(true);
+    expect(matchesGrant(grants, 'Bash', 'Bash', { segments: ['npm run test', 'rm -rf /'] })).toBe(false);
+    expect(matchesGrant(grants, 'Bash', 'Bash', { segments: ['npm run testing'] })).toBe(false);
+  });
+
+  it('matches path globs, fetch domains and MCP servers', () => {
+    expect(matchesGrant(['Read(./src/**)'], 'Read', 'Read', { path: 'src/a/b.ts' })).toBe(true);
+    expect(matchesGrant(['Read(./src/**)'], 'Read', 'Read', { path: '.env' })).toBe(false);
+    expect(
+      matchesGrant(['WebFetch(domain:example.com)'], 'WebFetch', 'WebFetch', {
+        url: 'https://docs.example.com/x',
+      }),
+    ).toBe(true);
+    expect(
+      matchesGrant(['WebFetch(domain:example.com)'], 'WebFetch', 'WebFetch', {
+        url: 'https://example.com.evil.io/',
+      }),
+    ).toBe(false);
+    expect(matchesGrant(['mcp__github'], 'mcp__github__get_issue', 'Mcp', {})).toBe(true);
+    expect(matchesGrant(['mcp__github__get_issue'], 'mcp__github__delete_repo', 'Mcp', {})).toBe(false);
+  });
+});
