@@ -145,6 +145,7 @@ export class TaskRunner {
         ? setTimeout(() => controller.abort('timeout' satisfies StopReason), task.timeoutSeconds * 1000)
         : null;
     let steps = 0;
+    const produced = new Set<string>();
     let finish: { reason: 'stop' | 'max_output_tokens'; usage: UhpResponse['usage'] } | null = null;
     let failure: UhpError | null = null;
     try {
@@ -173,6 +174,9 @@ export class TaskRunner {
             break;
           case 'tool-result':
             output.toolResult(event.callId, event.output);
+            break;
+          case 'file-produced':
+            produced.add(event.path);
             break;
           case 'warning':
             emit({ type: 'error', code: event.code, message: event.message, param: null });
@@ -212,11 +216,9 @@ export class TaskRunner {
     this.running.delete(responseId);
     const itemStatus =
       stop === null && failure === null && finish?.reason === 'stop' ? 'completed' : 'incomplete';
-    output.closeOpen(itemStatus);
+    // Citations go on the assistant's last message when it is still open, so they sit with its text.
     try {
-      const cited = this.collectArtifacts(task, workspace, before);
-      output.cite(cited);
-      output.closeOpen(itemStatus);
+      output.cite(this.collectArtifacts(task, workspace, before, produced));
     } catch {
       emit({
         type: 'error',
@@ -225,6 +227,7 @@ export class TaskRunner {
         param: null,
       });
     }
+    output.closeOpen(itemStatus);
     const stored = this.store.getResponseIncludingHidden(task.owner.principalId, responseId);
     if (!stored) return;
     const usage = finish?.usage ?? null;
@@ -260,11 +263,16 @@ export class TaskRunner {
     this.store.touchSession(task.owner.sessionId, Date.now());
   }
 
-  /** Files new or changed in the workspace during the turn become artifacts of the session's container. */
-  private collectArtifacts(task: PreparedTask, workspace: Workspace, before: Map<string, string>) {
+  /** Files new or changed during the turn, and files the runtime reports, become the container's artifacts. */
+  private collectArtifacts(
+    task: PreparedTask,
+    workspace: Workspace,
+    before: Map<string, string>,
+    produced: ReadonlySet<string>,
+  ) {
     const cited = [];
     for (const [relative, signature] of workspace.snapshot()) {
-      if (before.get(relative) === signature) continue;
+      if (before.get(relative) === signature && !produced.has(relative)) continue;
       const id = newObjectId('file');
       const source = workspace.resolve(relative);
       fs.copyFileSync(source, this.layout.fileBlob(id));

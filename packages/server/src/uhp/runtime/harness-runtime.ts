@@ -37,6 +37,8 @@ export type RuntimeEvent =
   | { readonly type: 'text-delta'; readonly text: string }
   | { readonly type: 'tool-call'; readonly callId: string; readonly name: string; readonly arguments: string }
   | { readonly type: 'tool-result'; readonly callId: string; readonly output: string }
+  /** A workspace file the turn produced, cited even if it existed before the turn (relative path). */
+  | { readonly type: 'file-produced'; readonly path: string }
   | { readonly type: 'warning'; readonly code: string; readonly message: string }
   | {
       readonly type: 'finish';
