@@ -1,4 +1,5 @@
 export type { ProducedFile, UhpClientEvent, UhpClientEventType } from './client/client-event.js';
+export type { HarnessDeleted } from './client/resources/harnesses.js';
 export type { CreateOptions } from './client/resources/responses.js';
 export type { SessionListOptions } from './client/resources/sessions.js';
 export { ResponseStream, type ResponseStreamOptions } from './client/response-stream.js';

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import {
   type Harness,
   type HarnessCreate,
@@ -10,6 +11,10 @@ import {
 import { type HarnessModels, harnessModelsSchema } from '../../wire/model.js';
 import { pathId, type ResourceContext } from '../resource-context.js';
 import { readSseMessages } from '../sse-reader.js';
+
+// The wire folder has no schema for this small acknowledgement, so it is declared beside its one use.
+const harnessDeletedSchema = z.looseObject({ id: z.string(), deleted: z.boolean() });
+export type HarnessDeleted = z.infer<typeof harnessDeletedSchema>;
 
 /** `/v1/harnesses`: the configured harnesses a client selects from. */
 export class Harnesses {
@@ -50,11 +55,11 @@ export class Harnesses {
     );
   }
 
-  async delete(harnessId: string): Promise<{ id: string; deleted: boolean }> {
+  async delete(harnessId: string): Promise<HarnessDeleted> {
     await this.#context.require('harness_management', 'deleting a harness');
     return this.#context.http.json(
       { method: 'DELETE', path: `/v1/harnesses/${pathId(harnessId)}`, idempotent: true },
-      (value) => value as { id: string; deleted: boolean },
+      (value) => harnessDeletedSchema.parse(value),
     );
   }
 
