@@ -1,5 +1,5 @@
-import type { HarnessRuntime, HarnessTurn, RuntimeEvent } from '@arbiter/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { HarnessRuntime, HarnessTurn, RuntimeEvent } from '../../src/uhp/runtime/harness-runtime.js';
 import { OfflineAgentRuntime } from '../../src/uhp/runtime/offline/offline-runtime.js';
 import { call } from './fixtures/uhp-test-client.js';
 import { startUhpTestServer, TEST_KEYS, type UhpTestServer } from './fixtures/uhp-test-server.js';
