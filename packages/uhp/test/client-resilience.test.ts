@@ -122,6 +122,18 @@ describe('UhpClient against a misbehaving server', () => {
     expect(types(events).filter((type) => type === 'text-delta')).toHaveLength(5);
   });
 
+  it('falls back to re-reading when a resume is answered with the stored response instead of a stream', async () => {
+    server.misbehaviour = 'drop-resumable';
+    server.refuseResume = true;
+    const events = await run();
+    expect(events.filter((event) => event.type === 'reconnect')).toEqual([
+      { type: 'reconnect', mode: 'resume', attempt: 1 },
+      { type: 'reconnect', mode: 'reread', attempt: 2 },
+    ]);
+    expect(shownText(events)).toBe('Hello, world!');
+    expect(events.at(-1)).toMatchObject({ type: 'done', response: { status: 'completed' } });
+  });
+
   it('repeats the POST with the same Idempotency-Key when the stream dies before the task is named', async () => {
     server.misbehaviour = 'drop-before-created';
     const events = await run();

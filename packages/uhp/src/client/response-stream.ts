@@ -115,9 +115,19 @@ export class ResponseStream implements AsyncIterable<UhpClientEvent> {
         const contentType = connection.headers.get('content-type') ?? '';
         if (!contentType.includes('text/event-stream')) {
           // A server may answer a stream request with the response object itself (e.g. already terminal).
-          const body = responseSchema.parse(await connection.json());
-          this.#responseId = body.id;
-          if (isTerminal(body)) return yield* this.#finish(reconciler, body, false);
+          const parsed = responseSchema.safeParse(await connection.json().catch(() => undefined));
+          if (!parsed.success) {
+            throw new UhpApiError({
+              status: connection.status,
+              type: 'server_error',
+              code: 'invalid_response',
+              message: 'The server answered a stream request with neither events nor a response object.',
+              cause: parsed.error,
+            });
+          }
+          this.#responseId = parsed.data.id;
+          if (isTerminal(parsed.data)) return yield* this.#finish(reconciler, parsed.data, false);
+          resumable = false; // it did not stream this time; follow the stored response instead
         } else if (connection.body) {
           try {
             for await (const message of readSseMessages(connection.body)) {
@@ -137,7 +147,8 @@ export class ResponseStream implements AsyncIterable<UhpClientEvent> {
             }
           } catch (error) {
             if (signal?.aborted || UhpApiError.isInstance(error)) throw error;
-            // Anything else is the connection breaking; the task goes on without us.
+            // Anything else is the connection breaking (undici reports it as a TypeError, 'terminated'
+            // or a socket error); the task goes on without us, and the stored response will tell.
           }
         }
       }

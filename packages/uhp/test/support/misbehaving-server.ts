@@ -145,6 +145,8 @@ export class MisbehavingServer {
   /** How many `GET /v1/responses/{id}` reads still answer `in_progress` after a drop. */
   inProgressReads = 1;
   cancelled = false;
+  /** Numbers events but answers a resume request with the stored response instead of a stream. */
+  refuseResume = false;
   readonly #server: Server;
   #failuresLeft = 1;
 
@@ -197,7 +199,7 @@ export class MisbehavingServer {
     }
     if (req.method === 'POST' && path === '/v1/responses') return this.#create(req, res);
     if (req.method === 'GET' && path === `/v1/responses/${RESPONSE_ID}`) {
-      if (url.searchParams.get('stream') === 'true') {
+      if (url.searchParams.get('stream') === 'true' && !this.refuseResume) {
         const after = Number(req.headers['last-event-id'] ?? -1);
         res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
         for (const event of taskEvents().filter((e) => (e.sequence_number as number) > after)) {
