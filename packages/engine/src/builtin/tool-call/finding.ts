@@ -31,15 +31,18 @@ export class FindingSet {
       this.#byCode.set(finding.code, finding);
       return;
     }
-    this.#byCode.set(finding.code, {
-      code: finding.code,
-      destructive: maxDefined(previous.destructive, finding.destructive),
-      exfil: maxDefined(previous.exfil, finding.exfil),
-      onTask: minDefined(previous.onTask, finding.onTask),
-      deny: maxDefined(previous.deny, finding.deny),
-      uncertain: previous.uncertain === true || finding.uncertain === true ? true : undefined,
-      implausible: previous.implausible === true || finding.implausible === true ? true : undefined,
-    });
+    const merged: Finding = { code: finding.code };
+    const destructive = maxDefined(previous.destructive, finding.destructive);
+    const exfil = maxDefined(previous.exfil, finding.exfil);
+    const onTask = minDefined(previous.onTask, finding.onTask);
+    const deny = maxDefined(previous.deny, finding.deny);
+    if (destructive !== undefined) merged.destructive = destructive;
+    if (exfil !== undefined) merged.exfil = exfil;
+    if (onTask !== undefined) merged.onTask = onTask;
+    if (deny !== undefined) merged.deny = deny;
+    if (previous.uncertain === true || finding.uncertain === true) merged.uncertain = true;
+    if (previous.implausible === true || finding.implausible === true) merged.implausible = true;
+    this.#byCode.set(finding.code, merged);
   }
 
   get size(): number {
@@ -47,7 +50,7 @@ export class FindingSet {
   }
 
   list(): Finding[] {
-    return [...this.#byCode.values()].map(stripUndefined);
+    return [...this.#byCode.values()];
   }
 }
 
@@ -61,8 +64,4 @@ function minDefined(a: number | undefined, b: number | undefined): number | unde
   if (a === undefined) return b;
   if (b === undefined) return a;
   return Math.min(a, b);
-}
-
-function stripUndefined(finding: Finding): Finding {
-  return Object.fromEntries(Object.entries(finding).filter(([, value]) => value !== undefined)) as Finding;
 }

@@ -29,6 +29,7 @@ export function taskNamesPath(task: string, path: string): boolean {
   const trimmed = path.replace(/\/+$/, '').replace(/^\.\//, '');
   const last = trimmed.slice(trimmed.lastIndexOf('/') + 1);
   if (last.length < 3 || /[*?$`]/.test(last)) return false;
+  if (!task.toLowerCase().includes(last.toLowerCase())) return false;
   const escaped = last.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return (
     new RegExp(`(^|[\\s\`'"/(])${escaped}($|[\\s\`'"/).,;:!?])`, 'i').test(task) &&

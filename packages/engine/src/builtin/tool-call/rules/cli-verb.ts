@@ -297,7 +297,19 @@ const READ = new Set([
   'wait',
 ]);
 
+/** Verbs recur across calls (`get`, `list`, `delete`); classification is cached, bounded. */
+const classified = new Map<string, VerbKind | undefined>();
+const CACHE_LIMIT = 4096;
+
 export function classifyVerb(word: string): VerbKind | undefined {
+  if (classified.has(word)) return classified.get(word);
+  const kind = classifyUncached(word);
+  if (classified.size >= CACHE_LIMIT) classified.clear();
+  classified.set(word, kind);
+  return kind;
+}
+
+function classifyUncached(word: string): VerbKind | undefined {
   const lower = word.toLowerCase();
   const parts = lower
     .replace(/([a-z])([A-Z])/g, '$1 $2')
