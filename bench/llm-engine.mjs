@@ -9,6 +9,7 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { Agent, request } from 'undici';
 import { labelOutcomes } from '../packages/engine/src/llm/labelled-outcome.ts';
 import { createOpenAICompatibleEngine } from '../packages/engine/src/llm/openai-compatible-engine.ts';
 import { questionMessages, sharedPrefix } from '../packages/engine/src/llm/prompt-layout.ts';
@@ -99,6 +100,18 @@ async function measure() {
     logprobs: true,
     top_logprobs: 20,
   });
+  // The same call through undici's request on a keep-alive agent: the transport the engine uses by
+  // default, so engine-minus-this is the engine's own work on top of its HTTP client.
+  const agent = new Agent({ keepAliveTimeout: 30_000 });
+  async function directUndici() {
+    const response = await request(`${baseURL}/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: directBody,
+      dispatcher: agent,
+    });
+    JSON.parse(await response.body.text());
+  }
   async function direct() {
     const response = await fetch(`${baseURL}/chat/completions`, {
       method: 'POST',
@@ -114,7 +127,7 @@ async function measure() {
   };
   // Wall time, plus this process's CPU time for the call: the CPU figure does not depend on how busy
   // the rest of the machine is, so it isolates the client-side work (engine + HTTP client).
-  const cpu = { direct: [], direct6: [], engine1: [], engine6: [] };
+  const cpu = { direct: [], direct6: [], undici: [], engine1: [], engine6: [] };
   async function time(name, task) {
     const cpuBefore = process.cpuUsage();
     const started = process.hrtime.bigint();
@@ -128,13 +141,14 @@ async function measure() {
   const runs = {
     direct: () => direct(),
     direct6: () => Promise.all(Array.from({ length: 6 }, () => direct())),
+    undici: () => directUndici(),
     engine1: () => engine.evaluate({ state, questions: oneQuestion }),
     engine6: () => engine.evaluate({ state, questions: sixQuestions }),
   };
   for (const run of Object.values(runs)) for (let i = 0; i < 20; i += 1) await run(); // warm up JIT and sockets
 
   // Interleaved, so drift in the machine's load affects every variant alike.
-  const samples = { direct: [], direct6: [], engine1: [], engine6: [] };
+  const samples = { direct: [], direct6: [], undici: [], engine1: [], engine6: [] };
   for (let i = 0; i < iterations; i += 1) {
     for (const [name, run] of Object.entries(runs)) samples[name].push(await time(name, run));
   }
@@ -154,14 +168,19 @@ async function measure() {
   );
   console.log(`  direct fetch          p50 ${fmt(p50.direct)}  p90 ${fmt(p90.direct)}`);
   console.log(`  direct fetch ×6 concurrent p50 ${fmt(p50.direct6)}  p90 ${fmt(p90.direct6)}`);
+  console.log(`  direct undici request p50 ${fmt(p50.undici)}  p90 ${fmt(p90.undici)}`);
   console.log(`  engine, 1 question    p50 ${fmt(p50.engine1)}  p90 ${fmt(p90.engine1)}`);
   console.log(`  engine, 6 questions   p50 ${fmt(p50.engine6)}  p90 ${fmt(p90.engine6)}`);
   const cpuMean = (name) => cpu[name].reduce((sum, value) => sum + value, 0) / cpu[name].length;
   console.log(
     `  client CPU per call (mean): direct ${fmt(cpuMean('direct'))}, direct ×6 ${fmt(cpuMean('direct6'))}, ` +
+      `undici ${fmt(cpuMean('undici'))}, ` +
       `engine 1 q ${fmt(cpuMean('engine1'))}, engine 6 q ${fmt(cpuMean('engine6'))}`,
   );
   console.log(`  engine overhead at p50: ${fmt(overhead)} (aim ≤ 2 ms) ${overhead <= 2 ? 'OK' : 'MISSED'}`);
+  console.log(
+    `  engine over a direct undici request at p50: ${fmt(p50.engine1 - p50.undici)}; CPU ${fmt(cpuMean('engine1') - cpuMean('undici'))}`,
+  );
   console.log(
     `  6-question / 1-question at p50: ${ratio.toFixed(3)}× (aim ≤ 1.3×) ${ratio <= 1.3 ? 'OK' : 'MISSED'}`,
   );

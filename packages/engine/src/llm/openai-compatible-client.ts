@@ -7,6 +7,12 @@ import {
   modelListSchema,
   tokenizeResultSchema,
 } from './chat-completion-wire.js';
+import {
+  fetchExchange,
+  type HttpExchange,
+  type HttpExchangeResponse,
+  undiciExchange,
+} from './http-exchange.js';
 import { isRetryableStatus, retryDelayMs } from './retry-delay.js';
 import { UpstreamStatusError } from './upstream-status-error.js';
 
@@ -14,6 +20,7 @@ export interface OpenAICompatibleClientOptions {
   baseURL: string;
   apiKeyEnv?: string | undefined;
   maxRetries: number;
+  /** A `fetch` to send every call through; undici's keep-alive `request` when absent. */
   fetch?: typeof globalThis.fetch | undefined;
   /** Where `apiKeyEnv` is looked up; `process.env` unless a test supplies its own. */
   env?: Readonly<Record<string, string | undefined>> | undefined;
@@ -30,16 +37,16 @@ export interface UpstreamCallOptions {
 /**
  * The HTTP side of the engine: chat completions, the model list and tokenization against one
  * OpenAI-compatible server, with retries inside the caller's budget and errors that never carry the key.
- * A direct `fetch` rather than an SDK: the engine needs the raw `top_logprobs` and server-specific request
+ * Plain HTTP rather than an SDK: the engine needs the raw `top_logprobs` and server-specific request
  * members (`allowed_token_ids`, `chat_template_kwargs`) with the least overhead per call.
  */
 export class OpenAICompatibleClient {
   private readonly baseURL: string;
-  private readonly fetch: typeof globalThis.fetch;
+  private readonly exchange: HttpExchange;
 
   constructor(private readonly options: OpenAICompatibleClientOptions) {
     this.baseURL = options.baseURL.replace(/\/+$/, '');
-    this.fetch = options.fetch ?? globalThis.fetch;
+    this.exchange = options.fetch ? fetchExchange(options.fetch) : undiciExchange();
   }
 
   chatCompletion(body: Record<string, unknown>, call: UpstreamCallOptions): Promise<ChatCompletion> {
@@ -76,9 +83,10 @@ export class OpenAICompatibleClient {
       let failure: EngineError;
       let retryAfter: string | null = null;
       try {
-        const response = await this.fetch(url, { method, headers, body: payload, signal: call.signal });
-        if (response.ok) return this.parse(await response.text(), schema, url);
-        retryAfter = response.headers.get('retry-after');
+        const response = await this.exchange(url, { method, headers, body: payload, signal: call.signal });
+        if (response.status >= 200 && response.status < 300)
+          return this.parse(await response.text(), schema, url);
+        retryAfter = response.header('retry-after');
         failure = await this.statusError(response, url);
       } catch (error) {
         if (call.signal.aborted) throw call.signal.reason;
@@ -124,11 +132,11 @@ export class OpenAICompatibleClient {
     return parsed.data;
   }
 
-  private async statusError(response: Response, url: string): Promise<UpstreamStatusError> {
+  private async statusError(response: HttpExchangeResponse, url: string): Promise<UpstreamStatusError> {
     const status = response.status;
     const where = `${pathOf(url)} at ${origin(url)}`;
     if (status === 401 || status === 403) {
-      await response.body?.cancel();
+      await response.discard();
       const hint = this.options.apiKeyEnv ? `; check the key in $${this.options.apiKeyEnv}` : '';
       return new UpstreamStatusError({
         code: 'engine_error',
@@ -187,6 +195,9 @@ function upstreamMessage(text: string): string {
 }
 
 function networkReason(error: unknown): string {
+  // undici's `request` puts the system error code on the error, `fetch` on its cause.
+  const direct = (error as { code?: unknown }).code;
+  if (typeof direct === 'string' && /^E[A-Z]+$/.test(direct)) return direct;
   const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
   if (typeof cause?.code === 'string') return cause.code;
   return error instanceof Error ? error.message : String(error);

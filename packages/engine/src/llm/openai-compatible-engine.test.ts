@@ -331,6 +331,32 @@ describe('the request', () => {
     for (const request of rest) expect(request.startedAt).toBeGreaterThanOrEqual(warm!.finishedAt!);
   });
 
+  it('sends every call through an injected fetch when one is given', async () => {
+    server.handler = (request) =>
+      request.path === '/v1/models'
+        ? { json: { data: [{ id: 'fake-model' }] } }
+        : { status: 503, headers: { 'retry-after': '0' }, json: { error: { message: 'warming up' } } };
+    const seen: string[] = [];
+    const engine = createOpenAICompatibleEngine(
+      { kind: 'openai-compatible', baseURL: server.baseURL, model: 'fake-model', maxRetries: 1 },
+      {
+        fetch: (input, init) => {
+          seen.push(`${init?.method} ${String(input)}`);
+          return fetch(input, init);
+        },
+      },
+    );
+    await expect(engine.evaluate({ state: 's', questions: { a: noul('a?') } })).rejects.toThrow(
+      /503.*warming up/,
+    );
+    expect(await engine.checkAvailability()).toMatchObject({ available: true });
+    expect(seen).toEqual([
+      `POST ${server.baseURL}/chat/completions`,
+      `POST ${server.baseURL}/chat/completions`,
+      `GET ${server.baseURL}/models`,
+    ]);
+  });
+
   it('sends the configured member that disables thinking', async () => {
     server.handler = () => ({ json: completion([['yes', 1]]) });
     await engineFor({ disableThinking: 'chat-template-kwargs' }).evaluate({
