@@ -1,4 +1,7 @@
 import { execFile } from 'node:child_process';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
@@ -12,7 +15,8 @@ const quote = (value: string) => `'${value.replaceAll("'", `'\\''`)}'`;
  * `[exit N]` and the pane kept open so the final screen can be read.
  */
 export class TmuxSession {
-  readonly #socket = `arbiter-test-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  // An explicit socket path (-S) rather than a name (-L), so close() can remove the file it leaves.
+  readonly #socket = join(tmpdir(), `arbiter-tmux-${process.pid}-${Math.random().toString(36).slice(2, 8)}`);
   readonly #name = 'arbiter';
 
   static async assertAvailable(): Promise<void> {
@@ -33,7 +37,7 @@ export class TmuxSession {
     // program under test and the shell lives on to print its exit status.
     const command = `trap : INT; env ${assignments.join(' ')} ${argv.map(quote).join(' ')}; echo "[exit $?]"; sleep 600`;
     await run('tmux', [
-      '-L',
+      '-S',
       this.#socket,
       '-f',
       '/dev/null',
@@ -51,7 +55,7 @@ export class TmuxSession {
 
   async screen(): Promise<string> {
     const { stdout } = await run('tmux', [
-      '-L',
+      '-S',
       this.#socket,
       'capture-pane',
       '-p',
@@ -65,7 +69,7 @@ export class TmuxSession {
   }
 
   async press(...keys: string[]): Promise<void> {
-    await run('tmux', ['-L', this.#socket, 'send-keys', '-t', this.#name, ...keys]);
+    await run('tmux', ['-S', this.#socket, 'send-keys', '-t', this.#name, ...keys]);
   }
 
   /** Polls the screen until `pattern` shows; returns that screen. Fails with the last screen on timeout. */
@@ -81,8 +85,9 @@ export class TmuxSession {
   }
 
   async close(): Promise<void> {
-    await run('tmux', ['-L', this.#socket, 'kill-server']).catch(() => {
-      // Already gone: nothing to clean up.
+    await run('tmux', ['-S', this.#socket, 'kill-server']).catch(() => {
+      // Already gone: nothing to stop.
     });
+    await rm(this.#socket, { force: true });
   }
 }
