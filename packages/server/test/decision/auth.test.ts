@@ -69,7 +69,9 @@ describe('authentication over HTTP', () => {
     const server = await start({ dataDir });
     // A second connection to the same database file, as `arbiter keys` would open it.
     const db = openDatabase(dataDir, migrations);
-    cleanups.push(() => db.close());
+    cleanups.push(() => {
+      db.close();
+    });
     const keys = new KeyStore(db);
     const { key, record } = keys.create('second');
     expect((await decide(server, { authorization: `Bearer ${key}` })).status).toBe(200);
