@@ -412,6 +412,15 @@ const SPECIAL: Readonly<Record<string, (scope: CommandScope, args: readonly stri
       });
       return true;
     }
+    if (group === 'release' && (action === 'create' || action === 'upload' || action === 'edit')) {
+      // A release is publishing: visible to everyone who depends on the project.
+      scope.add({
+        code: `cli.gh.release-${action}`,
+        destructive: 0.1,
+        onTask: taskMentions(scope.task, 'publish') ? 0.85 : 0.1,
+      });
+      return true;
+    }
     if (group === 'gist' && action === 'create') {
       scope.networkSink('gh-gist');
       scope.add({ code: 'cli.gh.gist-create', exfil: 0.5, onTask: 0.2 });
