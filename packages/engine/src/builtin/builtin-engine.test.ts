@@ -103,10 +103,12 @@ describe('createBuiltinEngine (lexical evaluator)', () => {
     ) as Record<string, Question>;
     const { answers } = await engine.evaluate({ state: 'b', questions });
     expect(Object.keys(answers)).toEqual(['__proto__']);
-    expect(Object.keys((answers.__proto__ as { probabilities: object }).probabilities)).toEqual([
-      '__proto__',
-      'b',
-    ]);
+    expect(
+      Object.keys(
+        (Object.getOwnPropertyDescriptor(answers, '__proto__')?.value as { probabilities: object })
+          .probabilities,
+      ),
+    ).toEqual(['__proto__', 'b']);
   });
 
   it('rejects at once when the signal is already aborted', async () => {
