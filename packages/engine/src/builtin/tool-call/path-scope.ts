@@ -54,11 +54,11 @@ export function classifyPath(raw: string, cwd?: string): ClassifiedPath {
   // Relative: resolve `..` against a workspace root so escapes are seen.
   const resolved = posix.normalize(`/__workspace__/${path}`).replace(/\/+$/, '');
   if (!resolved.startsWith('/__workspace__')) {
-    return { scope: 'system', normalised: resolved };
+    // Above the workspace: its siblings and parents are the user's own files.
+    return { scope: 'home', normalised: posix.normalize(path) };
   }
   const inside = resolved.slice('/__workspace__'.length).replace(/^\//, '');
   if (inside === '' || isGlobOnly(inside)) return { scope: 'workspace-all', normalised: '$WORKSPACE' };
-  if (inside === '..' || inside.startsWith('../')) return { scope: 'home', normalised: inside };
   return { scope: 'workspace', normalised: inside };
 }
 
