@@ -1,7 +1,6 @@
 import { resolveConfigDir, type SavedConnection, UhpClient, UhpLocalStore } from '@arbiter/uhp';
 
-/** The environment variable read when `--api-key` is not given (keeps keys out of shell history). */
-export const UHP_API_KEY_ENV = 'ARBITER_UHP_API_KEY';
+export { UHP_API_KEY_ENV } from './uhp-api-key-env.js';
 
 export interface UhpCommandContext {
   readonly store: UhpLocalStore;

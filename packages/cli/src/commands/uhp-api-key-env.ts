@@ -1,0 +1,2 @@
+/** The environment variable read when `--api-key` is not given (keeps keys out of shell history). */
+export const UHP_API_KEY_ENV = 'ARBITER_UHP_API_KEY';
