@@ -627,8 +627,9 @@ describe('faults', () => {
 });
 
 describe('concurrency', () => {
+  // Delays long enough that the calls overlap even on a loaded machine.
   it('keeps in-flight completions within the limit, shared across requests', async () => {
-    server.handler = () => ({ json: completion([['yes', 1]]), delayMs: 30 });
+    server.handler = () => ({ json: completion([['yes', 1]]), delayMs: 100 });
     const engine = engineFor({ concurrency: 2 });
     const six = Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`q${i}`, noul(`q${i}?`)]));
     await Promise.all([
@@ -640,7 +641,7 @@ describe('concurrency', () => {
   });
 
   it('runs the questions of one request concurrently up to the limit', async () => {
-    server.handler = () => ({ json: completion([['yes', 1]]), delayMs: 30 });
+    server.handler = () => ({ json: completion([['yes', 1]]), delayMs: 300 });
     const six = Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`q${i}`, noul(`q${i}?`)]));
     await engineFor({ concurrency: 8 }).evaluate({ state: 'a', questions: six });
     expect(server.maxInFlight).toBe(6);
