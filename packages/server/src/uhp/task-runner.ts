@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import type { Harness, UhpError, UhpResponse } from '@arbiter/uhp';
+import type { PrepaidBudgets } from '../billing/prepaid-budgets.js';
 import { mediaTypeOf } from './media-type.js';
 import { newObjectId } from './object-id.js';
 import { type HarnessRuntime, HarnessRuntimeError, type HarnessTurn } from './runtime/harness-runtime.js';
@@ -22,7 +23,7 @@ export interface PreparedTask {
   readonly containerId: string;
   readonly harness: Harness;
   readonly runtime: HarnessRuntime;
-  readonly turn: Omit<HarnessTurn, 'signal' | 'tools' | 'harness'>;
+  readonly turn: Omit<HarnessTurn, 'signal' | 'tools' | 'harness' | 'sessionId' | 'responseId'>;
   readonly maxStep: number | null;
   readonly timeoutSeconds: number | null;
   readonly store: boolean;
@@ -65,6 +66,7 @@ export class TaskRunner {
     private readonly events: EventLog,
     private readonly layout: UhpDataLayout,
     private readonly toolLimits: WorkspaceToolLimits = DEFAULT_WORKSPACE_TOOL_LIMITS,
+    private readonly budgets: PrepaidBudgets | null = null,
   ) {}
 
   isRunning(responseId: string): boolean {
@@ -151,6 +153,8 @@ export class TaskRunner {
     try {
       const turn: HarnessTurn = {
         ...task.turn,
+        sessionId: task.owner.sessionId,
+        responseId,
         harness: task.harness,
         tools: new WorkspaceTools(workspace, this.toolLimits),
         signal: controller.signal,
@@ -327,7 +331,14 @@ export class TaskRunner {
       output: assembler.snapshot(),
       usage: outcome.usage ?? null,
     };
-    this.store.saveResponseBody(final, final.store === false);
+    // The terminal body and the budget settlement commit together: a crash leaves either both (and
+    // recovery skips the response) or neither (and recovery settles it), never a double charge.
+    this.store.db
+      .transaction(() => {
+        this.store.saveResponseBody(final, final.store === false);
+        this.budgets?.settle(final.id, final.usage);
+      })
+      .immediate();
     emit({ type: terminalEventType(final.status), response: final });
   }
 }

@@ -3,6 +3,7 @@ import { UHP_VERSION, UHP_VERSION_HEADER } from '@arbiter/uhp';
 import multipart from '@fastify/multipart';
 import type { Database } from 'better-sqlite3';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import { type BudgetPricing, PrepaidBudgets } from '../billing/prepaid-budgets.js';
 import { applyMigrations } from '../storage/database.js';
 import { HarnessService } from './harness/harness-service.js';
 import { registerDiscoveryRoutes, SUPPORTED_VERSIONS } from './routes/discovery-routes.js';
@@ -13,6 +14,8 @@ import { registerSessionRoutes } from './routes/session-routes.js';
 import { registerSharedViewRoutes } from './routes/shared-view-routes.js';
 import type { HarnessRuntime } from './runtime/harness-runtime.js';
 import { OfflineAgentRuntime } from './runtime/offline/offline-runtime.js';
+import { createInProcessGateClient } from './runtime/tool-gating/in-process-gate-client.js';
+import { ToolCallGate, type ToolGatingOptions } from './runtime/tool-gating/tool-call-gate.js';
 import { UhpDataLayout } from './storage/data-layout.js';
 import { uhpMigrations } from './storage/uhp-migrations.js';
 import { UhpStore } from './storage/uhp-store.js';
@@ -54,6 +57,12 @@ export interface UhpPluginOptions {
   /** Path of `soffice`; `undefined` looks it up on PATH, `null` disables previews. */
   readonly previewConverter?: string | null;
   readonly keepAliveMs?: number;
+  /** Output prices for prepaid budgets (principals with a balance); unpriced models cost nothing. */
+  readonly pricing?: BudgetPricing;
+  /** How harness tool calls are gated (static policy, asks); every verdict goes to `uhp/gate-audit.jsonl`. */
+  readonly toolGating?: ToolGatingOptions;
+  /** Builds the harness bases with the server's gate; used instead of `runtimes` when given. */
+  readonly createRuntimes?: (gate: ToolCallGate) => readonly HarnessRuntime[];
 }
 
 function findOnPath(binary: string): string | null {
@@ -81,12 +90,13 @@ export async function uhpPlugin(app: FastifyInstance, options: UhpPluginOptions)
   const store = new UhpStore(options.db);
   const events = new EventLog(store);
   const layout = new UhpDataLayout(options.dataDir);
-  const runner = new TaskRunner(store, events, layout, options.toolLimits);
-  const runtimes = options.runtimes ?? [
-    new OfflineAgentRuntime({ chunkDelayMs: options.offlineChunkDelayMs ?? 80 }),
-  ];
+  const budgets = new PrepaidBudgets(options.db, options.pricing);
+  const runner = new TaskRunner(store, events, layout, options.toolLimits, budgets);
+  const gate = new ToolCallGate(createInProcessGateClient(), layout.gateAuditLog(), options.toolGating);
+  const runtimes = options.createRuntimes?.(gate) ??
+    options.runtimes ?? [new OfflineAgentRuntime({ chunkDelayMs: options.offlineChunkDelayMs ?? 80, gate })];
   const harnesses = new HarnessService(store, new Map(runtimes.map((runtime) => [runtime.base, runtime])));
-  const tasks = new TaskService(store, events, runner, layout, harnesses, limits);
+  const tasks = new TaskService(store, events, runner, layout, harnesses, limits, budgets);
   const principals = new WeakMap<FastifyRequest, string>();
   const services: UhpServices = {
     store,

@@ -28,8 +28,8 @@ describe('files in', () => {
         {
           role: 'user',
           content: [
-            { type: 'input_text', text: '@read token.txt' },
-            { type: 'input_file', filename: 'token.txt', file_data: dataUrl('secret-42') },
+            { type: 'input_text', text: '@read given.txt' },
+            { type: 'input_file', filename: 'given.txt', file_data: dataUrl('secret-42') },
           ],
         },
       ],
@@ -38,7 +38,7 @@ describe('files in', () => {
     const toolOutput = result.json.output.find(
       (item: { type: string }) => item.type === 'function_call_output',
     );
-    expect(toolOutput.output).toBe('secret-42');
+    expect(toolOutput.output).toBe('brief-42');
     const items = await get(`/v1/responses/${result.json.id}/input_items`);
     expect(JSON.stringify(items.json)).not.toContain('base64');
     // Inputs are not reported back as artifacts of the task.

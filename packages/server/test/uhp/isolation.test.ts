@@ -24,7 +24,7 @@ describe('two principals', () => {
     ).json;
     const task = (
       await alice('POST', '/v1/responses', {
-        input: '@write secret.txt <<<alice only>>>',
+        input: '@write private.txt <<<alice only>>>',
         metadata: { harness_id: harness.id },
       })
     ).json;

@@ -16,6 +16,9 @@ export interface TurnInputFile {
 
 /** Everything a runtime needs to run one turn; I/O arrives through `tools` and `signal`. */
 export interface HarnessTurn {
+  /** The session and response this turn belongs to (the gate's audit log names them). */
+  readonly sessionId: string;
+  readonly responseId: string;
   readonly harness: Harness;
   readonly model: string;
   readonly instructions: string | null;

@@ -22,6 +22,11 @@ export class UhpDataLayout {
     return path.join(this.sessionDir(sessionId), 'workspace');
   }
 
+  /** The hash-chained log of every tool-gate verdict of every harness run. */
+  gateAuditLog(): string {
+    return path.join(this.root, 'gate-audit.jsonl');
+  }
+
   fileBlob(fileId: string): string {
     return path.join(this.root, 'files', fileId);
   }

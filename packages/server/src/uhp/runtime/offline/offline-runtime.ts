@@ -7,6 +7,8 @@ import {
   type RuntimeEvent,
   type RuntimeModel,
 } from '../harness-runtime.js';
+import type { ToolCallGate } from '../tool-gating/tool-call-gate.js';
+import { gatedWorkspaceCall, workspaceGrant } from '../tool-gating/workspace-tool-call.js';
 import { type OfflineStep, parseOfflineDirectives } from './offline-directives.js';
 
 export const OFFLINE_MODEL_ID = 'arbiter-offline';
@@ -15,6 +17,8 @@ export const OFFLINE_MODEL_LABEL = 'Arbiter offline model (deterministic, no net
 export interface OfflineRuntimeOptions {
   /** Pause before each streamed fragment, so progress is visible. Tests set 0. */
   readonly chunkDelayMs?: number;
+  /** The gate every tool call passes first; without one the directives run ungated. */
+  readonly gate?: ToolCallGate;
 }
 
 /** Fragments are whitespace-delimited words with their trailing space; also the token unit. */
@@ -33,9 +37,11 @@ export class OfflineAgentRuntime implements HarnessRuntime {
   readonly backend = 'offline';
   readonly defaultModel = OFFLINE_MODEL_ID;
   private readonly chunkDelayMs: number;
+  private readonly gate: ToolCallGate | undefined;
 
   constructor(options: OfflineRuntimeOptions = {}) {
     this.chunkDelayMs = options.chunkDelayMs ?? 80;
+    this.gate = options.gate;
   }
 
   models(): readonly RuntimeModel[] {
@@ -114,16 +120,36 @@ export class OfflineAgentRuntime implements HarnessRuntime {
       const callId = `call_${++callIndex}`;
       await pace();
       yield { type: 'tool-call', callId, name: step.name, arguments: JSON.stringify(step.arguments) };
-      yield { type: 'tool-result', callId, output: await this.runTool(step, turn) };
+      yield { type: 'tool-result', callId, output: await this.runTool(step, turn, callId) };
     }
     yield finish('stop');
   }
 
-  private async runTool(step: Extract<OfflineStep, { kind: 'tool' }>, turn: HarnessTurn): Promise<string> {
+  private async runTool(
+    step: Extract<OfflineStep, { kind: 'tool' }>,
+    turn: HarnessTurn,
+    callId: string,
+  ): Promise<string> {
     const { tools } = turn;
     // Disabled tools are a hard block here: the call is refused, and the refusal is the tool's result.
     if (turn.harness.disabledTools?.includes(step.name))
       return `error: the tool "${step.name}" is disabled for this harness`;
+    if (this.gate) {
+      const cwd = tools.workspace.root;
+      const outcome = await this.gate.review(gatedWorkspaceCall(step.name, step.arguments), {
+        sessionId: turn.sessionId,
+        responseId: turn.responseId,
+        callId,
+        task: turn.text,
+        cwd,
+        grant: workspaceGrant(turn.harness.disabledTools ?? []),
+        signal: turn.signal,
+      });
+      if (!outcome.allowed) return `error: ${outcome.refusal}`;
+      const pushRefusal =
+        step.name === 'shell' ? this.gate.guardShellCommand(step.arguments.command ?? '', cwd) : null;
+      if (pushRefusal) return `error: ${pushRefusal}`;
+    }
     try {
       switch (step.name) {
         case 'write':
