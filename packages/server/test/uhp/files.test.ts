@@ -29,7 +29,7 @@ describe('files in', () => {
           role: 'user',
           content: [
             { type: 'input_text', text: '@read given.txt' },
-            { type: 'input_file', filename: 'given.txt', file_data: dataUrl('secret-42') },
+            { type: 'input_file', filename: 'given.txt', file_data: dataUrl('brief-42') },
           ],
         },
       ],
