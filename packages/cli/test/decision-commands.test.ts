@@ -7,7 +7,9 @@ import { join, resolve } from 'node:path';
 import { decisionRequestSchema, decisionResponseSchema } from '@arbiter/decision';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
-// Runs the built CLI (`npx tsc -b` first), as a user would.
+// Runs the built CLI (`npx tsc -b` first), as a user would. Each run starts a node process, which
+// takes seconds when the machine is busy, so these tests get a longer timeout than the default.
+vi.setConfig({ testTimeout: 90_000 });
 const BIN = resolve(import.meta.dirname, '../bin/arbiter.js');
 
 interface CliRun {
@@ -139,37 +141,21 @@ describe('arbiter decide', () => {
   });
 
   it('reports usage errors with exit 2 and a skip with exit 1', async () => {
-    const missing = await runCli(['decide', '--state', join(workDir, 'nope'), '--questions', questionsFile]);
-    expect(missing).toMatchObject({ code: 2, stdout: '' });
-    expect(missing.stderr).toMatch(/^arbiter decide: --state: cannot read .*nope: ENOENT\n$/);
-
     const badQuestions = join(workDir, 'bad.yaml');
     await writeFile(badQuestions, 'q: { type: score, instructions: x, criteria: [one] }\n');
-    const bad = await runCli(['decide', '--state', stateFile, '--questions', badQuestions]);
+    // Independent runs in parallel: each CLI start costs seconds on a busy machine.
+    const [missing, bad, model, noKey] = await Promise.all([
+      runCli(['decide', '--state', join(workDir, 'nope'), '--questions', questionsFile]),
+      runCli(['decide', '--state', stateFile, '--questions', badQuestions]),
+      runCli(['decide', '--state', stateFile, '--questions', questionsFile, '--model', 'gpt-9']),
+      runCli(['decide', '--state', stateFile, '--questions', questionsFile, '--url', 'http://127.0.0.1:9']),
+    ]);
+    expect(missing).toMatchObject({ code: 2, stdout: '' });
+    expect(missing.stderr).toMatch(/^arbiter decide: --state: cannot read .*nope: ENOENT\n$/);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('q.criteria: a score needs at least 2 levels');
-
-    const model = await runCli([
-      'decide',
-      '--state',
-      stateFile,
-      '--questions',
-      questionsFile,
-      '--model',
-      'gpt-9',
-    ]);
     expect(model.code).toBe(2);
     expect(model.stderr).toContain('available models: arbiter-1.0.0, arbiter-latest, jev-latest');
-
-    const noKey = await runCli([
-      'decide',
-      '--state',
-      stateFile,
-      '--questions',
-      questionsFile,
-      '--url',
-      'http://127.0.0.1:9',
-    ]);
     expect(noKey.code).toBe(1);
     expect(noKey.stderr).toMatch(/^arbiter decide: skipped \(missing_key\)/);
   });

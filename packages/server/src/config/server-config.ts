@@ -18,6 +18,7 @@ export const serverConfigSchema = z.strictObject({
         .max(64 * 1024 * 1024)
         .optional(),
       maxContextTokens: z.number().int().min(256).max(1_000_000).optional(),
+      requestsPerMinute: z.number().int().min(1).max(1_000_000).optional(),
     })
     .default({}),
 });

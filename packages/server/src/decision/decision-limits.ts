@@ -6,9 +6,12 @@ export interface ServerLimits {
   readonly maxBodyBytes: number;
   /** Context budget for the state plus the longest question, in estimated tokens. */
   readonly maxContextTokens: number;
+  /** Decision API requests per principal per minute; null means no limit. */
+  readonly requestsPerMinute: number | null;
 }
 
 export const DEFAULT_SERVER_LIMITS: ServerLimits = {
   maxBodyBytes: DECISION_LIMITS.maxBodyBytes,
   maxContextTokens: DECISION_LIMITS.maxContextTokens,
+  requestsPerMinute: null,
 };

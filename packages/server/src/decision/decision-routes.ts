@@ -7,6 +7,7 @@ import {
   findAnswerMismatch,
 } from '@arbiter/decision';
 import { estimateContextTokens, type ModelCatalog } from '@arbiter/engine';
+import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -41,6 +42,7 @@ const errorResponses = {
   404: errorBodySchema,
   413: errorBodySchema,
   415: errorBodySchema,
+  429: errorBodySchema,
   500: errorBodySchema,
   502: errorBodySchema,
   503: errorBodySchema,
@@ -85,6 +87,23 @@ export async function decisionRoutes(app: FastifyInstance, options: DecisionRout
         ),
     ),
   );
+  if (limits.requestsPerMinute !== null) {
+    const perMinute = limits.requestsPerMinute;
+    // Registered after the auth hook, so the limit counts per principal, not per address.
+    await app.register(rateLimit, {
+      max: perMinute,
+      timeWindow: 60_000,
+      hook: 'preParsing',
+      keyGenerator: (request) => request.principal?.id ?? request.ip,
+      errorResponseBuilder: (_request, context) =>
+        new ApiError({
+          statusCode: 429,
+          type: 'rate_limit_error',
+          code: 'rate_limited',
+          message: `more than ${perMinute} requests in a minute; retry after ${context.after}`,
+        }),
+    });
+  }
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
   async function decide(body: DecisionRequest, reply: FastifyReply) {

@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { createKeyAuthenticator } from '../../src/auth/authenticator.js';
 import { KeyStore } from '../../src/auth/key-store.js';
+import type { ServerLimits } from '../../src/decision/decision-limits.js';
 import { openDatabase } from '../../src/storage/database.js';
 import { migrations } from '../../src/storage/migrations.js';
 
@@ -20,7 +21,7 @@ export interface TestApp {
 
 /** The real app on a real SQLite file in a fresh temporary data directory, with one key. */
 export async function buildTestApp(
-  options: { catalog?: ModelCatalog; maxBodyBytes?: number } = {},
+  options: { catalog?: ModelCatalog; limits?: Partial<ServerLimits> } = {},
 ): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-decision-'));
   const db = openDatabase(dataDir, migrations);
@@ -29,7 +30,7 @@ export async function buildTestApp(
   const app = await buildApp({
     catalog: options.catalog ?? new ModelCatalog(),
     authenticator: createKeyAuthenticator(keys),
-    ...(options.maxBodyBytes ? { limits: { maxBodyBytes: options.maxBodyBytes } } : {}),
+    ...(options.limits ? { limits: options.limits } : {}),
   });
   return {
     app,

@@ -209,7 +209,7 @@ describe('POST /v1/decision and /v1/systemone', () => {
 
 describe('body limit', () => {
   it('answers 413 with the limit', async () => {
-    const small = await buildTestApp({ maxBodyBytes: 2048 });
+    const small = await buildTestApp({ limits: { maxBodyBytes: 2048 } });
     try {
       const response = await small.app.inject({
         method: 'POST',
@@ -223,6 +223,39 @@ describe('body limit', () => {
       });
     } finally {
       await small.close();
+    }
+  });
+});
+
+describe('rate limit', () => {
+  it('answers 429 with Retry-After once a principal exceeds its requests per minute', async () => {
+    const limited = await buildTestApp({ limits: { requestsPerMinute: 2 } });
+    try {
+      const send = (authorization: string) =>
+        limited.app.inject({
+          method: 'POST',
+          url: '/v1/decision',
+          headers: { 'content-type': 'application/json', authorization },
+          payload: JSON.stringify(SUPPORT_TICKET),
+        });
+      const own = `Bearer ${limited.key}`;
+      expect((await send(own)).statusCode).toBe(200);
+      expect((await send(own)).statusCode).toBe(200);
+      const refused = await send(own);
+      expect(refused.statusCode).toBe(429);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      expect(refused.json()).toMatchObject({
+        error: {
+          type: 'rate_limit_error',
+          code: 'rate_limited',
+          message: /^more than 2 requests in a minute; retry after /,
+        },
+      });
+      // Another principal has its own budget.
+      const other = limited.keys.create('other').key;
+      expect((await send(`Bearer ${other}`)).statusCode).toBe(200);
+    } finally {
+      await limited.close();
     }
   });
 });
