@@ -47,6 +47,11 @@ const hookOutput = execFileSync(
 );
 const baseline = childCpu(`'${process.execPath}' -e 0`);
 const hook = childCpu(`'${process.execPath}' '${launcher}' gate hook claude-code`);
+// The same hook without the rest of the CLI: what a launcher that loads only the hook would cost.
+const hookModule = resolve(repositoryRoot, 'packages/cli/dist/commands/gate-hook.js');
+const direct = childCpu(
+  `'${process.execPath}' --input-type=module -e "const { runGateHook } = await import('${hookModule}'); await runGateHook('claude-code', {});"`,
+);
 const ms = (seconds) => `${(seconds * 1000).toFixed(1)} ms`;
 console.log(`hook output: ${hookOutput.trim() || '(nothing: no opinion)'}`);
 console.log(
@@ -55,4 +60,9 @@ console.log(
 console.log(
   `arbiter gate hook claude-code:   user ${ms(hook.user)} + sys ${ms(hook.sys)} = ${ms(hook.total)} per process`,
 );
-console.log(`ratio: ×${(hook.total / baseline.total).toFixed(2)} (aim ≤ ×1.5), ${runs} runs each`);
+console.log(
+  `hook module without the CLI:     user ${ms(direct.user)} + sys ${ms(direct.sys)} = ${ms(direct.total)} per process`,
+);
+console.log(
+  `ratio: ×${(hook.total / baseline.total).toFixed(2)} (aim ≤ ×1.5); hook module alone ×${(direct.total / baseline.total).toFixed(2)}; ${runs} runs each`,
+);
