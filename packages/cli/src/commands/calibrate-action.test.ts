@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { PNG } from 'pngjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { CalibrateInputError, runCalibrate } from './calibrate.js';
+import { CalibrateInputError, runCalibrate } from './calibrate-action.js';
 
 // A fake OpenAI-compatible model server on loopback (real HTTP, real chat-completions wire format):
 // it answers every Noul with P(yes) = 0.99, while only 3 in 4 of the labelled examples are true.
