@@ -16,6 +16,17 @@ export {
 } from './auth/authenticator.js';
 export { type ApiKeyRecord, type CreatedApiKey, KeyStore } from './auth/key-store.js';
 export { LOCAL_PRINCIPAL_NAME, type Principal } from './auth/principal.js';
+export { billingMigrations } from './billing/billing-migrations.js';
+export { formatAmount, parseAmount } from './billing/money.js';
+export {
+  type BudgetAccount,
+  type BudgetPricing,
+  type LedgerEntry,
+  PrepaidBudgets,
+  type Reservation,
+  type Settlement,
+} from './billing/prepaid-budgets.js';
+export { providerPaymentRequired } from './billing/provider-payment-required.js';
 export { resolveDataDir } from './config/data-dir.js';
 export {
   loadServerConfig,

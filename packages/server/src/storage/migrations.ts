@@ -1,4 +1,5 @@
 import { authMigrations } from '../auth/auth-migrations.js';
+import { billingMigrations } from '../billing/billing-migrations.js';
 import { uhpMigrations } from '../uhp/storage/uhp-migrations.js';
 import type { Migration } from './migration.js';
 
@@ -6,4 +7,4 @@ import type { Migration } from './migration.js';
  * Every migration of the server, from every feature. Features own their migrations
  * (next to their storage code) and are listed here so one database holds them all.
  */
-export const migrations: readonly Migration[] = [...authMigrations, ...uhpMigrations];
+export const migrations: readonly Migration[] = [...authMigrations, ...uhpMigrations, ...billingMigrations];

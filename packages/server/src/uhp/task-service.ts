@@ -6,6 +6,8 @@ import {
   type Harness,
   type UhpResponse,
 } from '@arbiter/uhp';
+import { formatAmount } from '../billing/money.js';
+import type { PrepaidBudgets } from '../billing/prepaid-budgets.js';
 import type { HarnessService } from './harness/harness-service.js';
 import { skillFileBytes } from './harness/skill-bundle.js';
 import { type IncomingFile, readTaskInput } from './input/task-input.js';
@@ -43,6 +45,8 @@ export class TaskService {
     private readonly layout: UhpDataLayout,
     private readonly harnesses: HarnessService,
     readonly limits: TaskLimits,
+    /** Prepaid balances; principals without an account are unmetered. */
+    private readonly budgets: PrepaidBudgets | null = null,
   ) {}
 
   create(
@@ -166,43 +170,69 @@ export class TaskService {
     };
     const owner = { principalId, harnessId: harness.id, sessionId };
     const conversation = session ? this.conversationOf(session.id) : [];
+    let maxOutputTokens = request.max_output_tokens ?? null;
     // One synchronous transaction: the busy check above and these inserts cannot interleave with
-    // another request, so a session never runs two tasks and an Idempotency-Key starts one.
-    this.store.db.transaction(() => {
-      if (session && this.store.runningResponseOfSession(session.id))
-        throw new UhpHttpError(409, 'session_busy', 'A task is already running in this session.');
-      if (!session) {
-        this.store.insertSession({
-          id: sessionId,
+    // another request, so a session never runs two tasks and an Idempotency-Key starts one. IMMEDIATE
+    // takes the write lock first, so the budget reservation cannot race another process either.
+    this.store.db
+      .transaction(() => {
+        if (session && this.store.runningResponseOfSession(session.id))
+          throw new UhpHttpError(409, 'session_busy', 'A task is already running in this session.');
+        const reservation = this.budgets?.reserve({
           principalId,
-          harnessId: harness.id,
-          containerId,
-          title: input.text.split('\n')[0]?.slice(0, 80) || 'Untitled task',
-          createdAt: now,
-          updatedAt: now,
-        });
-      } else {
-        this.store.touchSession(session.id, now);
-      }
-      this.store.insertResponse({
-        id: responseId,
-        principalId,
-        sessionId,
-        harnessId: harness.id,
-        turnIndex: this.store.nextTurnIndex(sessionId),
-        body: initial,
-        input: input.items,
-      });
-      if (options.idempotencyKey)
-        this.store.insertIdempotencyKey(
-          principalId,
-          options.idempotencyKey,
           responseId,
-          request.stream === true,
-        );
-      this.events.append(responseId, owner, { type: 'response.created', response: initial });
-      this.events.append(responseId, owner, { type: 'response.in_progress', response: initial });
-    })();
+          model: model.id,
+          maxOutputTokens,
+        });
+        if (reservation?.metered && !reservation.ok)
+          throw new UhpHttpError(
+            429,
+            'quota_exhausted',
+            "The prepaid balance does not cover max_output_tokens at this model's output price; lower max_output_tokens or add credit.",
+            {
+              param: 'max_output_tokens',
+              detail: {
+                required: formatAmount(reservation.requiredNanos),
+                available: formatAmount(reservation.availableNanos),
+                currency: reservation.currency,
+              },
+            },
+          );
+        // A metered task is held to the token count it reserved.
+        if (reservation?.metered) maxOutputTokens = reservation.maxOutputTokens;
+        if (!session) {
+          this.store.insertSession({
+            id: sessionId,
+            principalId,
+            harnessId: harness.id,
+            containerId,
+            title: input.text.split('\n')[0]?.slice(0, 80) || 'Untitled task',
+            createdAt: now,
+            updatedAt: now,
+          });
+        } else {
+          this.store.touchSession(session.id, now);
+        }
+        this.store.insertResponse({
+          id: responseId,
+          principalId,
+          sessionId,
+          harnessId: harness.id,
+          turnIndex: this.store.nextTurnIndex(sessionId),
+          body: initial,
+          input: input.items,
+        });
+        if (options.idempotencyKey)
+          this.store.insertIdempotencyKey(
+            principalId,
+            options.idempotencyKey,
+            responseId,
+            request.stream === true,
+          );
+        this.events.append(responseId, owner, { type: 'response.created', response: initial });
+        this.events.append(responseId, owner, { type: 'response.in_progress', response: initial });
+      })
+      .immediate();
 
     const workspace = new Workspace(this.layout.workspaceDir(sessionId));
     const files = this.materialiseInputs(workspace, input.files);
@@ -219,7 +249,7 @@ export class TaskService {
         conversation,
         text: input.text,
         files,
-        maxOutputTokens: request.max_output_tokens ?? null,
+        maxOutputTokens,
       },
       maxStep: request.max_step ?? harness.maxStep ?? null,
       timeoutSeconds: request.timeout_seconds ?? harness.timeoutSeconds ?? null,

@@ -1,0 +1,42 @@
+import type { Migration } from '../storage/migration.js';
+
+/**
+ * Prepaid budgets. Amounts are integer nano-units of the account's currency (1e-9), so sums and
+ * refunds are exact; `CHECK (balance_nanos >= 0)` makes an overdraft impossible even for a bug.
+ */
+export const billingMigrations: readonly Migration[] = [
+  {
+    id: '0200-prepaid-budgets',
+    up(db) {
+      db.exec(`
+        CREATE TABLE billing_accounts (
+          principal_id TEXT PRIMARY KEY,
+          currency TEXT NOT NULL,
+          balance_nanos INTEGER NOT NULL CHECK (balance_nanos >= 0),
+          updated_at INTEGER NOT NULL
+        );
+        CREATE TABLE billing_reservations (
+          response_id TEXT PRIMARY KEY,
+          principal_id TEXT NOT NULL,
+          model TEXT NOT NULL,
+          reserved_nanos INTEGER NOT NULL CHECK (reserved_nanos >= 0),
+          charged_nanos INTEGER,
+          created_at INTEGER NOT NULL,
+          settled_at INTEGER
+        );
+        CREATE INDEX billing_reservations_open ON billing_reservations (settled_at) WHERE settled_at IS NULL;
+        CREATE TABLE billing_ledger (
+          id INTEGER PRIMARY KEY AUTOINCREMENT,
+          principal_id TEXT NOT NULL,
+          kind TEXT NOT NULL CHECK (kind IN ('credit', 'reserve', 'settle')),
+          amount_nanos INTEGER NOT NULL,
+          balance_nanos INTEGER NOT NULL,
+          response_id TEXT,
+          note TEXT,
+          created_at INTEGER NOT NULL
+        );
+        CREATE INDEX billing_ledger_principal ON billing_ledger (principal_id, id);
+      `);
+    },
+  },
+];

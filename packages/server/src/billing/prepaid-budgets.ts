@@ -1,0 +1,328 @@
+import type { Database } from 'better-sqlite3';
+import { applyMigrations } from '../storage/database.js';
+import { billingMigrations } from './billing-migrations.js';
+import { formatAmount } from './money.js';
+
+/** Prices of the models tasks run on; a model without a price costs nothing. */
+export interface BudgetPricing {
+  /** ISO 4217 code the prices are in (default `USD`); new accounts take it. */
+  readonly currency?: string;
+  /** Output price per million tokens, by model id (`arbiter-offline`, `gemini-cli`, …). */
+  readonly outputPricePerMillionTokens?: Readonly<Record<string, number>>;
+  /**
+   * The output cap applied to a metered principal's task that sets no `max_output_tokens`, so every
+   * reservation is bounded. Default 4096.
+   */
+  readonly defaultMaxOutputTokens?: number;
+}
+
+export const DEFAULT_CURRENCY = 'USD';
+export const DEFAULT_METERED_MAX_OUTPUT_TOKENS = 4096;
+
+export interface BudgetAccount {
+  readonly principalId: string;
+  readonly currency: string;
+  /** What can be reserved now (credits minus open reservations minus settled charges). */
+  readonly balanceNanos: number;
+  /** Sum of reservations not settled yet. */
+  readonly reservedNanos: number;
+  readonly updatedAt: number;
+}
+
+export interface LedgerEntry {
+  readonly id: number;
+  readonly principalId: string;
+  readonly kind: 'credit' | 'reserve' | 'settle';
+  /** Signed change of the balance. */
+  readonly amountNanos: number;
+  readonly balanceNanos: number;
+  readonly responseId: string | null;
+  readonly note: string | null;
+  readonly createdAt: number;
+}
+
+export type Reservation =
+  /** The principal has no account: nothing is reserved or charged. */
+  | { readonly metered: false }
+  | {
+      readonly metered: true;
+      readonly ok: true;
+      readonly reservedNanos: number;
+      readonly maxOutputTokens: number;
+    }
+  | {
+      readonly metered: true;
+      readonly ok: false;
+      readonly requiredNanos: number;
+      readonly availableNanos: number;
+      readonly currency: string;
+    };
+
+export interface Settlement {
+  readonly reservedNanos: number;
+  readonly chargedNanos: number;
+}
+
+interface AccountRow {
+  principal_id: string;
+  currency: string;
+  balance_nanos: number;
+  updated_at: number;
+}
+
+interface LedgerRow {
+  id: number;
+  principal_id: string;
+  kind: LedgerEntry['kind'];
+  amount_nanos: number;
+  balance_nanos: number;
+  response_id: string | null;
+  note: string | null;
+  created_at: number;
+}
+
+interface ReservationRow {
+  response_id: string;
+  principal_id: string;
+  model: string;
+  reserved_nanos: number;
+  settled_at: number | null;
+}
+
+/**
+ * Prepaid balances of principals. A task reserves its worst case (`max_output_tokens × output
+ * price`) before it exists and settles to its actual usage exactly once when it ends. Every change is
+ * one `BEGIN IMMEDIATE` transaction (or part of the caller's), so two processes on the same database —
+ * a server and `arbiter billing credit` — serialise on the write lock and never overdraw.
+ */
+export class PrepaidBudgets {
+  private readonly currency: string;
+  private readonly prices: ReadonlyMap<string, number>;
+  private readonly defaultMaxOutputTokens: number;
+
+  constructor(
+    private readonly db: Database,
+    pricing: BudgetPricing = {},
+  ) {
+    applyMigrations(db, billingMigrations);
+    this.currency = pricing.currency ?? DEFAULT_CURRENCY;
+    this.defaultMaxOutputTokens = pricing.defaultMaxOutputTokens ?? DEFAULT_METERED_MAX_OUTPUT_TOKENS;
+    this.prices = new Map(
+      Object.entries(pricing.outputPricePerMillionTokens ?? {}).map(([model, perMillion]) => {
+        if (!Number.isFinite(perMillion) || perMillion < 0)
+          throw new RangeError(`The output price of ${model} must be a non-negative number.`);
+        // Per million tokens to nano-units per token: precise to 0.001 per million tokens.
+        return [model, Math.round(perMillion * 1000)];
+      }),
+    );
+  }
+
+  /** Nano-units one output token of `model` costs (0 when the model has no price). */
+  outputPriceNanos(model: string): number {
+    return this.prices.get(model) ?? 0;
+  }
+
+  /** Adds credit, opening the account (in `currency`) when the principal has none. */
+  credit(principalId: string, amountNanos: number, note: string | null = null): BudgetAccount {
+    if (!Number.isSafeInteger(amountNanos) || amountNanos <= 0)
+      throw new RangeError('A credit must be a positive amount.');
+    return this.db
+      .transaction(() => {
+        const now = Date.now();
+        const existing = this.accountRow(principalId);
+        const balance = (existing?.balance_nanos ?? 0) + amountNanos;
+        if (!Number.isSafeInteger(balance))
+          throw new RangeError('That credit would exceed the largest balance.');
+        if (existing)
+          this.db
+            .prepare('UPDATE billing_accounts SET balance_nanos = ?, updated_at = ? WHERE principal_id = ?')
+            .run(balance, now, principalId);
+        else
+          this.db
+            .prepare(
+              'INSERT INTO billing_accounts (principal_id, currency, balance_nanos, updated_at) VALUES (?, ?, ?, ?)',
+            )
+            .run(principalId, this.currency, balance, now);
+        this.record(principalId, 'credit', amountNanos, balance, null, note, now);
+        return this.account(principalId) as BudgetAccount;
+      })
+      .immediate();
+  }
+
+  account(principalId: string): BudgetAccount | null {
+    const row = this.accountRow(principalId);
+    return row ? this.present(row) : null;
+  }
+
+  accounts(): BudgetAccount[] {
+    return (
+      this.db.prepare('SELECT * FROM billing_accounts ORDER BY principal_id').all() as AccountRow[]
+    ).map((row) => this.present(row));
+  }
+
+  /** Ledger entries, oldest first; at most `limit` of the newest. */
+  entries(principalId: string | null = null, limit = 1000): LedgerEntry[] {
+    const rows = (
+      principalId
+        ? this.db
+            .prepare('SELECT * FROM billing_ledger WHERE principal_id = ? ORDER BY id DESC LIMIT ?')
+            .all(principalId, limit)
+        : this.db.prepare('SELECT * FROM billing_ledger ORDER BY id DESC LIMIT ?').all(limit)
+    ) as LedgerRow[];
+    return rows.reverse().map((row) => ({
+      id: row.id,
+      principalId: row.principal_id,
+      kind: row.kind,
+      amountNanos: row.amount_nanos,
+      balanceNanos: row.balance_nanos,
+      responseId: row.response_id,
+      note: row.note,
+      createdAt: row.created_at,
+    }));
+  }
+
+  /**
+   * Reserves the worst case of a task about to be created. Call it inside the transaction that
+   * inserts the response, so a refused reservation leaves nothing behind and an accepted one exists
+   * exactly when its response does.
+   */
+  reserve(task: {
+    principalId: string;
+    responseId: string;
+    model: string;
+    maxOutputTokens: number | null;
+  }): Reservation {
+    return this.db
+      .transaction((): Reservation => {
+        const account = this.accountRow(task.principalId);
+        if (!account) return { metered: false };
+        const maxOutputTokens = task.maxOutputTokens ?? this.defaultMaxOutputTokens;
+        const required = maxOutputTokens * this.outputPriceNanos(task.model);
+        if (!Number.isSafeInteger(required) || required > account.balance_nanos)
+          return {
+            metered: true,
+            ok: false,
+            requiredNanos: required,
+            availableNanos: account.balance_nanos,
+            currency: account.currency,
+          };
+        const now = Date.now();
+        const balance = account.balance_nanos - required;
+        this.db
+          .prepare('UPDATE billing_accounts SET balance_nanos = ?, updated_at = ? WHERE principal_id = ?')
+          .run(balance, now, task.principalId);
+        this.db
+          .prepare(
+            `INSERT INTO billing_reservations (response_id, principal_id, model, reserved_nanos, created_at)
+             VALUES (?, ?, ?, ?, ?)`,
+          )
+          .run(task.responseId, task.principalId, task.model, required, now);
+        this.record(
+          task.principalId,
+          'reserve',
+          -required,
+          balance,
+          task.responseId,
+          `${maxOutputTokens} output tokens of ${task.model}`,
+          now,
+        );
+        return { metered: true, ok: true, reservedNanos: required, maxOutputTokens };
+      })
+      .immediate();
+  }
+
+  /**
+   * Settles a task's reservation to its actual output usage, refunding the rest; a second call for
+   * the same response does nothing (returns null), as does a response that reserved nothing. Unknown
+   * usage (`null`) keeps the whole reservation charged: never a guessed lower amount.
+   */
+  settle(
+    responseId: string,
+    usage: { readonly output_tokens?: number } | null | undefined,
+  ): Settlement | null {
+    return this.db
+      .transaction((): Settlement | null => {
+        const reservation = this.db
+          .prepare('SELECT * FROM billing_reservations WHERE response_id = ?')
+          .get(responseId) as ReservationRow | undefined;
+        if (!reservation || reservation.settled_at !== null) return null;
+        const outputTokens = usage?.output_tokens ?? null;
+        const actual =
+          outputTokens !== null
+            ? outputTokens * this.outputPriceNanos(reservation.model)
+            : reservation.reserved_nanos;
+        // The runtime was held to the reserved token count; a provider that overshoots is not billed
+        // past what the principal agreed to reserve.
+        const charged = Math.min(actual, reservation.reserved_nanos);
+        const refund = reservation.reserved_nanos - charged;
+        const now = Date.now();
+        const account = this.accountRow(reservation.principal_id);
+        const balance = (account?.balance_nanos ?? 0) + refund;
+        if (account)
+          this.db
+            .prepare('UPDATE billing_accounts SET balance_nanos = ?, updated_at = ? WHERE principal_id = ?')
+            .run(balance, now, reservation.principal_id);
+        this.db
+          .prepare('UPDATE billing_reservations SET charged_nanos = ?, settled_at = ? WHERE response_id = ?')
+          .run(charged, now, responseId);
+        const note =
+          outputTokens !== null
+            ? `charged ${formatAmount(charged)} for ${outputTokens} output tokens`
+            : `usage unknown: the reservation of ${formatAmount(charged)} stays charged`;
+        this.record(reservation.principal_id, 'settle', refund, balance, responseId, note, now);
+        return { reservedNanos: reservation.reserved_nanos, chargedNanos: charged };
+      })
+      .immediate();
+  }
+
+  /** Reservations not settled yet (a running task, or one a crash interrupted). */
+  openReservations(): { responseId: string; principalId: string; reservedNanos: number }[] {
+    return (
+      this.db
+        .prepare('SELECT * FROM billing_reservations WHERE settled_at IS NULL ORDER BY created_at')
+        .all() as ReservationRow[]
+    ).map((row) => ({
+      responseId: row.response_id,
+      principalId: row.principal_id,
+      reservedNanos: row.reserved_nanos,
+    }));
+  }
+
+  private accountRow(principalId: string): AccountRow | undefined {
+    return this.db.prepare('SELECT * FROM billing_accounts WHERE principal_id = ?').get(principalId) as
+      | AccountRow
+      | undefined;
+  }
+
+  private present(row: AccountRow): BudgetAccount {
+    const reserved = this.db
+      .prepare(
+        'SELECT COALESCE(SUM(reserved_nanos), 0) AS total FROM billing_reservations WHERE principal_id = ? AND settled_at IS NULL',
+      )
+      .get(row.principal_id) as { total: number };
+    return {
+      principalId: row.principal_id,
+      currency: row.currency,
+      balanceNanos: row.balance_nanos,
+      reservedNanos: reserved.total,
+      updatedAt: row.updated_at,
+    };
+  }
+
+  private record(
+    principalId: string,
+    kind: LedgerEntry['kind'],
+    amount: number,
+    balance: number,
+    responseId: string | null,
+    note: string | null,
+    at: number,
+  ): void {
+    this.db
+      .prepare(
+        `INSERT INTO billing_ledger (principal_id, kind, amount_nanos, balance_nanos, response_id, note, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(principalId, kind, amount, balance, responseId, note, at);
+  }
+}
