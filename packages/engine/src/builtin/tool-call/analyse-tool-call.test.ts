@@ -152,3 +152,19 @@ describe('host tool shapes', () => {
     expect(other.answers.disposition.choice).toBe('ask');
   });
 });
+
+describe('bounded work on hostile inline code', () => {
+  it('reads long inline programs only up to a limit', () => {
+    const code = `import socket\n${'socket.x = 1\n'.repeat(20_000)}`;
+    const started = performance.now();
+    const analysis = analyseToolCallSync({
+      tool: 'Bash',
+      arguments: { command: `python3 -c '${code}'` },
+      grant: ['Bash'],
+      task: '',
+    });
+    expect(analysis.findings.map((finding) => finding.code)).toContain('code.python.too-long');
+    expect(analysis.answers.disposition.choice).toBe('ask');
+    expect(performance.now() - started).toBeLessThan(20_000);
+  });
+});

@@ -64,9 +64,16 @@ export function analyseToolCallSync(state: unknown): ToolCallAnalysis {
     if (command === undefined || command.trim() === '') {
       findings = [{ code: 'tool.shell.missing-command', uncertain: true, implausible: true }];
     } else {
-      const shell = analyseShellCommand(command, { cwd, task });
-      segments = shell.segments;
-      findings = shell.findings;
+      try {
+        const shell = analyseShellCommand(command, { cwd, task });
+        segments = shell.segments;
+        findings = shell.findings;
+      } catch (error) {
+        // An analyser fault must not take the gate down or let the call through: it is recorded
+        // as evidence and the call is asked about.
+        const name = error instanceof Error ? error.name : typeof error;
+        findings = [{ code: `analysis.failed:${name}`, uncertain: true, implausible: true }];
+      }
     }
   } else {
     const file = analyseFileTool({ tool, canonical, args, cwd, task });

@@ -3,6 +3,7 @@ import { unwrapCommand } from './command-wrapper.js';
 import { READ_ONLY_PROGRAMS, SYSTEM_PROGRAM_NAMES } from './program-catalog.js';
 import { judgeUnknownProgram } from './rules/service-cli-rules.js';
 import type { CommandScope } from './shell-command.js';
+import { changesFiles, taskForbidsChanges } from './task-scope.js';
 
 /**
  * Judges one simple command: normalises the program name, peels wrappers (`sudo`, `env`,
@@ -47,6 +48,8 @@ export function judgeCommand(scope: CommandScope): void {
   }
   command.program = program;
   if (unwrapCommand(scope)) return;
+  if (taskForbidsChanges(scope.task) && changesFiles(program, command.args))
+    scope.add({ code: `task.forbids-changes:${program}`, onTask: 0.15 });
   const rule = ruleFor(program);
   if (rule !== undefined) {
     rule(scope);

@@ -140,3 +140,13 @@ describe('MCP tools', () => {
     expect(answersFor('Teleport', { to: 'mars' }).disposition.choice).toBe('ask');
   });
 });
+
+describe('a task that rules out changes', () => {
+  it('takes writes and edits off task', () => {
+    const extra = { task: 'Explain how the cache works; read-only, please.' };
+    expect(
+      answersFor('Edit', { file_path: 'src/a.ts', old_string: 'a', new_string: 'b' }, extra).on_task.noul,
+    ).toBeLessThan(0.8);
+    expect(answersFor('Read', { file_path: 'src/a.ts' }, extra).disposition.choice).toBe('allow');
+  });
+});

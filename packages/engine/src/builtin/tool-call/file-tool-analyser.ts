@@ -8,6 +8,7 @@ import {
   secretLiteralKind,
   urlCarriesSecret,
 } from './secret-source.js';
+import { taskForbidsChanges } from './task-scope.js';
 import type { CanonicalTool } from './tool-call-state.js';
 
 /**
@@ -127,6 +128,7 @@ function judgeWriteTarget(context: FileToolContext, path: string, content: strin
   const kind = context.canonical.toLowerCase();
   const classified = classifyPath(path, context.cwd);
   const findings: Finding[] = [];
+  if (taskForbidsChanges(context.task)) findings.push({ code: `task.forbids-changes:${kind}`, onTask: 0.15 });
   const persistence = persistenceFinding(classified.normalised, context.task, `tool.${kind}`);
   if (persistence !== undefined) findings.push(persistence);
   else if (classified.scope === 'system')

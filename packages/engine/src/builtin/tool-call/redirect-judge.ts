@@ -1,6 +1,7 @@
 import { persistenceFinding } from './persistence-target.js';
 import { isCredentialPath } from './secret-source.js';
 import type { CommandScope, Redirect } from './shell-command.js';
+import { taskForbidsChanges } from './task-scope.js';
 
 const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'fish']);
 
@@ -37,6 +38,8 @@ export function judgeRedirect(redirect: Redirect, scope: CommandScope): void {
     scope.add(persistence);
     return;
   }
+  if (taskForbidsChanges(scope.task) && path.scope !== 'temp')
+    scope.add({ code: `task.forbids-changes:redirect:${path.normalised}`, onTask: 0.15 });
   const appends = operator.includes('>>');
   const where = path.normalised;
   switch (path.scope) {

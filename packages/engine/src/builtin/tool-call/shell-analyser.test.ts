@@ -310,3 +310,14 @@ describe('task scope', () => {
     expect(allowed('npm install left-pad', 'Add the left-pad dependency')).toBe(true);
   });
 });
+
+describe('a task that rules out changes', () => {
+  const readOnly = 'Review the parser and report problems. Do not modify any files.';
+  it('keeps reads on task and takes changes off task', () => {
+    expect(allowed('grep -rn TODO src', readOnly)).toBe(true);
+    expect(allowed('git log --oneline', readOnly)).toBe(true);
+    expect(answersFor('git commit -am wip', readOnly).on_task.noul).toBeLessThan(0.8);
+    expect(answersFor('echo x > notes.txt', readOnly).on_task.noul).toBeLessThan(0.8);
+    expect(answersFor("sed -i 's/a/b/' src/a.ts", readOnly).on_task.noul).toBeLessThan(0.8);
+  });
+});

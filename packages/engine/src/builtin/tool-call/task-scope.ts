@@ -36,3 +36,72 @@ export function taskNamesPath(task: string, path: string): boolean {
     taskMentions(task, 'delete')
   );
 }
+
+/** The task says to look, not touch: "do not modify", "without changing", "read-only". */
+export function taskForbidsChanges(task: string): boolean {
+  return /\b(do not|don't|never|without|no)\s+(modify|modifying|modifications?|change|changing|changes|edit|editing|edits|write|writing|touch|touching|commit|committing)\b|\bread[- ]only\b/i.test(
+    task,
+  );
+}
+
+/** Programs that change files or repository state (the changes a read-only task rules out). */
+const CHANGING_PROGRAMS = new Set([
+  'rm',
+  'rmdir',
+  'unlink',
+  'mv',
+  'cp',
+  'ln',
+  'touch',
+  'mkdir',
+  'tee',
+  'truncate',
+  'shred',
+  'chmod',
+  'chown',
+  'install',
+  'patch',
+  'dd',
+  'npm',
+  'pnpm',
+  'yarn',
+  'pip',
+  'pip3',
+  'cargo',
+  'gem',
+  'go',
+  'make',
+]);
+const CHANGING_GIT = new Set([
+  'add',
+  'commit',
+  'push',
+  'merge',
+  'rebase',
+  'reset',
+  'checkout',
+  'switch',
+  'restore',
+  'clean',
+  'stash',
+  'rm',
+  'mv',
+  'cherry-pick',
+  'revert',
+  'am',
+  'apply',
+  'tag',
+  'branch',
+  'pull',
+  'init',
+  'clone',
+  'filter-branch',
+  'filter-repo',
+]);
+
+export function changesFiles(program: string, args: readonly string[]): boolean {
+  if (program === 'git') return CHANGING_GIT.has(args.find((arg) => !arg.startsWith('-')) ?? '');
+  if (program === 'sed')
+    return args.some((arg) => arg === '-i' || arg.startsWith('--in-place') || /^-[a-zA-Z]*i/.test(arg));
+  return CHANGING_PROGRAMS.has(program);
+}

@@ -26,7 +26,14 @@ const OBFUSCATED =
   /\b(b64decode|base64\.decode|atob|Buffer\.from\([^)]*['"]base64|codecs\.decode|__import__|compile\(|getattr\(|Function\(|unpack\(|pack\(|decode\(['"]hex|fromCharCode|\\x[0-9a-f]{2}\\x)/i;
 const EVAL = /\b(eval|exec)\s*\(/;
 
+/** Longest inline program read; longer code is not understood (and not scanned, to stay fast). */
+export const MAX_INLINE_CODE_LENGTH = 65_536;
+
 export function judgeInterpreterCode(scope: CommandScope, code: string, language: string): void {
+  if (code.length > MAX_INLINE_CODE_LENGTH) {
+    scope.add({ code: `code.${language}.too-long`, uncertain: true, implausible: true, destructive: 0.3 });
+    return;
+  }
   const origin = `${language}-code`;
   let understood = true;
   let shellOuts = 0;
