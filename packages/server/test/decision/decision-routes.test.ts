@@ -369,7 +369,14 @@ describe('GET /v1/models, /health, /openapi.json, /docs', () => {
     const docs = await subject.app.inject({ method: 'GET', url: '/docs/' });
     expect(docs.statusCode).toBe(200);
     expect(docs.headers['content-type']).toMatch(/text\/html/);
+    expect(docs.body).toContain('Arbiter API reference');
     const script = await subject.app.inject({ method: 'GET', url: '/docs/js/scalar.js' });
     expect(script.statusCode).toBe(200);
+    expect(script.headers['content-type']).toMatch(/javascript/);
+    const redirect = await subject.app.inject({ method: 'GET', url: '/docs' });
+    expect(redirect.statusCode).toBeGreaterThanOrEqual(300);
+    expect(redirect.headers.location).toBe('/docs/');
+    const referenced = await subject.app.inject({ method: 'GET', url: '/docs/openapi.json' });
+    expect(referenced.json()).toMatchObject({ info: { title: 'Arbiter Decision API' } });
   });
 });
