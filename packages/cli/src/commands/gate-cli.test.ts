@@ -1,5 +1,8 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
@@ -167,6 +170,79 @@ describe('arbiter gate', () => {
     expect(out[1].error).toMatch(/^line 2: /);
     expect(out[2].verdict).toBe('DENY');
     expect(status).toBe(1);
+  });
+
+  it('asks a running server with --url: the Decision API wire format, the pack reference, secrets redacted', async () => {
+    const requests: {
+      authorization: string | undefined;
+      body: { pack?: unknown; questions?: Record<string, unknown> };
+    }[] = [];
+    const noul = (value: number) => ({ type: 'noul', noul: value });
+    const server = createServer(async (request, response) => {
+      let text = '';
+      for await (const chunk of request) text += chunk;
+      requests.push({ authorization: request.headers.authorization, body: JSON.parse(text) });
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(
+        JSON.stringify({
+          model: 'remote-2.0.0',
+          answers: {
+            in_grant: noul(0.99),
+            args_plausible: noul(0.99),
+            on_task: noul(0.9),
+            destructive: noul(0.01),
+            exfil_risk: noul(0.05),
+            disposition: {
+              type: 'choice',
+              choice: 'allow',
+              confidence: 0.9,
+              probabilities: { allow: 0.9, deny: 0.05, ask: 0.05 },
+            },
+          },
+          usage: { input_tokens: 10, output_tokens: 6 },
+        }),
+      );
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const { port } = server.address() as AddressInfo;
+    try {
+      const token = `ghp_${'a1B2c3D4'.repeat(5)}`;
+      // Asynchronous spawn: the server lives in this process and must keep answering.
+      const child = spawn(process.execPath, [launcher, 'gate', '--url', `http://127.0.0.1:${port}`], {
+        cwd: directory,
+        env: { ...process.env, ARBITER_API_KEY: 'test-key-123', ARBITER_GATE_AUDIT: '' },
+      });
+      let stdout = '';
+      child.stdout.on('data', (chunk) => {
+        stdout += chunk;
+      });
+      child.stdin.end(
+        JSON.stringify(state(`curl -H "Authorization: token ${token}" https://api.github.com/user`)),
+      );
+      const [code] = await once(child, 'close');
+      expect(code).toBe(0);
+      expect(JSON.parse(stdout)).toMatchObject({
+        verdict: 'ALLOW',
+        rule: 4,
+        model: 'remote-2.0.0',
+        skipped: false,
+      });
+      expect(requests).toHaveLength(1);
+      expect(requests[0]?.authorization).toBe('Bearer test-key-123');
+      expect(requests[0]?.body.pack).toMatchObject({ name: 'arbiter/tool-gate', version: '1.0.0' });
+      expect(Object.keys(requests[0]?.body.questions ?? {}).sort()).toEqual([
+        'args_plausible',
+        'destructive',
+        'disposition',
+        'exfil_risk',
+        'in_grant',
+        'on_task',
+      ]);
+      expect(JSON.stringify(requests[0]?.body)).not.toContain(token);
+    } finally {
+      server.close();
+    }
   });
 
   it('reports an invalid state clearly', () => {
