@@ -117,6 +117,20 @@ const nodePackageManager: CommandRule = (scope) => {
   if (verb === 'cache') return scope.add({ code: `pkg.${program}.cache`, destructive: 0.05, onTask: 0.85 });
   if (verb === 'link' || verb === 'unlink' || verb === 'update' || verb === 'upgrade' || verb === 'up')
     return scope.add({ code: `pkg.${program}.${verb}`, onTask: 0.6 });
+  const script =
+    verb === 'run' || verb === 'run-script' ? words[1] : SAFE_NODE_SCRIPTS.has(verb) ? undefined : verb;
+  if (
+    script !== undefined &&
+    /(^|[:._-])(drop|reset|flush|purge|destroy|wipe|nuke|truncate)($|[:._-])/i.test(script)
+  ) {
+    // A project script named for destruction (`db:reset`, `drop-db`) is taken at its word.
+    return scope.add({ code: `dev.${program}.destructive-script:${script}`, destructive: 0.7, onTask: 0.3 });
+  }
+  if ((verb === 'exec' || verb === 'dlx' || verb === 'x') && words[1] !== undefined)
+    return scope.runArgv(
+      scope.command.args.slice(scope.command.args.indexOf(words[1])),
+      `${program}-${verb}`,
+    );
   if (SAFE_NODE_SCRIPTS.has(verb) || program !== 'npm')
     return scope.add({ code: `dev.${program}.${verb}`, onTask: 0.9 });
   scope.add({ code: `dev.${program}.${verb}`, uncertain: true });
@@ -132,6 +146,11 @@ const npx: CommandRule = (scope) => {
   if (tool === undefined) return;
   if (tool === 'rimraf') {
     scope.runArgv(['rm', '-rf', ...args.slice(1)], 'rimraf');
+    return;
+  }
+  const bare = tool.replace(/@[^/]*$/, '').replace(/^@[^/]+\//, '');
+  if (MIGRATION_TOOLS.includes(bare)) {
+    judgeMigrationTool(scope, bare, scope.command.args.slice(scope.command.args.indexOf(tool) + 1));
     return;
   }
   if (KNOWN_RUNNABLE.test(tool)) scope.add({ code: `dev.npx:${tool}`, onTask: 0.9 });
@@ -194,6 +213,78 @@ const systemPackageManager: CommandRule = (scope) => {
   }
   scope.add({ code: `pkg.${program}.${verb}`, onTask: 0.85 });
 };
+
+/**
+ * Schema and migration tools: their destructive subcommands drop or rebuild databases
+ * (`prisma migrate reset`, `rails db:drop`, `manage.py flush`, `flyway clean`).
+ */
+const MIGRATION_DESTRUCTIVE =
+  /^(drop|reset|flush|purge|destroy|delete|wipe|clean|nuke|truncate|fresh|refresh)$/;
+const MIGRATION_REVERSING = /^(rollback|down|downgrade|undo|revert|redo)$/;
+const MIGRATION_DESTRUCTIVE_FLAGS = /^--(force-reset|accept-data-loss|drop|drop-database|reset)(=.*)?$/;
+
+export function judgeMigrationTool(scope: CommandScope, tool: string, args: readonly string[]): void {
+  const words = args.filter((arg) => !arg.startsWith('-')).slice(0, 3);
+  const parts = words.flatMap((word) => word.toLowerCase().split(/[:._-]/));
+  if (
+    parts.some((part) => MIGRATION_DESTRUCTIVE.test(part)) ||
+    args.some((arg) => MIGRATION_DESTRUCTIVE_FLAGS.test(arg))
+  ) {
+    scope.add({
+      code: `db.migration.destructive:${tool} ${words.join(' ')}`.trim(),
+      destructive: 0.8,
+      onTask: 0.2,
+    });
+  } else if (parts.some((part) => MIGRATION_REVERSING.test(part))) {
+    scope.add({
+      code: `db.migration.reverses:${tool} ${words.join(' ')}`.trim(),
+      destructive: 0.5,
+      onTask: 0.4,
+    });
+  } else scope.add({ code: `dev.${tool}`, onTask: 0.85 });
+}
+
+const MIGRATION_TOOLS = [
+  'prisma',
+  'rails',
+  'rake',
+  'alembic',
+  'knex',
+  'sequelize',
+  'sequelize-cli',
+  'typeorm',
+  'drizzle-kit',
+  'flyway',
+  'liquibase',
+  'dbmate',
+  'diesel',
+  'sqlx',
+  'goose',
+  'migrate',
+  'atlas',
+  'django-admin',
+  'manage.py',
+  'artisan',
+  'mikro-orm',
+  'ef',
+  'dotnet-ef',
+];
+
+/** Runners that execute the command after them (`bundle exec rake …`, `poetry run …`). */
+const runsCommandAfter =
+  (verbs: readonly string[]): CommandRule =>
+  (scope) => {
+    const { program, args } = scope.command;
+    const verbIndex = args.findIndex((arg) => !arg.startsWith('-'));
+    if (verbIndex >= 0 && verbs.includes(args[verbIndex]!) && args.length > verbIndex + 1) {
+      scope.runArgv(
+        args.slice(verbIndex + 1).filter((arg, index) => !(index === 0 && arg === '--')),
+        `${program}-${args[verbIndex]}`,
+      );
+      return;
+    }
+    scope.add({ code: `dev.${program}.${args[verbIndex] ?? ''}`, onTask: 0.9 });
+  };
 
 const RUNS_PROJECT = [
   'make',
@@ -362,6 +453,17 @@ const RUNS_PROJECT = [
 
 export const DEVELOPMENT_RULES: ReadonlyMap<string, CommandRule> = new Map<string, CommandRule>([
   ...RUNS_PROJECT.map((program) => [program, dev(program)] as const),
+  ...MIGRATION_TOOLS.map(
+    (tool) => [tool, (scope: CommandScope) => judgeMigrationTool(scope, tool, scope.command.args)] as const,
+  ),
+  ['bundle', runsCommandAfter(['exec'])],
+  ['poetry', runsCommandAfter(['run'])],
+  ['pipenv', runsCommandAfter(['run'])],
+  ['pdm', runsCommandAfter(['run'])],
+  ['hatch', runsCommandAfter(['run'])],
+  ['uv', runsCommandAfter(['run'])],
+  ['rye', runsCommandAfter(['run'])],
+  ['mix', (scope) => judgeMigrationTool(scope, 'mix', scope.command.args)],
   ['npm', nodePackageManager],
   ['pnpm', nodePackageManager],
   ['yarn', nodePackageManager],

@@ -201,7 +201,8 @@ function commandWords(args: readonly string[]): string[] {
   for (const arg of args) {
     if (arg === '--') break;
     if (arg.startsWith('-')) continue;
-    if (/^[A-Za-z][A-Za-z0-9_-]*$/.test(arg)) words.push(arg);
+    // `apps:destroy`, `firestore:delete` are verbs; `repo::archive` (a borg location) is not.
+    if (/^[A-Za-z][A-Za-z0-9_-]*(:[A-Za-z][A-Za-z0-9_-]*)*$/.test(arg)) words.push(arg);
     if (words.length >= 4) break;
   }
   return words;
@@ -232,8 +233,8 @@ export function judgeCliVerbs(args: readonly string[]): CliJudgement {
   // first word names a resource. A compound verb (`get-job`, `update-secret`) ends the path.
   let candidate: { kind: VerbKind; verb: string } | undefined;
   for (const word of words) {
-    const compound = /[-_]/.test(word);
-    const kind = compound ? classifyVerb(word.split(/[-_]/)[0]!) : classifyVerb(word);
+    const compound = /[-_:]/.test(word);
+    const kind = compound ? classifyVerb(word.split(/[-_:]/)[0]!) : classifyVerb(word);
     if (compound) {
       if (candidate === undefined && kind !== undefined) candidate = { kind, verb: word };
       if (candidate !== undefined) break;

@@ -1,4 +1,5 @@
 import type { CommandRule, CommandScope, SimpleCommand } from '../shell-command.js';
+import { judgeMigrationTool } from './development-rules.js';
 import { judgeInterpreterCode } from './interpreter-code.js';
 
 /** `sh -c`, `bash -lc`, scripts on stdin (heredocs, pipes), `eval`, `source`. */
@@ -155,7 +156,13 @@ const interpreter: CommandRule = (scope) => {
         return;
       }
     }
-    // A script file: project code, the normal business of a coding agent.
+    // A script file: project code, the normal business of a coding agent. Framework entry
+    // points with migration commands (`manage.py flush`, `artisan migrate:fresh`) are judged.
+    const script = arg.replace(/^.*\//, '');
+    if (script === 'manage.py' || script === 'artisan') {
+      judgeMigrationTool(scope, script, args.slice(index + 1));
+      return;
+    }
     scope.add({ code: `code.${language}.script:${arg}`, onTask: 0.85 });
     return;
   }
