@@ -7,7 +7,7 @@ import { DEFAULT_SERVER_LIMITS, type ServerLimits } from './decision/decision-li
 import { decisionRoutes } from './decision/decision-routes.js';
 import { installErrorHandling } from './errors/error-handling.js';
 import { healthRoutes } from './health-routes.js';
-import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
+import { COMPATIBLE_REQUEST_ID_HEADER, REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
 import { type UhpPluginOptions, uhpPlugin } from './uhp/uhp-plugin.js';
 
 export const SERVER_VERSION = '0.1.0';
@@ -49,6 +49,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   app.addHook('onRequest', async (request, reply) => {
     reply.header(REQUEST_ID_HEADER, request.id);
+    reply.header(COMPATIBLE_REQUEST_ID_HEADER, request.id);
   });
   installErrorHandling(app);
   await app.register(authPlugin, { authenticator: options.authenticator });

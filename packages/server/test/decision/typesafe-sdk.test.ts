@@ -60,8 +60,11 @@ describe('@typesafe-ai/sdk against arbiter serve', () => {
       retry: { maxRetries: 0 },
     });
     await expect(wrongKey.models.list()).rejects.toBeInstanceOf(AuthenticationError);
-    await expect(
-      client.systemOne({ model: 'missing-1.0.0', state: 's', questions: { q: noul('q?') } }),
-    ).rejects.toBeInstanceOf(NotFoundError);
+    const missing = await client
+      .systemOne({ model: 'missing-1.0.0', state: 's', questions: { q: noul('q?') } })
+      .catch((error: unknown) => error);
+    expect(missing).toBeInstanceOf(NotFoundError);
+    // Our request id reaches the SDK's error, so a user's report can be found in the server log.
+    expect((missing as NotFoundError).requestId).toMatch(/^[0-9a-f-]{36}$/);
   });
 });
