@@ -4,6 +4,7 @@ import { judgeCommand } from './command-judge.js';
 import { type Finding, FindingSet } from './finding.js';
 import { classifyPath } from './path-scope.js';
 import { judgeRedirect } from './redirect-judge.js';
+import { isSecretVariableName } from './secret-source.js';
 import type { CommandInput, CommandScope, Redirect, SimpleCommand } from './shell-command.js';
 import { evaluateWord, type ShellVariables } from './shell-word.js';
 import { taskNamesPath } from './task-scope.js';
@@ -320,6 +321,15 @@ function walkCommand(
     text,
   };
   const scope = createScope(state, depth, variables, command);
+  // `$GITHUB_TOKEN` in an argument puts a secret in whatever the command sends or prints.
+  for (const word of rest) {
+    if (!word.dynamic) continue;
+    for (const match of word.text.matchAll(/\$\{?([A-Za-z_][A-Za-z0-9_]*)/g)) {
+      if (!isSecretVariableName(match[1]!)) continue;
+      scope.secretSource(`$${match[1]}`);
+      scope.add({ code: `secret.variable:$${match[1]}`, exfil: 0.15 });
+    }
+  }
   if (first!.dynamic) {
     scope.add({ code: `shell.dynamic-command:${truncate(first!.text)}`, uncertain: true, destructive: 0.3 });
   } else judgeCommand(scope);

@@ -1,3 +1,4 @@
+import { credentialReadRisk, isCredentialPath } from '../secret-source.js';
 import type { CommandRule, CommandScope } from '../shell-command.js';
 import { taskMentions } from '../task-scope.js';
 import { classifyVerb, DESTRUCTIVE_FLAGS, DRY_RUN_FLAGS, type VerbKind } from './cli-verb.js';
@@ -234,7 +235,11 @@ export function judgeCliVerbs(args: readonly string[]): CliJudgement {
   let candidate: { kind: VerbKind; verb: string } | undefined;
   for (const word of words) {
     const compound = /[-_:]/.test(word);
-    const kind = compound ? classifyVerb(word.split(/[-_:]/)[0]!) : classifyVerb(word);
+    // A compound's verb is usually first (`list_users`), sometimes last (`cluster_status`).
+    const parts = word.split(/[-_:]/);
+    const kind = compound
+      ? (classifyVerb(parts[0]!) ?? classifyVerb(parts[parts.length - 1]!))
+      : classifyVerb(word);
     if (compound) {
       if (candidate === undefined && kind !== undefined) candidate = { kind, verb: word };
       if (candidate !== undefined) break;
@@ -330,9 +335,37 @@ function judgeSecretRead(scope: CommandScope, program: string, args: readonly st
   }
 }
 
+/** Remote locations of storage and sync CLIs (`remote:path`, `s3://`, `gs://`). */
+const REMOTE_LOCATION = /^([a-z][a-z0-9+.-]*:\/\/|[A-Za-z0-9_-]{2,}:(?!\/\/))/;
+
+/** Local files a CLI sends somewhere: credential files are secret sources, remote targets sinks. */
+function judgeTransferredFiles(scope: CommandScope, program: string, args: readonly string[]): void {
+  const operands = args.filter((arg) => !arg.startsWith('-'));
+  let local = false;
+  for (const operand of operands) {
+    if (REMOTE_LOCATION.test(operand)) continue;
+    // Only what is written as a file path: `my/secret` is a secret's name, not a file.
+    if (!/^(\/|~|\.{1,2}\/|\$)/.test(operand)) continue;
+    local = true;
+    const path = scope.path(operand);
+    if (isCredentialPath(path.normalised) || isCredentialPath(operand)) {
+      const outside = path.scope === 'home' || path.scope === 'system' || path.scope === 'unknown';
+      scope.secretSource(path.normalised);
+      scope.add({
+        code: `secret.read:${path.normalised}`,
+        exfil: credentialReadRisk(path.normalised, outside),
+        onTask: 0.3,
+      });
+    }
+  }
+  const remote = operands.find((operand, index) => index > 0 && REMOTE_LOCATION.test(operand));
+  if (local && remote !== undefined) scope.networkSink(`${program}:${remote.split(':')[0]}`);
+}
+
 const serviceCli: CommandRule = (scope) => {
   const { program, args } = scope.command;
   judgeSecretRead(scope, program, args);
+  judgeTransferredFiles(scope, program, args);
   const special = SPECIAL[program];
   if (special?.(scope, args) === true) return;
   judgeByVerbs(scope, program, args, true);
@@ -423,6 +456,7 @@ const SPECIAL: Readonly<Record<string, (scope: CommandScope, args: readonly stri
       return true;
     }
     if (group === 'gist' && action === 'create') {
+      judgeTransferredFiles(scope, 'gh', args.slice(2));
       scope.networkSink('gh-gist');
       scope.add({ code: 'cli.gh.gist-create', exfil: 0.5, onTask: 0.2 });
       return true;
