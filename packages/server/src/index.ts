@@ -46,6 +46,12 @@ export {
 } from './server.js';
 export { openDatabase } from './storage/database.js';
 export { migrations } from './storage/migrations.js';
+export {
+  ACP_PRESETS,
+  type AcpAgentDefinition,
+  agentAvailable,
+} from './uhp/runtime/acp/acp-agents.js';
+export { AcpRuntime, type AcpRuntimeOptions } from './uhp/runtime/acp/acp-runtime.js';
 export type {
   HarnessRuntime,
   HarnessTurn,

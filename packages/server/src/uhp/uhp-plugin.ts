@@ -12,6 +12,7 @@ import { registerHarnessRoutes } from './routes/harness-routes.js';
 import { registerResponseRoutes } from './routes/response-routes.js';
 import { registerSessionRoutes } from './routes/session-routes.js';
 import { registerSharedViewRoutes } from './routes/shared-view-routes.js';
+import { AcpRuntime, type AcpRuntimeOptions } from './runtime/acp/acp-runtime.js';
 import type { HarnessRuntime } from './runtime/harness-runtime.js';
 import { OfflineAgentRuntime } from './runtime/offline/offline-runtime.js';
 import { createInProcessGateClient } from './runtime/tool-gating/in-process-gate-client.js';
@@ -63,6 +64,8 @@ export interface UhpPluginOptions {
   readonly toolGating?: ToolGatingOptions;
   /** Builds the harness bases with the server's gate; used instead of `runtimes` when given. */
   readonly createRuntimes?: (gate: ToolCallGate) => readonly HarnessRuntime[];
+  /** Operator-configured ACP agents of the `acp` base (served with the presets by default). */
+  readonly acp?: Omit<AcpRuntimeOptions, 'gate'>;
 }
 
 function findOnPath(binary: string): string | null {
@@ -94,7 +97,10 @@ export async function uhpPlugin(app: FastifyInstance, options: UhpPluginOptions)
   const runner = new TaskRunner(store, events, layout, options.toolLimits, budgets);
   const gate = new ToolCallGate(createInProcessGateClient(), layout.gateAuditLog(), options.toolGating);
   const runtimes = options.createRuntimes?.(gate) ??
-    options.runtimes ?? [new OfflineAgentRuntime({ chunkDelayMs: options.offlineChunkDelayMs ?? 80, gate })];
+    options.runtimes ?? [
+      new OfflineAgentRuntime({ chunkDelayMs: options.offlineChunkDelayMs ?? 80, gate }),
+      new AcpRuntime({ ...options.acp, gate }),
+    ];
   const harnesses = new HarnessService(store, new Map(runtimes.map((runtime) => [runtime.base, runtime])));
   const tasks = new TaskService(store, events, runner, layout, harnesses, limits, budgets);
   const principals = new WeakMap<FastifyRequest, string>();

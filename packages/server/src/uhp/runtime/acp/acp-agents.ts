@@ -1,0 +1,102 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** An ACP agent the server can start: the command, its arguments and what of the environment it gets. */
+export interface AcpAgentDefinition {
+  /** The model id clients pick it by (`gemini-cli`, or an operator's own name). */
+  readonly id: string;
+  readonly label?: string;
+  /** Executable name (looked up on PATH) or absolute path. */
+  readonly command: string;
+  readonly args?: readonly string[];
+  /** Names of server environment variables passed through to the agent (never the others). */
+  readonly env?: readonly string[];
+  /**
+   * The agent's credential: it is available only when one of these variables is set (and they are
+   * passed through). Empty or absent: no credential needed.
+   */
+  readonly credentialEnv?: readonly string[];
+}
+
+/**
+ * Well-known ACP agents. Commands and credential variables follow each project's documentation:
+ * Gemini CLI speaks ACP behind `--experimental-acp`; Claude Code and Codex through Zed's adapters
+ * (`claude-code-acp`, `codex-acp`); OpenCode and Goose have an `acp` subcommand.
+ */
+export const ACP_PRESETS: readonly AcpAgentDefinition[] = [
+  {
+    id: 'gemini-cli',
+    label: 'Gemini CLI (ACP)',
+    command: 'gemini',
+    args: ['--experimental-acp'],
+    credentialEnv: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'],
+    env: ['GOOGLE_CLOUD_PROJECT', 'GOOGLE_GENAI_USE_VERTEXAI'],
+  },
+  {
+    id: 'claude-code',
+    label: 'Claude Code (ACP adapter)',
+    command: 'claude-code-acp',
+    credentialEnv: ['ANTHROPIC_API_KEY'],
+  },
+  {
+    id: 'codex',
+    label: 'Codex (ACP adapter)',
+    command: 'codex-acp',
+    credentialEnv: ['OPENAI_API_KEY'],
+  },
+  {
+    id: 'opencode',
+    label: 'OpenCode (ACP)',
+    command: 'opencode',
+    args: ['acp'],
+    credentialEnv: ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'OPENROUTER_API_KEY'],
+  },
+  {
+    id: 'goose',
+    label: 'Goose (ACP)',
+    command: 'goose',
+    args: ['acp'],
+    credentialEnv: ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'GOOGLE_API_KEY'],
+    env: ['GOOSE_PROVIDER', 'GOOSE_MODEL'],
+  },
+];
+
+/** What every agent process gets besides its own variables: enough to run, no server secrets. */
+const BASE_ENV = ['PATH', 'HOME', 'USER', 'LANG', 'LC_ALL', 'TMPDIR'] as const;
+
+/** The absolute path of `command` (as given when it has a slash, else found on PATH), or null. */
+export function findExecutable(command: string, searchPath = process.env.PATH ?? ''): string | null {
+  const isFile = (candidate: string) => {
+    try {
+      fs.accessSync(candidate, fs.constants.X_OK);
+      return fs.statSync(candidate).isFile();
+    } catch {
+      return false;
+    }
+  };
+  if (command.includes('/')) return isFile(command) ? path.resolve(command) : null;
+  for (const dir of searchPath.split(path.delimiter)) {
+    if (!dir) continue;
+    const candidate = path.join(dir, command);
+    if (isFile(candidate)) return candidate;
+  }
+  return null;
+}
+
+/** Available now: the binary is installed and its credential (when it needs one) is set. */
+export function agentAvailable(agent: AcpAgentDefinition, env: NodeJS.ProcessEnv = process.env): boolean {
+  const credentials = agent.credentialEnv ?? [];
+  if (credentials.length > 0 && !credentials.some((name) => env[name])) return false;
+  return findExecutable(agent.command, env.PATH ?? '') !== null;
+}
+
+/** The agent process environment: the base variables plus the ones its definition names. */
+export function agentEnvironment(agent: AcpAgentDefinition, env: NodeJS.ProcessEnv = process.env) {
+  const names = new Set<string>([...BASE_ENV, ...(agent.env ?? []), ...(agent.credentialEnv ?? [])]);
+  const result: Record<string, string> = {};
+  for (const name of names) {
+    const value = env[name];
+    if (value !== undefined) result[name] = value;
+  }
+  return result;
+}
