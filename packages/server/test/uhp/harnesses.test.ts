@@ -87,7 +87,10 @@ describe('harness management', () => {
   it('refuses an unsupported base with 422 unsupported_base listing the supported ones', async () => {
     const result = await request('POST', '/v1/harnesses', { name: 'x', base: 'definitely-not-real' });
     expect(result.status).toBe(422);
-    expect(result.json.error).toMatchObject({ code: 'unsupported_base', detail: { supported: ['agent', 'acp'] } });
+    expect(result.json.error).toMatchObject({
+      code: 'unsupported_base',
+      detail: { supported: ['agent', 'acp'] },
+    });
     const model = await request('POST', '/v1/harnesses', { base: 'agent', default_model: 'gpt-nonexistent' });
     expect(model.json.error.code).toBe('model_unavailable');
   });
