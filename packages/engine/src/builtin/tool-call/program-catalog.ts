@@ -200,8 +200,6 @@ export const READ_ONLY_PROGRAMS: ReadonlySet<string> = new Set([
   'sd',
   'choose',
   'hyperfine',
-  'xargs-dry',
-  'openssl-version',
 ]);
 
 /** Names of standard programs: a workspace file with one of these names is a look-alike. */

@@ -281,7 +281,6 @@ export const FILE_SYSTEM_RULES: ReadonlyMap<string, CommandRule> = new Map<strin
   ['cp', copyOrMove],
   ['ln', copyOrMove],
   ['install', copyOrMove],
-  ['rsync-local', copyOrMove],
   ['mkdir', creating],
   ['mkfifo', creating],
   ['touch', creating],

@@ -316,7 +316,3 @@ export const SHELL_RULES: ReadonlyMap<string, CommandRule> = new Map<string, Com
   ['find', find],
   ['parallel', parallel],
 ]);
-
-export function isInterpreterVersion(program: string): boolean {
-  return /^python\d+\.\d+$/.test(program);
-}
