@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { registerBillingCommand } from './commands/billing.js';
 import { registerCalibrateCommand } from './commands/calibrate.js';
 import { registerDecideCommand } from './commands/decide.js';
 import { registerGateCommand } from './commands/gate.js';
@@ -34,6 +35,7 @@ export function createProgram(): Command {
   registerGuardCommand(program);
   registerCalibrateCommand(program);
   registerUhpCommand(program);
+  registerBillingCommand(program);
 
   return program;
 }

@@ -1,7 +1,8 @@
 /** Nano-units per currency unit: amounts are integers of 1e-9, so ledger arithmetic is exact. */
 export const NANOS_PER_UNIT = 1_000_000_000n;
 
-const AMOUNT = /^(\d{1,9})(?:\.(\d{1,9}))?$/;
+/** Up to 999 999.999999999: every such amount in nano-units is a safe integer (< 2^53). */
+const AMOUNT = /^(\d{1,6})(?:\.(\d{1,9}))?$/;
 
 /**
  * Parses a decimal amount such as `12.50` into nano-units, digit by digit (no floating point), so
