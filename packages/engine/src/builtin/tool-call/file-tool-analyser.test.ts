@@ -150,3 +150,20 @@ describe('a task that rules out changes', () => {
     expect(answersFor('Read', { file_path: 'src/a.ts' }, extra).disposition.choice).toBe('allow');
   });
 });
+
+describe('host bookkeeping tools and multi-file reads', () => {
+  it('allows to-do lists and plans, and judges every file of a multi-file read', () => {
+    expect(answersFor('TodoWrite', { todos: [] }, { grant: ['TodoWrite'] }).disposition.choice).toBe('allow');
+    expect(
+      answersFor('read_many_files', { paths: ['src/a.ts', 'src/b.ts'] }, { grant: ['read_many_files'] })
+        .disposition.choice,
+    ).toBe('allow');
+    expect(
+      answersFor(
+        'read_many_files',
+        { paths: ['src/a.ts', '/home/u/.ssh/id_rsa'] },
+        { grant: ['read_many_files'] },
+      ).exfil_risk.noul,
+    ).toBeGreaterThanOrEqual(0.7);
+  });
+});

@@ -48,6 +48,13 @@ export function analyseFileTool(context: FileToolContext): FileToolAnalysis {
       return { findings: [{ code: `tool.${context.canonical.toLowerCase()}.read-only`, onTask: 0.9 }] };
     case 'Mcp':
       return analyseMcp(context);
+    case 'Internal':
+      return {
+        findings: [
+          { code: `tool.internal:${context.tool}`, onTask: 0.9 },
+          ...secretsInArguments(context.args, 'tool.internal'),
+        ],
+      };
     default:
       return {
         findings: [{ code: `tool.unknown:${context.tool.slice(0, 60)}`, uncertain: true, onTask: 0.5 }],
@@ -66,8 +73,15 @@ function filePathOf(args: Record<string, unknown>): string | undefined {
 }
 
 function analyseRead(context: FileToolContext): FileToolAnalysis {
-  const path =
-    filePathOf(context.args) ?? (Array.isArray(context.args.paths) ? text(context.args.paths[0]) : undefined);
+  // Gemini's read_many_files takes a list of paths (or globs): each one is judged.
+  const many = Array.isArray(context.args.paths)
+    ? context.args.paths.map(text).filter((each): each is string => each !== undefined)
+    : [];
+  if (many.length > 1) {
+    const findings = many.flatMap((each) => analyseRead({ ...context, args: { file_path: each } }).findings);
+    return { findings, path: many[0] };
+  }
+  const path = filePathOf(context.args) ?? many[0];
   if (path === undefined || path === '')
     return { findings: [{ code: 'tool.read.missing-path', implausible: true, uncertain: true }] };
   const classified = classifyPath(path, context.cwd);

@@ -25,6 +25,7 @@ export type CanonicalTool =
   | 'Glob'
   | 'Grep'
   | 'Mcp'
+  | 'Internal'
   | 'Other';
 
 const ALIASES: Readonly<Record<string, CanonicalTool>> = {
@@ -56,6 +57,16 @@ const ALIASES: Readonly<Record<string, CanonicalTool>> = {
   list_directory: 'Glob',
   LS: 'Glob',
   Grep: 'Grep',
+  // The host's own bookkeeping: plans, to-do lists, reading a background shell's output. A
+  // sub-agent (`Task`) is allowed to start because each of its own tool calls is gated.
+  TodoWrite: 'Internal',
+  TodoRead: 'Internal',
+  ExitPlanMode: 'Internal',
+  exit_plan_mode: 'Internal',
+  update_plan: 'Internal',
+  BashOutput: 'Internal',
+  Task: 'Internal',
+  view_image: 'Read',
   search_file_content: 'Grep',
   grep: 'Grep',
 };
