@@ -20,7 +20,7 @@ export interface AcpAgentDefinition {
 
 /**
  * Well-known ACP agents. Commands and credential variables follow each project's documentation:
- * Gemini CLI speaks ACP behind `--experimental-acp`; Claude Code and Codex through Zed's adapters
+ * Gemini CLI speaks ACP behind `--acp` (`--experimental-acp` before it was stable); Claude Code and Codex through Zed's adapters
  * (`claude-code-acp`, `codex-acp`); OpenCode and Goose have an `acp` subcommand.
  */
 export const ACP_PRESETS: readonly AcpAgentDefinition[] = [
@@ -28,7 +28,7 @@ export const ACP_PRESETS: readonly AcpAgentDefinition[] = [
     id: 'gemini-cli',
     label: 'Gemini CLI (ACP)',
     command: 'gemini',
-    args: ['--experimental-acp'],
+    args: ['--acp'],
     credentialEnv: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'],
     env: ['GOOGLE_CLOUD_PROJECT', 'GOOGLE_GENAI_USE_VERTEXAI'],
   },
