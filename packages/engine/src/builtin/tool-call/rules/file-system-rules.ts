@@ -145,7 +145,9 @@ const copyOrMove: CommandRule = (scope) => {
     )
       scope.add({
         code: `shell.mv.moves-away:${path.normalised}`,
-        destructive: path.scope === 'workspace-all' ? 0.5 : 0.8,
+        // Moving the user's own file keeps it (elsewhere); moving system files breaks the system.
+        destructive: path.scope === 'system' ? 0.8 : 0.45,
+        onTask: 0.5,
       });
     if (isCredentialPath(path.normalised)) {
       scope.add({ code: `secret.read:${path.normalised}`, exfil: 0.4, onTask: 0.3 });
