@@ -26,7 +26,6 @@ export {
   type Reservation,
   type Settlement,
 } from './billing/prepaid-budgets.js';
-export { providerPaymentRequired } from './billing/provider-payment-required.js';
 export { resolveDataDir } from './config/data-dir.js';
 export {
   loadServerConfig,
