@@ -22,7 +22,7 @@ export async function createGateClient(options: GateClientOptions): Promise<Tool
       ...(options.model === undefined ? {} : { model: options.model }),
     });
   }
-  const { BUILTIN_MODELS, createBuiltinEngine, toolGateAnalyser } = await import('@arbiter/engine');
+  const { BUILTIN_MODELS, createBuiltinEngine, toolGateAnalyser } = await import('@arbiter/engine/builtin');
   const engine = createBuiltinEngine({ analysers: [toolGateAnalyser] });
   return new DecisionClient({
     transport: createInProcessTransport({ engine, model: BUILTIN_MODELS[0]?.name ?? engine.engineId }),

@@ -4,22 +4,14 @@ import type { PackAnalyser } from '../builtin/pack-analyser.js';
 import { toolGateAnalyser } from '../builtin/tool-call/tool-gate-analyser.js';
 import { openAICompatibleEngineKind } from '../llm/openai-compatible-engine-kind.js';
 import { builtinEngineKind } from './builtin-engine-kind.js';
+import { BUILTIN_MODELS } from './builtin-models.js';
 import { type CatalogConfigInput, type CatalogModel, catalogConfigSchema } from './catalog-config.js';
 import { CatalogConfigError } from './catalog-config-error.js';
 import type { EngineKind } from './engine-kind.js';
 import { ModelNotFoundError } from './model-not-found-error.js';
 import { latestAliasOf, newestVersion, parseModelPin } from './model-pin.js';
 
-/** The embedded model: served by the built-in engine on a fresh machine with no configuration. */
-export const BUILTIN_MODELS: readonly CatalogModel[] = [
-  {
-    name: 'arbiter-1.0.0',
-    description:
-      'Built-in deterministic engine: tool-call analysers for the tool-gate pack, conservative lexical evidence for any other question.',
-    release_date: '2026-11-22',
-    engine: { kind: 'builtin' },
-  },
-];
+export { BUILTIN_MODELS };
 
 /** The pack analysers the built-in engine gets unless `analysers` says otherwise. */
 export const BUILTIN_ANALYSERS: readonly PackAnalyser[] = [toolGateAnalyser];
