@@ -149,6 +149,8 @@ export class OfflineAgentRuntime implements HarnessRuntime {
       const pushRefusal =
         step.name === 'shell' ? this.gate.guardShellCommand(step.arguments.command ?? '', cwd) : null;
       if (pushRefusal) return `error: ${pushRefusal}`;
+      // A cancel that arrived while the gate was deciding must not start the tool.
+      turn.signal.throwIfAborted();
     }
     try {
       switch (step.name) {

@@ -1,0 +1,110 @@
+import type { McpServer } from '@arbiter/uhp';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+
+/** One tool an MCP server offers, named for the model as `mcp__<server>__<tool>`. */
+export interface McpTool {
+  readonly qualifiedName: string;
+  readonly server: string;
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: Record<string, unknown>;
+}
+
+/** Longest a server may take to connect and list its tools before the turn goes on without it. */
+const CONNECT_TIMEOUT_MS = 5_000;
+/** Tool names for the model must fit `^[A-Za-z0-9_-]{1,64}$` (OpenAI's limit). */
+const MAX_TOOL_NAME = 64;
+
+/**
+ * The MCP servers of one turn, connected with @modelcontextprotocol/sdk: Streamable HTTP first and
+ * SSE as the fallback (or only the transport the harness names). A server that cannot be reached is
+ * reported in `failures` and left out; the turn goes on with the others.
+ */
+export class McpConnections {
+  private constructor(
+    private readonly clients: Map<string, Client>,
+    readonly tools: readonly McpTool[],
+    readonly failures: readonly { server: string; message: string }[],
+  ) {}
+
+  static async open(servers: readonly McpServer[], signal: AbortSignal): Promise<McpConnections> {
+    const clients = new Map<string, Client>();
+    const tools: McpTool[] = [];
+    const failures: { server: string; message: string }[] = [];
+    await Promise.all(
+      servers
+        .filter((server) => server.enabled !== false)
+        .map(async (server) => {
+          try {
+            const client = await connect(server, signal);
+            clients.set(server.name, client);
+            const listed = await client.listTools(undefined, { signal, timeout: CONNECT_TIMEOUT_MS });
+            for (const tool of listed.tools) {
+              const qualifiedName = `mcp__${server.name}__${tool.name}`;
+              if (qualifiedName.length > MAX_TOOL_NAME || !/^[A-Za-z0-9_-]+$/.test(qualifiedName)) continue;
+              tools.push({
+                qualifiedName,
+                server: server.name,
+                name: tool.name,
+                description: tool.description ?? `${tool.name} (MCP server ${server.name})`,
+                inputSchema: tool.inputSchema as Record<string, unknown>,
+              });
+            }
+          } catch (error) {
+            failures.push({ server: server.name, message: describe(error) });
+          }
+        }),
+    );
+    return new McpConnections(clients, tools, failures);
+  }
+
+  /** Calls a tool; the result's text parts joined, or a readable error. */
+  async call(tool: McpTool, input: Record<string, unknown>, signal: AbortSignal): Promise<string> {
+    const client = this.clients.get(tool.server);
+    if (!client) return `error: the MCP server "${tool.server}" is not connected`;
+    const result = await client.callTool({ name: tool.name, arguments: input }, undefined, { signal });
+    const content = Array.isArray(result.content) ? result.content : [];
+    const text = content
+      .map((part: { type: string; text?: string }) =>
+        part.type === 'text' ? (part.text ?? '') : `[${part.type} content]`,
+      )
+      .join('\n');
+    return result.isError ? `error: ${text}` : text;
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.clients.values()].map((client) => client.close()));
+  }
+}
+
+async function connect(server: McpServer, signal: AbortSignal): Promise<Client> {
+  const url = new URL(server.url);
+  const headers: Record<string, string> = { ...server.headers };
+  if (server.auth !== undefined) headers.authorization = `Bearer ${server.auth}`;
+  const requestInit = { headers };
+  const attempts: (() => Transport)[] = [];
+  if (server.transport !== 'sse')
+    attempts.push(() => new StreamableHTTPClientTransport(url, { requestInit }));
+  if (server.transport !== 'http') attempts.push(() => new SSEClientTransport(url, { requestInit }));
+  let lastError: unknown;
+  for (const attempt of attempts) {
+    const client = new Client({ name: 'arbiter-agent', version: '0.1.0' });
+    try {
+      await client.connect(attempt(), { signal, timeout: CONNECT_TIMEOUT_MS });
+      return client;
+    } catch (error) {
+      lastError = error;
+      await client.close().catch(() => undefined);
+    }
+  }
+  throw lastError;
+}
+
+/** A short cause without headers or credentials (the SDK's messages carry neither). */
+function describe(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split('\n')[0]?.slice(0, 200) ?? 'connection failed';
+}

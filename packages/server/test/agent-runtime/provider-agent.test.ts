@@ -1,0 +1,253 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { AuditLog } from '@arbiter/tool-gate';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { AgentRuntime } from '../../src/uhp/runtime/agent/agent-runtime.js';
+import { OfflineAgentRuntime } from '../../src/uhp/runtime/offline/offline-runtime.js';
+import type { GateAuditRecord } from '../../src/uhp/runtime/tool-gating/tool-call-gate.js';
+import { call, streamTask } from '../uhp/fixtures/uhp-test-client.js';
+import { startUhpTestServer, TEST_KEYS, type UhpTestServer } from '../uhp/fixtures/uhp-test-server.js';
+import {
+  type ChatRequest,
+  type FakeProvider,
+  type FakeReply,
+  startFakeProvider,
+  toolMessages,
+} from './fixtures/fake-chat-completions.js';
+
+const key = TEST_KEYS.alice;
+const API_KEY = 'sk-fake-provider-secret-0123456789';
+let provider: FakeProvider;
+let server: UhpTestServer;
+let script: (request: ChatRequest, index: number) => FakeReply = () => ({ text: 'unused' });
+
+beforeAll(async () => {
+  provider = await startFakeProvider((request, index) => script(request, index));
+  server = await startUhpTestServer({
+    createRuntimes: (gate) => [
+      new AgentRuntime({
+        offline: new OfflineAgentRuntime({ chunkDelayMs: 0, gate }),
+        gate,
+        models: [
+          {
+            id: 'fake',
+            provider: 'openai-compatible',
+            baseURL: provider.baseURL,
+            upstreamModel: 'fake-model',
+            apiKeyEnv: 'FAKE_PROVIDER_KEY',
+          },
+        ],
+        env: { FAKE_PROVIDER_KEY: API_KEY },
+      }),
+    ],
+  });
+});
+afterAll(async () => {
+  await server.close();
+  await provider.close();
+});
+beforeEach(() => {
+  provider.requests.length = 0;
+});
+
+const post = (body: Record<string, unknown>) =>
+  call(server.baseUrl, '/v1/responses', { method: 'POST', key, body: { model: 'fake', ...body } });
+
+/** Replies in order, one per model call from now on; the last one repeats. */
+function replies(...sequence: FakeReply[]): (request: ChatRequest) => FakeReply {
+  let calls = 0;
+  return () => sequence[Math.min(calls++, sequence.length - 1)] ?? { text: 'done' };
+}
+
+const textFile = (filename: string, text: string) => ({
+  type: 'input_file',
+  filename,
+  file_data: `data:text/plain;base64,${Buffer.from(text).toString('base64')}`,
+});
+
+async function auditRecords(): Promise<GateAuditRecord[]> {
+  const log = new AuditLog<GateAuditRecord>(path.join(server.dataDir, 'uhp', 'gate-audit.jsonl'));
+  expect((await log.verify()).ok).toBe(true);
+  return (await log.read()).map((entry) => entry.record);
+}
+
+describe('the agent base on an OpenAI-compatible provider', () => {
+  it('runs a multi-step task that reads, writes and edits workspace files, with the provider usage', async () => {
+    script = replies(
+      {
+        reasoning: 'Read the notes first.',
+        toolCalls: [{ name: 'read', arguments: { path: 'notes.txt' } }],
+        usage: { prompt_tokens: 100, completion_tokens: 10 },
+      },
+      {
+        toolCalls: [{ name: 'write', arguments: { path: 'summary.txt', content: 'alpha, beta' } }],
+        usage: { prompt_tokens: 150, completion_tokens: 20 },
+      },
+      {
+        toolCalls: [
+          { name: 'edit', arguments: { path: 'summary.txt', old_string: 'beta', new_string: 'beta, gamma' } },
+        ],
+        usage: { prompt_tokens: 200, completion_tokens: 15 },
+      },
+      { text: 'Summary written to summary.txt.', usage: { prompt_tokens: 250, completion_tokens: 7 } },
+    );
+    const result = await post({
+      instructions: 'Be brief.',
+      input: [
+        {
+          role: 'user',
+          content: [
+            { type: 'input_text', text: 'Summarise notes.txt into summary.txt' },
+            textFile('notes.txt', 'alpha\nbeta\ngamma\n'),
+          ],
+        },
+      ],
+    });
+    expect(result.json.status).toBe('completed');
+    expect(result.json.usage).toEqual({ input_tokens: 700, output_tokens: 52, total_tokens: 752 });
+    const types = result.json.output.map((item: { type: string }) => item.type);
+    expect(types.filter((type: string) => type === 'function_call')).toHaveLength(3);
+    expect(types).toContain('reasoning');
+    expect(JSON.stringify(result.json.output)).toContain('Summary written to summary.txt.');
+
+    // The model saw each tool's real result, in order, and the key only in the Authorization header.
+    expect(provider.requests).toHaveLength(4);
+    expect(toolMessages(provider.requests[1])).toEqual(['alpha\nbeta\ngamma\n']);
+    expect(toolMessages(provider.requests[3])).toEqual([
+      'alpha\nbeta\ngamma\n',
+      'wrote 11 bytes to summary.txt',
+      'replaced 1 occurrence(s) in summary.txt',
+    ]);
+    expect(provider.requests[0]?.authorization).toBe(`Bearer ${API_KEY}`);
+    const system = provider.requests[0]?.body.messages[0];
+    expect(system.role).toBe('system');
+    expect(system.content).toContain('Be brief.');
+    expect(
+      provider.requests[0]?.body.tools
+        .map((tool: { function: { name: string } }) => tool.function.name)
+        .sort(),
+    ).toEqual(['edit', 'list', 'read', 'search', 'shell', 'write']);
+
+    const session = result.json.metadata.session_id;
+    const workspaceFile = path.join(server.dataDir, 'uhp', 'sessions', session, 'workspace', 'summary.txt');
+    expect(fs.readFileSync(workspaceFile, 'utf8')).toBe('alpha, beta, gamma');
+    expect(JSON.stringify(result.json)).not.toContain(API_KEY);
+  });
+
+  it('refuses a destructive command: the model reads the refusal and the audit log records it', async () => {
+    script = replies(
+      {
+        toolCalls: [{ name: 'shell', arguments: { command: 'rm -rf ~' } }],
+        usage: { prompt_tokens: 50, completion_tokens: 5 },
+      },
+      { text: 'I will not delete the home directory.', usage: { prompt_tokens: 60, completion_tokens: 8 } },
+    );
+    const result = await post({ input: 'clean up the disk' });
+    expect(result.json.status).toBe('completed');
+    const [refusal] = toolMessages(provider.requests[1]);
+    expect(refusal).toMatch(/^refused by the tool gate: .*destructive/);
+    const output = result.json.output.find((item: { type: string }) => item.type === 'function_call_output');
+    expect(output.output).toBe(refusal);
+    const records = (await auditRecords()).filter((record) => record.response_id === result.json.id);
+    expect(records).toHaveLength(1);
+    expect(records[0]).toMatchObject({
+      tool: 'Bash',
+      effective: 'DENY',
+      session_id: result.json.metadata.session_id,
+    });
+  });
+
+  it('ends incomplete when the step budget or the time budget runs out', async () => {
+    script = () => ({
+      toolCalls: [{ name: 'list', arguments: { path: '.' } }],
+      usage: { prompt_tokens: 10, completion_tokens: 3 },
+    });
+    const steps = await post({ input: 'list forever', max_step: 2 });
+    expect(steps.json.status).toBe('incomplete');
+    expect(steps.json.incomplete_details).toEqual({ reason: 'max_step' });
+    expect(steps.json.output.filter((item: { type: string }) => item.type === 'function_call')).toHaveLength(
+      2,
+    );
+
+    script = replies(
+      { toolCalls: [{ name: 'shell', arguments: { command: 'sleep 30' } }] },
+      { text: 'too late' },
+    );
+    const started = Date.now();
+    const timed = await post({ input: 'wait for the build', timeout_seconds: 1 });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(timed.json.status).toBe('incomplete');
+    expect(timed.json.incomplete_details).toEqual({ reason: 'timeout_seconds' });
+  });
+
+  it('cancels a task in the middle of a slow shell command', async () => {
+    script = replies(
+      { toolCalls: [{ name: 'shell', arguments: { command: 'sleep 30; echo finished > late.txt' } }] },
+      { text: 'never' },
+    );
+    const started = await post({ input: 'run the slow job', background: true });
+    expect(started.json.status).toBe('in_progress');
+    // Wait until the shell tool is running: its call item is in the response.
+    for (let attempt = 0; attempt < 200; attempt++) {
+      const current = await call(server.baseUrl, `/v1/responses/${started.json.id}`, { key });
+      if (current.json.output.some((item: { type: string }) => item.type === 'function_call')) break;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    const before = Date.now();
+    const cancelled = await call(server.baseUrl, `/v1/responses/${started.json.id}/cancel`, {
+      method: 'POST',
+      key,
+    });
+    expect(cancelled.json.status).toBe('cancelled');
+    expect(Date.now() - before).toBeLessThan(3_000);
+    expect(provider.requests).toHaveLength(1);
+    const workspace = path.join(
+      server.dataDir,
+      'uhp',
+      'sessions',
+      started.json.metadata.session_id,
+      'workspace',
+    );
+    expect(fs.existsSync(path.join(workspace, 'late.txt'))).toBe(false);
+  });
+
+  it('continues a session: the model receives the earlier turns', async () => {
+    script = replies({ text: 'The code word is heron.', usage: { prompt_tokens: 20, completion_tokens: 6 } });
+    const first = await post({ input: 'Remember the code word heron.' });
+    script = replies({ text: 'heron', usage: { prompt_tokens: 40, completion_tokens: 1 } });
+    const second = await post({ input: 'What was the code word?', previous_response_id: first.json.id });
+    expect(second.json.status).toBe('completed');
+    const messages = provider.requests[1]?.body.messages.filter(
+      (message: { role: string }) => message.role !== 'system',
+    );
+    expect(messages).toEqual([
+      { role: 'user', content: 'Remember the code word heron.' },
+      { role: 'assistant', content: 'The code word is heron.' },
+      { role: 'user', content: 'What was the code word?' },
+    ]);
+  });
+
+  it('reports usage as null when the provider sends none, and a 402 as a provider_error that says what to do', async () => {
+    script = replies({ text: 'no usage here' });
+    const unknown = await post({ input: 'say something' });
+    expect(unknown.json.status).toBe('completed');
+    expect(unknown.json.usage).toBeNull();
+
+    script = replies({ status: 402 });
+    const refused = await post({ input: 'say something', max_output_tokens: 100_000 });
+    expect(refused.json.status).toBe('failed');
+    expect(refused.json.error).toMatchObject({ code: 'provider_error' });
+    expect(refused.json.error.message).toContain('max_output_tokens');
+    expect(JSON.stringify(refused.json)).not.toContain(API_KEY);
+  });
+
+  it('streams text deltas as UHP events', async () => {
+    script = replies({ text: 'one two three', usage: { prompt_tokens: 5, completion_tokens: 3 } });
+    const { events } = await streamTask(server.baseUrl, key, { model: 'fake', input: 'count', stream: true });
+    const deltas = events
+      .filter((event) => event.data.type === 'response.output_text.delta')
+      .map((event) => event.data.delta);
+    expect(deltas.join('')).toBe('one two three');
+    expect(events.at(-1)?.data.type).toBe('response.completed');
+  });
+});
