@@ -20,12 +20,13 @@ interface LogEntry {
   [key: string]: unknown;
 }
 
+/** The agent's request log; a line the agent is still writing is left for the next read. */
 const agentLog = (): LogEntry[] =>
   fs.existsSync(logFile)
     ? fs
         .readFileSync(logFile, 'utf8')
-        .trim()
         .split('\n')
+        .slice(0, -1)
         .map((line) => JSON.parse(line) as LogEntry)
     : [];
 
