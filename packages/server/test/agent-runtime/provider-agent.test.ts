@@ -14,6 +14,7 @@ import {
   startFakeProvider,
   toolMessages,
 } from './fixtures/fake-chat-completions.js';
+import { startLoopbackMcpServer } from './fixtures/loopback-mcp-server.js';
 
 const key = TEST_KEYS.alice;
 const API_KEY = 'sk-fake-provider-secret-0123456789';
@@ -249,5 +250,67 @@ describe('the agent base on an OpenAI-compatible provider', () => {
       .map((event) => event.data.delta);
     expect(deltas.join('')).toBe('one two three');
     expect(events.at(-1)?.data.type).toBe('response.completed');
+  });
+
+  it('offers the tools of an MCP server through the gate and returns their results to the model', async () => {
+    const mcp = await startLoopbackMcpServer();
+    try {
+      const harness = (
+        await call(server.baseUrl, '/v1/harnesses', {
+          method: 'POST',
+          key,
+          body: { base: 'agent', default_model: 'fake', mcp_servers: [{ name: 'calc', url: mcp.url }] },
+        })
+      ).json;
+      script = replies(
+        { toolCalls: [{ name: 'mcp__calc__get_sum', arguments: { a: 2, b: 40 } }] },
+        { text: 'The sum is 42.' },
+      );
+      const result = await post({
+        input: 'add 2 and 40 with the calculator',
+        metadata: { harness_id: harness.id },
+      });
+      expect(result.json.status).toBe('completed');
+      expect(mcp.calls).toEqual([{ a: 2, b: 40 }]);
+      const offered = provider.requests[0]?.body.tools.map(
+        (tool: { function: { name: string } }) => tool.function.name,
+      );
+      expect(offered).toContain('mcp__calc__get_sum');
+      expect(toolMessages(provider.requests[1])).toEqual(['42']);
+      const records = (await auditRecords()).filter((record) => record.response_id === result.json.id);
+      expect(records.map((record) => [record.tool, record.effective])).toEqual([
+        ['mcp__calc__get_sum', 'ALLOW'],
+      ]);
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it('goes on without an unreachable MCP server and says so in the stream', async () => {
+    const harness = (
+      await call(server.baseUrl, '/v1/harnesses', {
+        method: 'POST',
+        key,
+        body: {
+          base: 'agent',
+          default_model: 'fake',
+          mcp_servers: [{ name: 'gone', url: 'http://127.0.0.1:9/mcp' }],
+        },
+      })
+    ).json;
+    script = replies({ text: 'Done without it.' });
+    const { events } = await streamTask(server.baseUrl, key, {
+      input: 'use the gone server',
+      stream: true,
+      metadata: { harness_id: harness.id },
+    });
+    const warning = events.find((event) => event.data.type === 'error');
+    expect(warning?.data).toMatchObject({ code: 'arbiter_mcp_unavailable' });
+    expect(warning?.data.message).toContain('"gone"');
+    expect(events.at(-1)?.data.type).toBe('response.completed');
+    const offered = provider.requests[0]?.body.tools.map(
+      (tool: { function: { name: string } }) => tool.function.name,
+    );
+    expect(offered.some((name: string) => name.startsWith('mcp__'))).toBe(false);
   });
 });
