@@ -77,7 +77,17 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       authenticator,
       limits: config?.limits,
       logger: options.logger,
-      ...(options.harness === false ? {} : { harness: { db, dataDir, ...options.harness } }),
+      ...(options.harness === false
+        ? {}
+        : {
+            harness: {
+              db,
+              dataDir,
+              ...(config?.billing ? { pricing: config.billing } : {}),
+              ...(config?.acp ? { acp: config.acp } : {}),
+              ...options.harness,
+            },
+          }),
     });
     app.addHook('onClose', async () => db.close());
     const address = await app.listen({

@@ -50,9 +50,18 @@ export type Reservation =
       readonly reservedNanos: number;
       readonly maxOutputTokens: number;
     }
+  /** The balance is in another currency than the prices: nothing can be reserved from it. */
   | {
       readonly metered: true;
       readonly ok: false;
+      readonly reason: 'currency_mismatch';
+      readonly balanceCurrency: string;
+      readonly priceCurrency: string;
+    }
+  | {
+      readonly metered: true;
+      readonly ok: false;
+      readonly reason: 'insufficient_balance';
       readonly requiredNanos: number;
       readonly availableNanos: number;
       readonly currency: string;
@@ -196,12 +205,21 @@ export class PrepaidBudgets {
       .transaction((): Reservation => {
         const account = this.accountRow(task.principalId);
         if (!account) return { metered: false };
+        if (account.currency !== this.currency)
+          return {
+            metered: true,
+            ok: false,
+            reason: 'currency_mismatch',
+            balanceCurrency: account.currency,
+            priceCurrency: this.currency,
+          };
         const maxOutputTokens = task.maxOutputTokens ?? this.defaultMaxOutputTokens;
         const required = maxOutputTokens * this.outputPriceNanos(task.model);
         if (!Number.isSafeInteger(required) || required > account.balance_nanos)
           return {
             metered: true,
             ok: false,
+            reason: 'insufficient_balance',
             requiredNanos: required,
             availableNanos: account.balance_nanos,
             currency: account.currency,

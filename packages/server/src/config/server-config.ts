@@ -3,7 +3,9 @@ import path from 'node:path';
 import { catalogConfigSchema } from '@arbiter/engine';
 import YAML from 'yaml';
 import { z } from 'zod';
+import { billingConfigSchema } from '../billing/billing-config.js';
 import { formatIssuePath } from '../decision/issue-path.js';
+import { acpConfigSchema } from '../uhp/runtime/acp/acp-config.js';
 
 /** The configuration file (`--config`, JSON or YAML). Every section is optional. */
 export const serverConfigSchema = z.strictObject({
@@ -21,6 +23,10 @@ export const serverConfigSchema = z.strictObject({
       requestsPerMinute: z.number().int().min(1).max(1_000_000).optional(),
     })
     .default({}),
+  /** Output prices of prepaid budgets; see docs/harnesses.md. */
+  billing: billingConfigSchema.optional(),
+  /** ACP agents of the `acp` harness base; see docs/harnesses.md. */
+  acp: acpConfigSchema.optional(),
 });
 export type ServerConfig = z.infer<typeof serverConfigSchema>;
 

@@ -184,6 +184,13 @@ export class TaskService {
           model: model.id,
           maxOutputTokens,
         });
+        if (reservation?.metered && !reservation.ok && reservation.reason === 'currency_mismatch')
+          throw new UhpHttpError(
+            409,
+            'billing_currency_mismatch',
+            `Your prepaid balance is in ${reservation.balanceCurrency} but this server prices models in ${reservation.priceCurrency}; ask the operator to correct it.`,
+            { type: 'server_error' },
+          );
         if (reservation?.metered && !reservation.ok)
           throw new UhpHttpError(
             429,

@@ -1,0 +1,68 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { KeyStore } from '../../src/auth/key-store.js';
+import { PrepaidBudgets } from '../../src/billing/prepaid-budgets.js';
+import { serverConfigSchema } from '../../src/config/server-config.js';
+import { startServer } from '../../src/server.js';
+import { openDatabase } from '../../src/storage/database.js';
+import { migrations } from '../../src/storage/migrations.js';
+
+describe('prices and ACP agents from the configuration file', () => {
+  it('meters a principal of the real server with the configured price and serves the configured agent', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-configured-pricing-'));
+    const config = serverConfigSchema.parse({
+      billing: { currency: 'EUR', outputPricePerMillionTokens: { 'arbiter-offline': 500_000 } },
+      acp: {
+        presets: false,
+        agents: [{ id: 'configured-agent', command: process.execPath, args: ['-e', '0'] }],
+      },
+    });
+    expect(() => serverConfigSchema.parse({ billing: { currency: 'euro' } })).toThrow(/ISO 4217/);
+    const server = await startServer({ dataDir, port: 0, config, harness: { offlineChunkDelayMs: 0 } });
+    try {
+      const db = openDatabase(dataDir, migrations);
+      const keys = new KeyStore(db);
+      const usdPrincipal = keys.list()[0]!.principal.id;
+      const created = keys.create('eve');
+      const key = created.key;
+      const principal = created.record.principal.id;
+      const budgets = new PrepaidBudgets(db, { currency: 'EUR' });
+      budgets.credit(principal, 5_000_000_000);
+      new PrepaidBudgets(db).credit(usdPrincipal, 5_000_000_000);
+      const post = (body: unknown, bearer = key) =>
+        fetch(`${server.url}/api/harness/v1/responses`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+      // A balance in another currency than the prices cannot pay for anything.
+      const mismatch = await post({ input: '@say hi', max_output_tokens: 1 }, server.initialKey!);
+      expect(mismatch.status).toBe(409);
+      expect((await mismatch.json()).error.code).toBe('billing_currency_mismatch');
+      // 0.5 per output token: 20 tokens need 10 EUR, more than the 5 credited.
+      const refused = await post({ input: '@say hi', max_output_tokens: 20 });
+      expect(refused.status).toBe(429);
+      expect((await refused.json()).error.detail).toEqual({
+        required: '10',
+        available: '5',
+        currency: 'EUR',
+      });
+      const accepted = await post({ input: '@say hi', max_output_tokens: 10 });
+      const body = await accepted.json();
+      expect(body.status).toBe('completed');
+      expect(budgets.account(principal)?.balanceNanos).toBe(
+        5_000_000_000 - body.usage.output_tokens * 500_000_000,
+      );
+
+      const models = await fetch(`${server.url}/api/harness/v1/models`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
+      expect(JSON.stringify(await models.json())).toContain('configured-agent');
+      db.close();
+    } finally {
+      await server.close();
+    }
+  });
+});
