@@ -13,6 +13,7 @@ import { registerResponseRoutes } from './routes/response-routes.js';
 import { registerSessionRoutes } from './routes/session-routes.js';
 import { registerSharedViewRoutes } from './routes/shared-view-routes.js';
 import { AcpRuntime, type AcpRuntimeOptions } from './runtime/acp/acp-runtime.js';
+import { type AgentBaseConfigInput, createAgentRuntime } from './runtime/agent/agent-base-config.js';
 import type { HarnessRuntime } from './runtime/harness-runtime.js';
 import { OfflineAgentRuntime } from './runtime/offline/offline-runtime.js';
 import { createInProcessGateClient } from './runtime/tool-gating/in-process-gate-client.js';
@@ -62,6 +63,8 @@ export interface UhpPluginOptions {
   readonly pricing?: BudgetPricing;
   /** How harness tool calls are gated (static policy, asks); every verdict goes to `uhp/gate-audit.jsonl`. */
   readonly toolGating?: ToolGatingOptions;
+  /** The `agent` base's provider models and shell sandbox; without it the base serves the offline model only. */
+  readonly agent?: AgentBaseConfigInput;
   /** Builds the harness bases with the server's gate; used instead of `runtimes` when given. */
   readonly createRuntimes?: (gate: ToolCallGate) => readonly HarnessRuntime[];
   /** Operator-configured ACP agents of the `acp` base (served with the presets by default). */
@@ -98,7 +101,9 @@ export async function uhpPlugin(app: FastifyInstance, options: UhpPluginOptions)
   const gate = new ToolCallGate(createInProcessGateClient(), layout.gateAuditLog(), options.toolGating);
   const runtimes = options.createRuntimes?.(gate) ??
     options.runtimes ?? [
-      new OfflineAgentRuntime({ chunkDelayMs: options.offlineChunkDelayMs ?? 80, gate }),
+      options.agent
+        ? createAgentRuntime(options.agent, gate, { offlineChunkDelayMs: options.offlineChunkDelayMs ?? 80 })
+        : new OfflineAgentRuntime({ chunkDelayMs: options.offlineChunkDelayMs ?? 80, gate }),
       new AcpRuntime({ ...options.acp, gate }),
     ];
   const harnesses = new HarnessService(store, new Map(runtimes.map((runtime) => [runtime.base, runtime])));

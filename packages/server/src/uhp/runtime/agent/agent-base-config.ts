@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { OfflineAgentRuntime } from '../offline/offline-runtime.js';
+import type { ToolCallGate } from '../tool-gating/tool-call-gate.js';
+import { AgentRuntime } from './agent-runtime.js';
+import { providerModelListSchema } from './provider-model-config.js';
+import { ShellSandbox } from './shell-sandbox.js';
+
+/**
+ * The `agent` section of the server configuration: its provider models, the model new harnesses
+ * start with, and the shell sandbox (`auto`: bubblewrap when it works here; `off`: never).
+ */
+export const agentBaseConfigSchema = z.strictObject({
+  models: providerModelListSchema.default([]),
+  defaultModel: z.string().optional(),
+  sandbox: z.enum(['auto', 'off']).default('auto'),
+  /** Let sandboxed shell commands use the network. */
+  sandboxNetwork: z.boolean().default(false),
+});
+export type AgentBaseConfig = z.infer<typeof agentBaseConfigSchema>;
+export type AgentBaseConfigInput = z.input<typeof agentBaseConfigSchema>;
+
+/** The `agent` base for a configuration: the offline model plus the configured providers, all behind `gate`. */
+export function createAgentRuntime(
+  input: AgentBaseConfigInput,
+  gate: ToolCallGate,
+  options: { offlineChunkDelayMs?: number; env?: NodeJS.ProcessEnv } = {},
+): AgentRuntime {
+  const config = agentBaseConfigSchema.parse(input);
+  const known = config.models.map((model) => model.id);
+  if (
+    config.defaultModel !== undefined &&
+    config.defaultModel !== 'arbiter-offline' &&
+    !known.includes(config.defaultModel)
+  )
+    throw new TypeError(
+      `agent.defaultModel "${config.defaultModel}" is not one of the configured models (${known.join(', ') || 'none'})`,
+    );
+  return new AgentRuntime({
+    offline: new OfflineAgentRuntime({ chunkDelayMs: options.offlineChunkDelayMs ?? 80, gate }),
+    models: config.models,
+    gate,
+    sandbox: config.sandbox === 'off' ? null : ShellSandbox.detect({ allowNetwork: config.sandboxNetwork }),
+    ...(config.defaultModel === undefined ? {} : { defaultModel: config.defaultModel }),
+    ...(options.env === undefined ? {} : { env: options.env }),
+  });
+}

@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call } from '../uhp/fixtures/uhp-test-client.js';
+import { startUhpTestServer, TEST_KEYS, type UhpTestServer } from '../uhp/fixtures/uhp-test-server.js';
+import { type FakeProvider, startFakeProvider } from './fixtures/fake-chat-completions.js';
+
+const key = TEST_KEYS.alice;
+let provider: FakeProvider;
+let server: UhpTestServer;
+beforeAll(async () => {
+  provider = await startFakeProvider(() => ({
+    text: 'hello from the local model',
+    usage: { prompt_tokens: 9, completion_tokens: 5 },
+  }));
+  // The configuration docs/harnesses.md shows for Ollama: keyless, OpenAI-compatible, local.
+  server = await startUhpTestServer({
+    agent: {
+      models: [
+        {
+          id: 'llama-local',
+          provider: 'openai-compatible',
+          baseURL: provider.baseURL,
+          upstreamModel: 'llama3.1:8b',
+        },
+        {
+          id: 'gpt-hosted',
+          provider: 'openai',
+          upstreamModel: 'gpt-4.1-mini',
+          apiKeyEnv: 'ARBITER_TEST_UNSET_KEY',
+        },
+      ],
+      defaultModel: 'llama-local',
+      sandbox: 'off',
+    },
+  });
+});
+afterAll(async () => {
+  await server.close();
+  await provider.close();
+});
+
+describe('the agent base configured with provider models', () => {
+  it('lists the models with availability from the key, and runs a task on the default model', async () => {
+    const models = await call(server.baseUrl, '/v1/models', { key });
+    const text = JSON.stringify(models.json);
+    expect(text).toContain('llama-local');
+    expect(text).toContain('gpt-hosted');
+    const result = await call(server.baseUrl, '/v1/responses', {
+      method: 'POST',
+      key,
+      body: { input: 'hi' },
+    });
+    expect(result.json.status).toBe('completed');
+    expect(result.json.usage).toEqual({ input_tokens: 9, output_tokens: 5, total_tokens: 14 });
+    expect(provider.requests[0]?.body.model).toBe('llama3.1:8b');
+    // The model whose key is missing is not used: the request falls back and says so.
+    const fallback = await call(server.baseUrl, '/v1/responses', {
+      method: 'POST',
+      key,
+      body: { input: 'hi', model: 'gpt-hosted' },
+    });
+    expect(fallback.json.metadata).toMatchObject({ requested_model: 'gpt-hosted', model_fallback: true });
+  });
+});
