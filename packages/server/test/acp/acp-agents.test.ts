@@ -139,6 +139,7 @@ describe('the acp base with a real ACP agent over stdio', () => {
         '@write notes.txt kept words',
         '@read notes.txt',
         '@escape',
+        '@terminal',
         '@env ARBITER_TEST_SERVER_SECRET',
         '@env TEST_AGENT_TOKEN',
       ].join('\n'),
@@ -154,6 +155,8 @@ describe('the acp base with a real ACP agent over stdio', () => {
     ]);
     expect(output).toContain('kept words');
     expect(output).toMatch(/read refused: .*(absolute|leaves the workspace)/i);
+    expect(output).toContain('terminal refused:');
+    expect(output).not.toContain('got a terminal');
     expect(output).toContain('ARBITER_TEST_SERVER_SECRET=unset');
     expect(output).toContain('TEST_AGENT_TOKEN=set');
     expect(done.json.usage.output_tokens).toBeGreaterThan(5);
