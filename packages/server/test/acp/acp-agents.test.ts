@@ -69,11 +69,11 @@ afterEach(async () => {
   await server.close();
 });
 
-async function acpHarness(model = 'test-agent'): Promise<string> {
+async function acpHarness(model = 'test-agent', extra: Record<string, unknown> = {}): Promise<string> {
   const created = await call(server.baseUrl, '/v1/harnesses', {
     method: 'POST',
     key: alice,
-    body: { base: 'acp', name: 'ACP test', default_model: model },
+    body: { base: 'acp', name: 'ACP test', default_model: model, ...extra },
   });
   expect(created.status).toBe(200);
   return created.json.id as string;
@@ -178,6 +178,10 @@ describe('the acp base with a real ACP agent over stdio', () => {
     expect(answers).toEqual([expect.objectContaining({ outcome: { outcome: 'selected', optionId: 'no' } })]);
     const [result] = items(done.json, 'function_call_output');
     expect(result.output).toMatch(/refused by the tool gate/);
+    // A disabled tool is refused before the gate is asked.
+    const noShell = await acpHarness('test-agent', { disabled_tools: ['shell'] });
+    const blocked = await task(noShell, '@run ls');
+    expect(items(blocked.json, 'function_call_output')[0].output).toContain('the tool "shell" is disabled');
     const audit = fs.readFileSync(path.join(server.dataDir, 'uhp', 'gate-audit.jsonl'), 'utf8');
     expect(audit).toContain(done.json.id);
     expect(audit).toContain('DENY');

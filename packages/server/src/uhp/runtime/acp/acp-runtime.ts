@@ -349,8 +349,11 @@ class AcpTurn {
         if (this.turn.signal.aborted) return { outcome: { outcome: 'cancelled' } };
         this.announce(toolCall.toolCallId, toolCall.title ?? toolCall.kind ?? 'tool', toolCall.rawInput);
         const call = gatedAcpCall(toolCall);
-        let refusal: string | null = 'refused: this server has no tool gate, so no permission is given.';
-        if (this.gate) {
+        const disabled = disabledToolOf(call.tool, this.turn.harness.disabledTools ?? []);
+        let refusal: string | null = disabled
+          ? `refused: the tool "${disabled}" is disabled for this harness.`
+          : 'refused: this server has no tool gate, so no permission is given.';
+        if (this.gate && !disabled) {
           const outcome = await this.gate.review(call, {
             sessionId: this.turn.sessionId,
             responseId: this.turn.responseId,
@@ -461,6 +464,22 @@ class AcpTurn {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, JSON.stringify({ agent: this.agent.id, sessionId } satisfies SavedSession));
   }
+}
+
+/** Workspace tool names (as `disabledTools` lists them) of the gate's tools. */
+const WORKSPACE_TOOL_OF: Readonly<Record<string, string>> = {
+  Bash: 'shell',
+  Read: 'read',
+  Edit: 'edit',
+  Write: 'write',
+  Grep: 'search',
+  LS: 'list',
+};
+
+/** The harness's `disabledTools` are a hard block, before the gate is asked. */
+function disabledToolOf(gateTool: string, disabledTools: readonly string[]): string | null {
+  const name = WORKSPACE_TOOL_OF[gateTool];
+  return name && disabledTools.includes(name) ? name : null;
 }
 
 function contentText(content: readonly ToolCallContent[] | null | undefined, rawOutput: unknown): string {
