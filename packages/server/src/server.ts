@@ -85,6 +85,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
               dataDir,
               ...(config?.billing ? { pricing: config.billing } : {}),
               ...(config?.acp ? { acp: config.acp } : {}),
+              ...(config?.agent ? { agent: config.agent } : {}),
+              ...(config?.toolGating ? { toolGating: config.toolGating } : {}),
               ...options.harness,
             },
           }),

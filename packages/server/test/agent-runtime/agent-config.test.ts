@@ -1,4 +1,8 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadServerConfig } from '../../src/config/server-config.js';
 import { call } from '../uhp/fixtures/uhp-test-client.js';
 import { startUhpTestServer, TEST_KEYS, type UhpTestServer } from '../uhp/fixtures/uhp-test-server.js';
 import { type FakeProvider, startFakeProvider } from './fixtures/fake-chat-completions.js';
@@ -59,5 +63,32 @@ describe('the agent base configured with provider models', () => {
       body: { input: 'hi', model: 'gpt-hosted' },
     });
     expect(fallback.json.metadata).toMatchObject({ requested_model: 'gpt-hosted', model_fallback: true });
+  });
+
+  it('reads the agent and toolGating sections of the configuration file and names a bad field', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-agent-config-'));
+    const good = path.join(dir, 'good.yaml');
+    fs.writeFileSync(
+      good,
+      [
+        'agent:',
+        '  models:',
+        '    - { id: llama, provider: openai-compatible, baseURL: "http://127.0.0.1:11434/v1", upstreamModel: "llama3.1:8b" }',
+        'toolGating:',
+        '  allowAsk: false',
+        '  policy: { deny: ["Bash(curl:*)"] }',
+      ].join('\n'),
+    );
+    const config = loadServerConfig(good);
+    expect(config.agent?.models[0]).toMatchObject({ id: 'llama', provider: 'openai-compatible' });
+    expect(config.agent?.sandbox).toBe('auto');
+    expect(config.toolGating?.policy?.deny).toEqual(['Bash(curl:*)']);
+    const bad = path.join(dir, 'bad.yaml');
+    fs.writeFileSync(
+      bad,
+      'agent:\n  models:\n    - { id: x, provider: openai-compatible, upstreamModel: m }\n',
+    );
+    expect(() => loadServerConfig(bad)).toThrow(/an openai-compatible model needs baseURL/);
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -6,7 +6,7 @@ export type ProviderKind = (typeof PROVIDER_KINDS)[number];
 
 /**
  * One model of the `agent` base, configured by the operator (server configuration file). The key is
- * named by `apiKeyEnv`, never written in the configuration, and never given to tools.
+ * named by `apiKeyEnv`, never written in the configuration, and never given to tools. Its output price for prepaid budgets is set in the `billing` section by this id.
  */
 export const providerModelConfigSchema = z.strictObject({
   /** The model id clients ask for (`model` of a task, `default_model` of a harness). */
@@ -22,8 +22,6 @@ export const providerModelConfigSchema = z.strictObject({
     .string()
     .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name')
     .optional(),
-  /** Price per million output tokens, for prepaid budgets. */
-  outputPricePerMillion: z.number().min(0).optional(),
 });
 export type ProviderModelConfig = z.infer<typeof providerModelConfigSchema>;
 
