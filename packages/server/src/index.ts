@@ -51,6 +51,25 @@ export {
   agentAvailable,
 } from './uhp/runtime/acp/acp-agents.js';
 export { AcpRuntime, type AcpRuntimeOptions } from './uhp/runtime/acp/acp-runtime.js';
+export {
+  type AgentBaseConfig,
+  type AgentBaseConfigInput,
+  agentBaseConfigSchema,
+  createAgentRuntime,
+} from './uhp/runtime/agent/agent-base-config.js';
+export {
+  AgentRuntime,
+  type AgentRuntimeOptions,
+  DEFAULT_MAX_AGENT_STEPS,
+} from './uhp/runtime/agent/agent-runtime.js';
+export { ProviderModel, type ReachabilityProbeOptions } from './uhp/runtime/agent/provider-model.js';
+export {
+  PROVIDER_KINDS,
+  type ProviderKind,
+  type ProviderModelConfig,
+  providerModelConfigSchema,
+} from './uhp/runtime/agent/provider-model-config.js';
+export { ShellSandbox, type ShellSandboxOptions } from './uhp/runtime/agent/shell-sandbox.js';
 export type {
   HarnessRuntime,
   HarnessTurn,
@@ -59,6 +78,16 @@ export type {
 } from './uhp/runtime/harness-runtime.js';
 export { HarnessRuntimeError } from './uhp/runtime/harness-runtime.js';
 export { OFFLINE_MODEL_ID, OfflineAgentRuntime } from './uhp/runtime/offline/offline-runtime.js';
+export { createInProcessGateClient } from './uhp/runtime/tool-gating/in-process-gate-client.js';
+export {
+  type GateAuditRecord,
+  type GateContext,
+  type GatedCall,
+  type GateOutcome,
+  ToolCallGate,
+  type ToolGatingOptions,
+} from './uhp/runtime/tool-gating/tool-call-gate.js';
+export { toolGatingConfigSchema } from './uhp/runtime/tool-gating/tool-gating-config.js';
 export { uhpMigrations } from './uhp/storage/uhp-migrations.js';
 export {
   DEFAULT_TASK_LIMITS,
