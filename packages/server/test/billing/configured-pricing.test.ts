@@ -36,21 +36,24 @@ describe('prices and ACP agents from the configuration file', () => {
           method: 'POST',
           headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
           body: JSON.stringify(body),
-        });
+        }).then(async (response) => ({
+          status: response.status,
+          // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON bodies.
+          json: (await response.json()) as any,
+        }));
       // A balance in another currency than the prices cannot pay for anything.
       const mismatch = await post({ input: '@say hi', max_output_tokens: 1 }, server.initialKey!);
       expect(mismatch.status).toBe(409);
-      expect((await mismatch.json()).error.code).toBe('billing_currency_mismatch');
+      expect(mismatch.json.error.code).toBe('billing_currency_mismatch');
       // 0.5 per output token: 20 tokens need 10 EUR, more than the 5 credited.
       const refused = await post({ input: '@say hi', max_output_tokens: 20 });
       expect(refused.status).toBe(429);
-      expect((await refused.json()).error.detail).toEqual({
+      expect(refused.json.error.detail).toEqual({
         required: '10',
         available: '5',
         currency: 'EUR',
       });
-      const accepted = await post({ input: '@say hi', max_output_tokens: 10 });
-      const body = await accepted.json();
+      const body = (await post({ input: '@say hi', max_output_tokens: 10 })).json;
       expect(body.status).toBe('completed');
       expect(budgets.account(principal)?.balanceNanos).toBe(
         5_000_000_000 - body.usage.output_tokens * 500_000_000,
