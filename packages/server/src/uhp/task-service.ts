@@ -17,7 +17,7 @@ import type { UhpDataLayout } from './storage/data-layout.js';
 import type { StoredSession, UhpStore } from './storage/uhp-store.js';
 import type { EventLog } from './streaming/event-log.js';
 import type { TaskRunner } from './task-runner.js';
-import { inputTextOf, outputTextOf } from './turn-text.js';
+import { inputTextOf, outputTextOf, toolExchangesOf } from './turn-text.js';
 import { notFound, UhpHttpError } from './uhp-error.js';
 import { RESERVED_WORKSPACE_DIR, Workspace } from './workspace/workspace.js';
 
@@ -304,7 +304,9 @@ export class TaskService {
     for (const turn of this.store.sessionResponses(sessionId)) {
       messages.push({ role: 'user', text: inputTextOf(turn.input) });
       const assistantText = outputTextOf(turn.body.output);
-      if (assistantText) messages.push({ role: 'assistant', text: assistantText });
+      const toolCalls = toolExchangesOf(turn.body.output);
+      if (toolCalls.length > 0) messages.push({ role: 'assistant', text: assistantText, toolCalls });
+      else if (assistantText) messages.push({ role: 'assistant', text: assistantText });
     }
     return messages;
   }

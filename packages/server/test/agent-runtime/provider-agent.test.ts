@@ -212,18 +212,38 @@ describe('the agent base on an OpenAI-compatible provider', () => {
     expect(fs.existsSync(path.join(workspace, 'late.txt'))).toBe(false);
   });
 
-  it('continues a session: the model receives the earlier turns', async () => {
-    script = replies({ text: 'The code word is heron.', usage: { prompt_tokens: 20, completion_tokens: 6 } });
-    const first = await post({ input: 'Remember the code word heron.' });
+  it('continues a session: the model receives the earlier turns with their tool calls and results', async () => {
+    script = replies(
+      { toolCalls: [{ name: 'write', arguments: { path: 'word.txt', content: 'heron' } }] },
+      { text: 'Saved the code word.', usage: { prompt_tokens: 20, completion_tokens: 6 } },
+    );
+    const first = await post({ input: 'Save the code word heron in word.txt.' });
+    expect(first.json.status).toBe('completed');
     script = replies({ text: 'heron', usage: { prompt_tokens: 40, completion_tokens: 1 } });
     const second = await post({ input: 'What was the code word?', previous_response_id: first.json.id });
     expect(second.json.status).toBe('completed');
-    const messages = provider.requests[1]?.body.messages.filter(
+    const messages = provider.requests[2]?.body.messages.filter(
       (message: { role: string }) => message.role !== 'system',
     );
+    const callId = provider.requests[1]?.body.messages.find(
+      (message: { role: string }) => message.role === 'tool',
+    )?.tool_call_id;
     expect(messages).toEqual([
-      { role: 'user', content: 'Remember the code word heron.' },
-      { role: 'assistant', content: 'The code word is heron.' },
+      { role: 'user', content: 'Save the code word heron in word.txt.' },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          {
+            id: callId,
+            type: 'function',
+            function: { name: 'write', arguments: JSON.stringify({ path: 'word.txt', content: 'heron' }) },
+          },
+        ],
+      },
+      { role: 'tool', tool_call_id: callId, content: 'wrote 5 bytes to word.txt' },
+      // The text as the user saw it, with the runner's note of the files the turn produced.
+      { role: 'assistant', content: 'Saved the code word.\n\nFiles: word.txt' },
       { role: 'user', content: 'What was the code word?' },
     ]);
   });

@@ -5,6 +5,16 @@ import type { WorkspaceTools } from '../workspace/workspace-tools.js';
 export interface ConversationMessage {
   readonly role: 'user' | 'assistant';
   readonly text: string;
+  /** The tool calls an assistant turn made before its text, with their results (absent: none). */
+  readonly toolCalls?: readonly ToolExchange[];
+}
+
+/** One tool call of an earlier turn and what it returned (`null`: the turn ended before a result). */
+export interface ToolExchange {
+  readonly callId: string;
+  readonly name: string;
+  readonly arguments: string;
+  readonly output: string | null;
 }
 
 /** A file the task handed in, already materialised in the workspace at `path`. */

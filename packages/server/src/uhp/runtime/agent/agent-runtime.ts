@@ -164,10 +164,10 @@ export class AgentRuntime implements HarnessRuntime {
   }
 }
 
-/** The harness's system prompt, the task's instructions, and where things are in the workspace. */
+/** The harness's system prompt and the task's instructions, then where things are in the workspace. */
 function systemPrompt(turn: HarnessTurn, tools: ToolSet): string {
   const parts: string[] = [];
-  if (turn.harness.systemPrompt) parts.push(turn.harness.systemPrompt);
+  // The task service already joins the harness's systemPrompt and the task's instructions here.
   if (turn.instructions) parts.push(turn.instructions);
   const names = Object.keys(tools);
   parts.push(
@@ -188,15 +188,53 @@ function systemPrompt(turn: HarnessTurn, tools: ToolSet): string {
   return parts.join('\n\n');
 }
 
-/** The earlier turns as user and assistant messages, then this turn's task. */
+/**
+ * The earlier turns, then this turn's task. An earlier assistant turn's tool calls go back as calls
+ * with their results (as the provider saw them then), followed by its text.
+ */
 function messagesOf(turn: HarnessTurn): ModelMessage[] {
-  const messages: ModelMessage[] = turn.conversation.map((message) =>
-    message.role === 'user'
-      ? { role: 'user', content: message.text }
-      : { role: 'assistant', content: message.text },
-  );
+  const messages: ModelMessage[] = [];
+  for (const message of turn.conversation) {
+    if (message.role === 'user') {
+      messages.push({ role: 'user', content: message.text });
+      continue;
+    }
+    const calls = message.toolCalls ?? [];
+    if (calls.length > 0) {
+      messages.push({
+        role: 'assistant',
+        content: calls.map((call) => ({
+          type: 'tool-call' as const,
+          toolCallId: call.callId,
+          toolName: call.name,
+          input: parseArguments(call.arguments),
+        })),
+      });
+      messages.push({
+        role: 'tool',
+        content: calls.map((call) => ({
+          type: 'tool-result' as const,
+          toolCallId: call.callId,
+          toolName: call.name,
+          output: {
+            type: 'text' as const,
+            value: call.output ?? 'no result: the turn ended before the tool finished',
+          },
+        })),
+      });
+    }
+    if (message.text !== '') messages.push({ role: 'assistant', content: message.text });
+  }
   messages.push({ role: 'user', content: turn.text });
   return messages;
+}
+
+function parseArguments(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return { arguments: text };
+  }
 }
 
 function toolErrorText(error: unknown): string {
