@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 import { applyMigrations } from '../storage/database.js';
 import { billingMigrations } from './billing-migrations.js';
 import { formatAmount } from './money.js';
@@ -108,6 +108,7 @@ export class PrepaidBudgets {
   private readonly currency: string;
   private readonly prices: ReadonlyMap<string, number>;
   private readonly defaultMaxOutputTokens: number;
+  private readonly statements = new Map<string, Statement>();
 
   constructor(
     private readonly db: Database,
@@ -143,15 +144,13 @@ export class PrepaidBudgets {
         if (!Number.isSafeInteger(balance))
           throw new RangeError('That credit would exceed the largest balance.');
         if (existing)
-          this.db
-            .prepare('UPDATE billing_accounts SET balance_nanos = ?, updated_at = ? WHERE principal_id = ?')
-            .run(balance, now, principalId);
+          this.sql(
+            'UPDATE billing_accounts SET balance_nanos = ?, updated_at = ? WHERE principal_id = ?',
+          ).run(balance, now, principalId);
         else
-          this.db
-            .prepare(
-              'INSERT INTO billing_accounts (principal_id, currency, balance_nanos, updated_at) VALUES (?, ?, ?, ?)',
-            )
-            .run(principalId, this.currency, balance, now);
+          this.sql(
+            'INSERT INTO billing_accounts (principal_id, currency, balance_nanos, updated_at) VALUES (?, ?, ?, ?)',
+          ).run(principalId, this.currency, balance, now);
         this.record(principalId, 'credit', amountNanos, balance, null, note, now);
         return this.account(principalId) as BudgetAccount;
       })
@@ -164,19 +163,20 @@ export class PrepaidBudgets {
   }
 
   accounts(): BudgetAccount[] {
-    return (
-      this.db.prepare('SELECT * FROM billing_accounts ORDER BY principal_id').all() as AccountRow[]
-    ).map((row) => this.present(row));
+    return (this.sql('SELECT * FROM billing_accounts ORDER BY principal_id').all() as AccountRow[]).map(
+      (row) => this.present(row),
+    );
   }
 
   /** Ledger entries, oldest first; at most `limit` of the newest. */
   entries(principalId: string | null = null, limit = 1000): LedgerEntry[] {
     const rows = (
       principalId
-        ? this.db
-            .prepare('SELECT * FROM billing_ledger WHERE principal_id = ? ORDER BY id DESC LIMIT ?')
-            .all(principalId, limit)
-        : this.db.prepare('SELECT * FROM billing_ledger ORDER BY id DESC LIMIT ?').all(limit)
+        ? this.sql('SELECT * FROM billing_ledger WHERE principal_id = ? ORDER BY id DESC LIMIT ?').all(
+            principalId,
+            limit,
+          )
+        : this.sql('SELECT * FROM billing_ledger ORDER BY id DESC LIMIT ?').all(limit)
     ) as LedgerRow[];
     return rows.reverse().map((row) => ({
       id: row.id,
@@ -226,15 +226,15 @@ export class PrepaidBudgets {
           };
         const now = Date.now();
         const balance = account.balance_nanos - required;
-        this.db
-          .prepare('UPDATE billing_accounts SET balance_nanos = ?, updated_at = ? WHERE principal_id = ?')
-          .run(balance, now, task.principalId);
-        this.db
-          .prepare(
-            `INSERT INTO billing_reservations (response_id, principal_id, model, reserved_nanos, created_at)
+        this.sql('UPDATE billing_accounts SET balance_nanos = ?, updated_at = ? WHERE principal_id = ?').run(
+          balance,
+          now,
+          task.principalId,
+        );
+        this.sql(
+          `INSERT INTO billing_reservations (response_id, principal_id, model, reserved_nanos, created_at)
              VALUES (?, ?, ?, ?, ?)`,
-          )
-          .run(task.responseId, task.principalId, task.model, required, now);
+        ).run(task.responseId, task.principalId, task.model, required, now);
         this.record(
           task.principalId,
           'reserve',
@@ -260,9 +260,9 @@ export class PrepaidBudgets {
   ): Settlement | null {
     return this.db
       .transaction((): Settlement | null => {
-        const reservation = this.db
-          .prepare('SELECT * FROM billing_reservations WHERE response_id = ?')
-          .get(responseId) as ReservationRow | undefined;
+        const reservation = this.sql('SELECT * FROM billing_reservations WHERE response_id = ?').get(
+          responseId,
+        ) as ReservationRow | undefined;
         if (!reservation || reservation.settled_at !== null) return null;
         const outputTokens = usage?.output_tokens ?? null;
         const actual =
@@ -277,12 +277,12 @@ export class PrepaidBudgets {
         const account = this.accountRow(reservation.principal_id);
         const balance = (account?.balance_nanos ?? 0) + refund;
         if (account)
-          this.db
-            .prepare('UPDATE billing_accounts SET balance_nanos = ?, updated_at = ? WHERE principal_id = ?')
-            .run(balance, now, reservation.principal_id);
-        this.db
-          .prepare('UPDATE billing_reservations SET charged_nanos = ?, settled_at = ? WHERE response_id = ?')
-          .run(charged, now, responseId);
+          this.sql(
+            'UPDATE billing_accounts SET balance_nanos = ?, updated_at = ? WHERE principal_id = ?',
+          ).run(balance, now, reservation.principal_id);
+        this.sql(
+          'UPDATE billing_reservations SET charged_nanos = ?, settled_at = ? WHERE response_id = ?',
+        ).run(charged, now, responseId);
         const note =
           outputTokens !== null
             ? `charged ${formatAmount(charged)} for ${outputTokens} output tokens`
@@ -296,9 +296,9 @@ export class PrepaidBudgets {
   /** Reservations not settled yet (a running task, or one a crash interrupted). */
   openReservations(): { responseId: string; principalId: string; reservedNanos: number }[] {
     return (
-      this.db
-        .prepare('SELECT * FROM billing_reservations WHERE settled_at IS NULL ORDER BY created_at')
-        .all() as ReservationRow[]
+      this.sql(
+        'SELECT * FROM billing_reservations WHERE settled_at IS NULL ORDER BY created_at',
+      ).all() as ReservationRow[]
     ).map((row) => ({
       responseId: row.response_id,
       principalId: row.principal_id,
@@ -306,18 +306,26 @@ export class PrepaidBudgets {
     }));
   }
 
+  /** Prepared once per text: compiling a statement costs more than running it. */
+  private sql(text: string): Statement {
+    let statement = this.statements.get(text);
+    if (!statement) {
+      statement = this.db.prepare(text);
+      this.statements.set(text, statement);
+    }
+    return statement;
+  }
+
   private accountRow(principalId: string): AccountRow | undefined {
-    return this.db.prepare('SELECT * FROM billing_accounts WHERE principal_id = ?').get(principalId) as
+    return this.sql('SELECT * FROM billing_accounts WHERE principal_id = ?').get(principalId) as
       | AccountRow
       | undefined;
   }
 
   private present(row: AccountRow): BudgetAccount {
-    const reserved = this.db
-      .prepare(
-        'SELECT COALESCE(SUM(reserved_nanos), 0) AS total FROM billing_reservations WHERE principal_id = ? AND settled_at IS NULL',
-      )
-      .get(row.principal_id) as { total: number };
+    const reserved = this.sql(
+      'SELECT COALESCE(SUM(reserved_nanos), 0) AS total FROM billing_reservations WHERE principal_id = ? AND settled_at IS NULL',
+    ).get(row.principal_id) as { total: number };
     return {
       principalId: row.principal_id,
       currency: row.currency,
@@ -336,11 +344,9 @@ export class PrepaidBudgets {
     note: string | null,
     at: number,
   ): void {
-    this.db
-      .prepare(
-        `INSERT INTO billing_ledger (principal_id, kind, amount_nanos, balance_nanos, response_id, note, created_at)
+    this.sql(
+      `INSERT INTO billing_ledger (principal_id, kind, amount_nanos, balance_nanos, response_id, note, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(principalId, kind, amount, balance, responseId, note, at);
+    ).run(principalId, kind, amount, balance, responseId, note, at);
   }
 }
