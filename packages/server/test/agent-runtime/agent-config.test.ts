@@ -11,10 +11,14 @@ const key = TEST_KEYS.alice;
 let provider: FakeProvider;
 let server: UhpTestServer;
 beforeAll(async () => {
-  provider = await startFakeProvider(() => ({
-    text: 'hello from the local model',
-    usage: { prompt_tokens: 9, completion_tokens: 5 },
-  }));
+  provider = await startFakeProvider((request) => {
+    const messages: { role: string; content: unknown }[] = request.body.messages;
+    const last = messages.at(-1);
+    if (last?.role === 'user' && String(last.content).includes('sandbox'))
+      return { toolCalls: [{ name: 'shell', arguments: { command: 'env; cat /proc/net/dev' } }] };
+    if (last?.role === 'tool') return { text: 'inspected' };
+    return { text: 'hello from the local model', usage: { prompt_tokens: 9, completion_tokens: 5 } };
+  });
   // The configuration docs/harnesses.md shows for Ollama: keyless, OpenAI-compatible, local.
   server = await startUhpTestServer({
     agent: {
@@ -33,7 +37,7 @@ beforeAll(async () => {
         },
       ],
       defaultModel: 'llama-local',
-      sandbox: 'off',
+      sandbox: 'auto',
     },
   });
 });
@@ -63,6 +67,31 @@ describe('the agent base configured with provider models', () => {
       body: { input: 'hi', model: 'gpt-hosted' },
     });
     expect(fallback.json.metadata).toMatchObject({ requested_model: 'gpt-hosted', model_fallback: true });
+  });
+
+  it('runs shell commands in the bubblewrap sandbox, without the server environment', async () => {
+    process.env.ARBITER_TEST_PROVIDER_SECRET = 'sk-server-side-secret-never-in-tools';
+    try {
+      const result = await call(server.baseUrl, '/v1/responses', {
+        method: 'POST',
+        key,
+        body: { input: 'inspect the sandbox environment' },
+      });
+      expect(result.json.status).toBe('completed');
+      const output = result.json.output.find(
+        (item: { type: string }) => item.type === 'function_call_output',
+      );
+      expect(output.output).toMatch(/^\[exit 0\]/);
+      expect(output.output).not.toContain('sk-server-side-secret');
+      // Only loopback in the sandbox's network namespace.
+      const interfaces = output.output
+        .split('\n')
+        .filter((line: string) => /^\s*\w+:\s+\d+/.test(line))
+        .map((line: string) => line.split(':')[0]?.trim());
+      expect(interfaces).toEqual(['lo']);
+    } finally {
+      delete process.env.ARBITER_TEST_PROVIDER_SECRET;
+    }
   });
 
   it('reads the agent and toolGating sections of the configuration file and names a bad field', () => {
