@@ -63,7 +63,10 @@ describe('arbiter billing', () => {
     // A task as the server runs it: reserve, then settle to 3 tokens at 1 unit per token.
     const db = openDatabase(dataDir, migrations);
     const aliceId = (db.prepare("SELECT id FROM principals WHERE name = 'alice'").get() as { id: string }).id;
-    const budgets = new PrepaidBudgets(db, { outputPricePerMillionTokens: { m: 1_000_000 } });
+    const budgets = new PrepaidBudgets(db, {
+      currency: 'EUR',
+      outputPricePerMillionTokens: { m: 1_000_000 },
+    });
     expect(
       budgets.reserve({ principalId: aliceId, responseId: 'resp_1', model: 'm', maxOutputTokens: 5 }),
     ).toMatchObject({
