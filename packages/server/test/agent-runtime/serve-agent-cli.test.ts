@@ -72,7 +72,7 @@ describe('arbiter serve with an agent section', () => {
       headers: { 'content-type': 'application/json', 'uhp-version': '2026-08-11' },
       body: JSON.stringify({ input: 'list the files' }),
     });
-    const body = await response.json();
+    const body = (await response.json()) as { status: string; model: string };
     expect(body.status).toBe('completed');
     expect(body.model).toBe('llama-local');
     expect(provider.requests[0]?.authorization).toBe(`Bearer ${SECRET}`);
