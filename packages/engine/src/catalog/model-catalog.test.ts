@@ -77,7 +77,9 @@ describe('ModelCatalog', () => {
     ).toThrow(/a model name must be a pin/);
     expect(
       attempt({ models: [{ name: 'x-1.0.0', release_date: release, engine: { kind: 'warp' } }] }),
-    ).toThrow('catalog.models[1] (x-1.0.0): unknown engine kind `warp`; known kinds: builtin, openai-compatible, fake');
+    ).toThrow(
+      'catalog.models[1] (x-1.0.0): unknown engine kind `warp`; known kinds: builtin, openai-compatible, fake',
+    );
     expect(
       attempt({ models: [{ name: 'x-1.0.0', release_date: release, engine: { kind: 'fake' } }] }),
     ).toThrow(/catalog.models\[1\] \(x-1.0.0\): invalid engine configuration:[\s\S]*label/);
