@@ -314,7 +314,13 @@ describe('the agent base on an OpenAI-compatible provider', () => {
         body: {
           base: 'agent',
           default_model: 'fake',
-          mcp_servers: [{ name: 'gone', url: 'http://127.0.0.1:9/mcp' }],
+          mcp_servers: [
+            {
+              name: 'gone',
+              url: 'http://127.0.0.1:9/mcp?token=query-secret-1234',
+              auth: 'bearer-secret-5678',
+            },
+          ],
         },
       })
     ).json;
@@ -327,6 +333,7 @@ describe('the agent base on an OpenAI-compatible provider', () => {
     const warning = events.find((event) => event.data.type === 'error');
     expect(warning?.data).toMatchObject({ code: 'arbiter_mcp_unavailable' });
     expect(warning?.data.message).toContain('"gone"');
+    expect(JSON.stringify(events)).not.toMatch(/query-secret-1234|bearer-secret-5678/);
     expect(events.at(-1)?.data.type).toBe('response.completed');
     const offered = provider.requests[0]?.body.tools.map(
       (tool: { function: { name: string } }) => tool.function.name,

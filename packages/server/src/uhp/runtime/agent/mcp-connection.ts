@@ -54,7 +54,7 @@ export class McpConnections {
               });
             }
           } catch (error) {
-            failures.push({ server: server.name, message: describe(error) });
+            failures.push({ server: server.name, message: describe(error, server) });
           }
         }),
     );
@@ -103,8 +103,14 @@ async function connect(server: McpServer, signal: AbortSignal): Promise<Client> 
   throw lastError;
 }
 
-/** A short cause without headers or credentials (the SDK's messages carry neither). */
-function describe(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return message.split('\n')[0]?.slice(0, 200) ?? 'connection failed';
+/**
+ * A short cause for the warning event. The SDK's messages can quote the URL, whose query may carry a
+ * token, so the URL is replaced by the server's name and every configured secret is scrubbed.
+ */
+function describe(error: unknown, server: McpServer): string {
+  let message = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+  message = message.replaceAll(server.url, `<${server.name}>`);
+  for (const secret of [server.auth, ...Object.values(server.headers ?? {})])
+    if (secret !== undefined && secret.length >= 4) message = message.replaceAll(secret, '[redacted]');
+  return message.slice(0, 200) || 'connection failed';
 }
