@@ -86,7 +86,7 @@ export class KeyStore {
     const rows = this.#db
       .prepare(
         `SELECT k.id, k.principal_id, p.name AS principal_name, k.hint, k.created_at, k.revoked_at
-         FROM api_keys k JOIN principals p ON p.id = k.principal_id ORDER BY k.created_at, k.id`,
+         FROM api_keys k JOIN principals p ON p.id = k.principal_id ORDER BY k.created_at, k.rowid`,
       )
       .all() as KeyRow[];
     return rows.map((row) => ({
