@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Runs before `npm test`: the suite drives two Debian programs for real, tmux (the terminal
+# end-to-end test of `arbiter uhp`) and bubblewrap (the agent runtime's shell sandbox). Install
+# them when they are missing and we may (root with apt-get); otherwise say exactly what to do.
+set -euo pipefail
+missing=()
+command -v tmux >/dev/null 2>&1 || missing+=(tmux)
+command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap)
+[ "${#missing[@]}" -eq 0 ] && exit 0
+
+if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
+  echo "test prerequisites: installing ${missing[*]} (Debian packages)" >&2
+  apt-get update -qq && apt-get install -y -qq "${missing[@]}" >/dev/null
+else
+  echo "test prerequisites: the test suite needs ${missing[*]}; install them with your package manager" >&2
+  echo "(for example: sudo apt-get install ${missing[*]})" >&2
+  exit 1
+fi
