@@ -3,39 +3,17 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { decisionRequestSchema, decisionResponseSchema } from '@arbiter/decision';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ARBITER_BIN, type CliRun, runArbiter } from './fixtures/run-arbiter.js';
 
 // Runs the built CLI (`npx tsc -b` first), as a user would. Each run starts a node process, which
 // takes seconds when the machine is busy, so these tests get a longer timeout than the default.
 vi.setConfig({ testTimeout: 90_000 });
-const BIN = resolve(import.meta.dirname, '../bin/arbiter.js');
-
-interface CliRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<CliRun> {
-  return new Promise((resolveRun, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env: { PATH: process.env.PATH, HOME: workDir, ...options.env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolveRun({ code, stdout, stderr }));
-    child.stdin.end(options.input ?? '');
-  });
+  return runArbiter(args, { ...options, env: { HOME: workDir, ...options.env } });
 }
 
 let workDir: string;
@@ -215,7 +193,7 @@ describe('arbiter serve', () => {
     const dataDir = join(workDir, 'serve');
     const child = spawn(
       process.execPath,
-      [BIN, 'serve', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn'],
+      [ARBITER_BIN, 'serve', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn'],
       {
         env: { PATH: process.env.PATH, HOME: workDir },
       },
@@ -250,7 +228,7 @@ describe('arbiter serve', () => {
   it('warns loudly without auth', async () => {
     const child = spawn(
       process.execPath,
-      [BIN, 'serve', '--port', '0', '--no-auth', '--data-dir', join(workDir, 'noauth')],
+      [ARBITER_BIN, 'serve', '--port', '0', '--no-auth', '--data-dir', join(workDir, 'noauth')],
       {
         env: { PATH: process.env.PATH, HOME: workDir },
       },

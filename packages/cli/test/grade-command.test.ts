@@ -1,41 +1,15 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { type DecisionRequest, decisionRequestSchema } from '@arbiter/decision';
 import { loadRubric } from '@arbiter/rubric';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runArbiter } from './fixtures/run-arbiter.js';
 
 // Runs the built CLI (`npx tsc -b` first), as a user would.
-const BIN = resolve(import.meta.dirname, '../bin/arbiter.js');
-
-interface CliRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<CliRun> {
-  return new Promise((resolveRun, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env: { PATH: process.env.PATH, ...options.env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolveRun({ code, stdout, stderr }));
-    child.stdin.end(options.input ?? '');
-  });
-}
+const runCli = runArbiter;
 
 /** Per question id: P(true) for a Noul, a distribution over levels for a Score. */
 type Scenario = Record<string, number | number[]> & { abstain?: never };

@@ -1,38 +1,14 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { migrations, openDatabase, PrepaidBudgets } from '@arbiter/server';
 import { beforeAll, describe, expect, it } from 'vitest';
-
-// The real `arbiter` launcher (packages/cli/dist; run `npx tsc -b` first), one process per command.
-const BIN = path.resolve(import.meta.dirname, '../../bin/arbiter.js');
-
-interface CliRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+import { type CliRun, runArbiter } from '../../test/fixtures/run-arbiter.js';
 
 let dataDir: string;
 
 function arbiter(...args: string[]): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args, '--data-dir', dataDir], {
-      env: { PATH: process.env.PATH, HOME: dataDir },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runArbiter([...args, '--data-dir', dataDir], { env: { HOME: dataDir } });
 }
 
 beforeAll(() => {
