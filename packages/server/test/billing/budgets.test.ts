@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PrepaidBudgets } from '../../src/billing/prepaid-budgets.js';
 import { openDatabase } from '../../src/storage/database.js';
+import { type ServerProcess, spawnServerProcess } from '../fixtures/spawn-server-process.js';
 import { call, until } from '../uhp/fixtures/uhp-test-client.js';
 import { startUhpTestServer, TEST_KEYS, type UhpTestServer } from '../uhp/fixtures/uhp-test-server.js';
 import { TEST_PRICING, UNIT } from './fixtures/test-pricing.js';
@@ -169,24 +170,8 @@ describe('prepaid budgets through the UHP API', () => {
 
 const entry = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'budget-server-entry.ts');
 
-async function spawnServer(dataDir: string): Promise<{ child: ChildProcess; baseUrl: string }> {
-  const child = spawn(process.execPath, ['--conditions=arbiter-source', '--import', 'tsx', entry, dataDir], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  const baseUrl = await new Promise<string>((resolve, reject) => {
-    let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening (\S+)/.exec(output);
-      if (match?.[1]) resolve(match[1]);
-    });
-    child.stderr!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${output}`)));
-  });
-  return { child, baseUrl };
+async function spawnServer(dataDir: string): Promise<ServerProcess> {
+  return spawnServerProcess(entry, [dataDir], children);
 }
 
 describe('prepaid budgets across a crash', () => {

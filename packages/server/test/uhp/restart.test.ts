@@ -1,9 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { type ServerProcess, spawnServerProcess } from '../fixtures/spawn-server-process.js';
 import { call, expectWellFormedStream, readEvents, until } from './fixtures/uhp-test-client.js';
 import { TEST_KEYS } from './fixtures/uhp-test-server.js';
 
@@ -12,28 +13,8 @@ const key = TEST_KEYS.alice;
 const children: ChildProcess[] = [];
 
 /** A real server process (tsx on the sources), so the test can kill it without any cleanup running. */
-async function spawnServer(dataDir: string): Promise<{ child: ChildProcess; baseUrl: string }> {
-  const child = spawn(
-    process.execPath,
-    ['--conditions=arbiter-source', '--import', 'tsx', entry, dataDir, '0', '10'],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  children.push(child);
-  const baseUrl = await new Promise<string>((resolve, reject) => {
-    let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening (\S+)/.exec(output);
-      if (match?.[1]) resolve(match[1]);
-    });
-    child.stderr!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${output}`)));
-  });
-  return { child, baseUrl };
+async function spawnServer(dataDir: string): Promise<ServerProcess> {
+  return spawnServerProcess(entry, [dataDir, '0', '10'], children);
 }
 
 afterEach(() => {
