@@ -53,12 +53,35 @@ describe('KeyStore', () => {
     const { db, keys } = freshStore();
     const { key, record } = keys.create();
     expect(keys.hasActiveKeys()).toBe(true);
+    expect(keys.authenticate(key)).toEqual(record.principal);
     expect(keys.revoke(record.id)).toBe('revoked');
     expect(keys.revoke(record.id)).toBe('already-revoked');
     expect(keys.revoke('key_missing')).toBe('not-found');
     expect(keys.authenticate(key)).toBeNull();
     expect(keys.hasActiveKeys()).toBe(false);
     expect(keys.list()[0]?.revokedAt).toBeInstanceOf(Date);
+    db.close();
+  });
+
+  it('refuses a remembered key from the next call on once another connection revokes it', () => {
+    const { db, keys, dir } = freshStore();
+    const { key, record } = keys.create();
+    const other = openDatabase(dir, migrations);
+    expect(keys.authenticate(key)).toEqual(record.principal);
+    expect(keys.authenticate(key)).toEqual(record.principal);
+    expect(new KeyStore(other).revoke(record.id)).toBe('revoked');
+    expect(keys.authenticate(key)).toBeNull();
+    other.close();
+    db.close();
+  });
+
+  it('accepts a key created by another connection after this store has answered', () => {
+    const { db, keys, dir } = freshStore();
+    expect(keys.authenticate('arb_unknown')).toBeNull();
+    const other = openDatabase(dir, migrations);
+    const { key, record } = new KeyStore(other).create();
+    expect(keys.authenticate(key)).toEqual(record.principal);
+    other.close();
     db.close();
   });
 });

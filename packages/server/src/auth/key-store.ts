@@ -32,14 +32,24 @@ function newId(prefix: string): string {
   return `${prefix}_${randomBytes(8).toString('hex')}`;
 }
 
+/** Accepted keys remembered by one store; the map is cleared when full (no LRU bookkeeping). */
+const ACCEPTED_KEY_CACHE_LIMIT = 1_000;
+
 /**
- * Principals and API keys in the data directory's database. `authenticate` reads the database on
- * every call (one indexed lookup), so a key revoked by another process, such as
- * `arbiter keys revoke` while the server runs, is refused from the next request on.
+ * Principals and API keys in the data directory's database.
+ *
+ * `authenticate` runs on every request, so accepted keys are remembered in memory. Revocation
+ * still takes effect from the next request on: SQLite's `PRAGMA data_version` changes whenever
+ * another connection commits (for example `arbiter keys revoke` while the server runs), and that
+ * empties the cache; this store's own writes empty it directly. Unknown keys are never cached,
+ * so a flood of wrong keys costs lookups, not memory.
  */
 export class KeyStore {
   readonly #db: Database;
   readonly #byHash: Statement<[string], { id: string; name: string }>;
+  readonly #dataVersion: Statement<[], number>;
+  readonly #accepted = new Map<string, Principal>();
+  #acceptedAtVersion = -1;
 
   constructor(db: Database) {
     this.#db = db;
@@ -47,11 +57,24 @@ export class KeyStore {
       `SELECT p.id, p.name FROM api_keys k JOIN principals p ON p.id = k.principal_id
        WHERE k.key_hash = ? AND k.revoked_at IS NULL`,
     );
+    this.#dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
   }
 
   /** The principal a bearer token belongs to, or null when it is unknown or revoked. */
   authenticate(token: string): Principal | null {
-    return this.#byHash.get(hashApiKey(token)) ?? null;
+    const version = this.#dataVersion.get();
+    if (version !== this.#acceptedAtVersion) {
+      this.#accepted.clear();
+      this.#acceptedAtVersion = version ?? -1;
+    }
+    const cached = this.#accepted.get(token);
+    if (cached !== undefined) return cached;
+    const row = this.#byHash.get(hashApiKey(token));
+    if (row === undefined) return null;
+    const principal: Principal = { id: row.id, name: row.name };
+    if (this.#accepted.size >= ACCEPTED_KEY_CACHE_LIMIT) this.#accepted.clear();
+    this.#accepted.set(token, principal);
+    return principal;
   }
 
   /**
@@ -106,6 +129,8 @@ export class KeyStore {
     if (!row) return 'not-found';
     if (row.revoked_at !== null) return 'already-revoked';
     this.#db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ?').run(Date.now(), id);
+    // This connection's own commits do not move `data_version`.
+    this.#accepted.clear();
     return 'revoked';
   }
 
