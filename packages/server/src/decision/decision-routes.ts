@@ -8,11 +8,12 @@ import {
 } from '@arbiter/decision';
 import { estimateContextTokens, type ModelCatalog } from '@arbiter/engine';
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requirePrincipal } from '../auth/auth-plugin.js';
 import { ApiError } from '../errors/api-error.js';
+import { connectionSignal } from './connection-signal.js';
 import type { ServerLimits } from './decision-limits.js';
 import { zodRequestValidator } from './zod-request-validator.js';
 
@@ -48,15 +49,6 @@ const errorResponses = {
   503: errorBodySchema,
   504: errorBodySchema,
 };
-
-/** Aborts the engine's work when the client goes away before the answer was sent. */
-function abortOnDisconnect(reply: FastifyReply): AbortSignal {
-  const controller = new AbortController();
-  reply.raw.once('close', () => {
-    if (!reply.raw.writableFinished) controller.abort(new Error('the client closed the connection'));
-  });
-  return controller.signal;
-}
 
 /**
  * The Decision API: `POST /v1/decision` and `POST /v1/systemone` (the same handler, for clients of
@@ -106,7 +98,7 @@ export async function decisionRoutes(app: FastifyInstance, options: DecisionRout
   }
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
-  async function decide(body: DecisionRequest, reply: FastifyReply) {
+  async function decide(body: DecisionRequest, request: FastifyRequest) {
     const { pin, engine } = catalog.resolve(body.model);
     const tokens = estimateContextTokens(body.state, body.questions);
     if (tokens > limits.maxContextTokens) {
@@ -123,7 +115,7 @@ export async function decisionRoutes(app: FastifyInstance, options: DecisionRout
       state: body.state,
       questions: body.questions,
       pack: body.pack,
-      signal: abortOnDisconnect(reply),
+      signal: connectionSignal(request.raw.socket),
     });
     const mismatch = findAnswerMismatch(body.questions, result.answers);
     if (mismatch)
@@ -147,7 +139,7 @@ export async function decisionRoutes(app: FastifyInstance, options: DecisionRout
           response: { 200: decisionResponseSchema, ...errorResponses },
         },
       },
-      (request, reply) => decide(request.body, reply),
+      (request) => decide(request.body, request),
     );
   }
 
