@@ -1,4 +1,5 @@
 import type { Question, State } from '@arbiter/decision';
+import { jsonByteLength } from './json-byte-length.js';
 
 /**
  * Bytes of UTF-8 per token assumed by the estimate. Real BPE vocabularies average about four
@@ -12,8 +13,8 @@ export const ESTIMATED_BYTES_PER_TOKEN = 3;
  * compact JSON of an object or array. Used for usage reports and the context limit.
  */
 export function estimateTokens(value: unknown): number {
-  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
-  return Math.ceil(Buffer.byteLength(text, 'utf8') / ESTIMATED_BYTES_PER_TOKEN);
+  const bytes = typeof value === 'string' ? Buffer.byteLength(value, 'utf8') : jsonByteLength(value);
+  return Math.ceil(bytes / ESTIMATED_BYTES_PER_TOKEN);
 }
 
 /**
