@@ -76,6 +76,11 @@ export function termsOf(value: unknown, counts: TermCounts = new Map()): TermCou
 /** The distinct terms of several texts or JSON values, for one candidate answer. */
 export function candidateTermsOf(...parts: readonly unknown[]): readonly string[] {
   if (parts.length === 1 && typeof parts[0] === 'string') return distinctTermsOf(parts[0]);
+  // An option's name with its description, or a Noul's criterion with its instructions: texts
+  // that recur together request after request, so their union is memoised like a single text.
+  if (parts.length === 2 && typeof parts[0] === 'string' && typeof parts[1] === 'string') {
+    return distinctTermsOf(`${parts[0]}\n${parts[1]}`);
+  }
   const terms = new Set<string>();
   for (const part of parts) {
     if (typeof part === 'string') for (const term of distinctTermsOf(part)) terms.add(term);
