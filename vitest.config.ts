@@ -12,5 +12,9 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     allowOnly: false,
+    // `gate hook` forwards to a background gate daemon by default; tests that spawn hooks judge
+    // in-process unless they test the daemon itself (packages/cli/test/gate-daemon.test.ts), so
+    // no daemon outlives the suite.
+    env: { ARBITER_GATE_DAEMON: 'off' },
   },
 });

@@ -1,9 +1,25 @@
 #!/usr/bin/env node
-import { createProgram } from './program.js';
+import { type InvocationIo, processIo, withInvocationIo } from './invocation-io.js';
 
-try {
-  await createProgram().parseAsync(process.argv);
-} catch (error) {
-  process.stderr.write(`arbiter: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exitCode = process.exitCode && process.exitCode !== 0 ? process.exitCode : 1;
+const argv = process.argv.slice(2);
+let io: InvocationIo = processIo;
+let handled = false;
+
+// Hosts run `gate hook` on every tool call: it is forwarded to a warm gate daemon when one runs,
+// before anything heavy (commander, the gate, the shell parser) is loaded.
+if (argv[0] === 'gate' && argv[1] === 'hook' && process.env.ARBITER_GATE_DAEMON !== 'off') {
+  const { forwardGateHook } = await import('./commands/gate-daemon-client.js');
+  const forwarded = await forwardGateHook(argv);
+  if (forwarded.handled) handled = true;
+  else {
+    const stdin = forwarded.stdin;
+    io = { ...processIo, readStdin: async () => stdin };
+  }
+}
+
+if (!handled) {
+  const { runCli } = await import('./cli-run.js');
+  const exitCode = await withInvocationIo(io, () => runCli(argv));
+  // A failure keeps an exit code the command chose itself before failing.
+  if (exitCode !== undefined && !process.exitCode) process.exitCode = exitCode;
 }

@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command, type OutputConfiguration } from 'commander';
 import { registerBillingCommand } from './commands/billing.js';
 import { registerCalibrateCommand } from './commands/calibrate.js';
 import { registerDecideCommand } from './commands/decide.js';
@@ -11,12 +11,23 @@ import { registerRedactCommand } from './commands/redact.js';
 import { registerServeCommand } from './commands/serve.js';
 import { registerUhpCommand } from './commands/uhp.js';
 
+export interface ProgramSettings {
+  /** Where commander writes help and usage errors (default: the process's streams). */
+  readonly output?: OutputConfiguration;
+  /** Throw a `CommanderError` instead of exiting the process (for a process serving many runs). */
+  readonly exitOverride?: boolean;
+}
+
 /**
  * Builds the `arbiter` command. Each command family lives in `commands/<name>.ts` and
  * registers itself here; keep this file a plain list.
  */
-export function createProgram(): Command {
-  const program = new Command('arbiter')
+export function createProgram(settings: ProgramSettings = {}): Command {
+  const program = new Command('arbiter');
+  // Before any registration: subcommands copy these settings when they are created.
+  if (settings.output) program.configureOutput(settings.output);
+  if (settings.exitOverride) program.exitOverride();
+  program
     .description(
       'Typed decisions, a tool gate for AI agents, a UHP harness server and client, rubric grading.',
     )

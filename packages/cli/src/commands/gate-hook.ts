@@ -1,6 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 import type { HostName } from '@arbiter/tool-gate';
-import { createGateFromOptions, type GateCommandOptions, readStandardInput } from './gate-options.js';
+import { invocationIo } from '../invocation-io.js';
+import { createGateFromOptions, type GateCommandOptions } from './gate-options.js';
 
 export interface GateHookOptions extends GateCommandOptions {
   readonly grant?: string[];
@@ -15,11 +16,13 @@ export const HOOK_HOSTS: readonly HostName[] = ['claude-code', 'gemini', 'codex'
  * host treating a crashed hook as "no objection" is never steered into running the call.
  */
 export async function runGateHook(host: string, options: GateHookOptions): Promise<void> {
+  const io = invocationIo();
   // A hook process judges one call and exits. V8's optimising tier would recompile the whole
   // tree-sitter-bash WebAssembly module in the background for nothing: measured at about two
   // thirds of the hook's CPU time (bench/gate-hook-cpu.mjs). Baseline-compiled code is plenty for
-  // one parse. The flag must be set before the engine loads the parser.
-  setFlagsFromString('--liftoff-only');
+  // one parse. The flag must be set before the engine loads the parser. A gate daemon, which
+  // judges call after call, keeps the optimising tier.
+  if (io.ownsProcess) setFlagsFromString('--liftoff-only');
   const { HOST_HOOKS, runHostHook } = await import('@arbiter/tool-gate');
   if (!HOOK_HOSTS.includes(host as HostName)) {
     throw new Error(`unknown host ${JSON.stringify(host)}; expected one of ${HOOK_HOSTS.join(', ')}`);
@@ -28,7 +31,7 @@ export async function runGateHook(host: string, options: GateHookOptions): Promi
   let input = '';
   let output: string | null;
   try {
-    input = await readStandardInput();
+    input = await io.readStdin();
     const gate = await createGateFromOptions(options);
     output = await runHostHook({
       hook,
@@ -45,5 +48,5 @@ export async function runGateHook(host: string, options: GateHookOptions): Promi
       `the gate could not run: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
-  if (output !== null) process.stdout.write(`${output}\n`);
+  if (output !== null) io.writeStdout(`${output}\n`);
 }

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import type { ToolGate, ToolGateMode } from '@arbiter/tool-gate';
+import { invocationIo } from '../invocation-io.js';
 import { createGateClient } from './gate-client.js';
 
 /** Options shared by `arbiter gate` and `arbiter gate hook`. */
@@ -57,9 +58,7 @@ function parseTimeout(timeout: string | undefined): number | undefined {
   return value;
 }
 
-/** Reads all of standard input as UTF-8. */
-export async function readStandardInput(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+/** Reads all of the invocation's standard input as UTF-8. */
+export function readStandardInput(): Promise<string> {
+  return invocationIo().readStdin();
 }

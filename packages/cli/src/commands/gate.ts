@@ -46,6 +46,29 @@ export function registerGateCommand(program: Command): void {
   });
 
   gate
+    .command('daemon')
+    .description(
+      'Serve `gate hook` calls from one warm process over a Unix socket (started by `gate hook` itself; set ARBITER_GATE_DAEMON=off to keep every hook in its own process).',
+    )
+    .requiredOption('--socket <path>', 'the Unix socket to listen on')
+    .option('--pid-file <path>', 'write the daemon process id here while it listens')
+    .option('--idle-timeout <ms>', 'exit after this many milliseconds without a call', '600000')
+    .action(async (options: { socket: string; pidFile?: string; idleTimeout: string }) => {
+      const idleTimeoutMs = Number(options.idleTimeout);
+      if (!Number.isInteger(idleTimeoutMs) || idleTimeoutMs < 1 || idleTimeoutMs > 86_400_000) {
+        throw new Error(
+          `--idle-timeout must be a whole number of milliseconds between 1 and 86400000, got ${JSON.stringify(options.idleTimeout)}`,
+        );
+      }
+      const { runGateDaemon } = await import('./gate-daemon.js');
+      await runGateDaemon({
+        socket: options.socket,
+        idleTimeoutMs,
+        ...(options.pidFile === undefined ? {} : { pidFile: options.pidFile }),
+      });
+    });
+
+  gate
     .command('explain')
     .description(
       'Show how the gate reads a shell command: segments, findings, the six answers and the rule that fired.',

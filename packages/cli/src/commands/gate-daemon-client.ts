@@ -1,0 +1,109 @@
+import { readFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { processIo } from '../invocation-io.js';
+import {
+  type GateDaemonRequest,
+  type GateDaemonResponse,
+  isGateDaemonResponse,
+  MAX_GATE_DAEMON_REQUEST_BYTES,
+} from './gate-daemon-protocol.js';
+import { type GateDaemonAddress, gateDaemonAddress } from './gate-daemon-socket.js';
+
+/** How long a hook waits for the daemon's answer before judging the call itself. */
+const DAEMON_ANSWER_TIMEOUT_MS = 10_000;
+
+export type ForwardedGateHook =
+  | { readonly handled: true }
+  /** Not forwarded: the hook runs in this process with the standard input already read. */
+  | { readonly handled: false; readonly stdin: string };
+
+/**
+ * Hands a `gate hook` invocation to the warm gate daemon for this directory and environment, and
+ * writes its answer as if this process had computed it. When no daemon answers, one is started in
+ * the background for the next call and this call runs in-process: a hook never waits for a
+ * daemon to start, and never fails because of one.
+ */
+export async function forwardGateHook(argv: readonly string[]): Promise<ForwardedGateHook> {
+  const stdin = await readWholeStdin();
+  const address = gateDaemonAddress(import.meta.dirname, process.cwd(), process.env);
+  if (address === null || Buffer.byteLength(stdin) > MAX_GATE_DAEMON_REQUEST_BYTES / 2) {
+    return { handled: false, stdin };
+  }
+  const answer = await askDaemon(address.socket, { argv, stdin });
+  if (answer.kind === 'answered' && answer.response.ok) {
+    if (answer.response.stdout) processIo.writeStdout(answer.response.stdout);
+    if (answer.response.stderr) processIo.writeStderr(answer.response.stderr);
+    process.exitCode = answer.response.exitCode;
+    return { handled: true };
+  }
+  // No daemon, or one that stepped down (its code changed on disk): start a fresh one.
+  const stale = answer.kind === 'answered' && !answer.response.ok && answer.response.reason === 'stale';
+  if (answer.kind === 'absent' || stale) await startDaemon(address);
+  return { handled: false, stdin };
+}
+
+type DaemonAnswer =
+  | { kind: 'answered'; response: GateDaemonResponse }
+  | { kind: 'absent' }
+  | { kind: 'failed'; reason: string };
+
+function askDaemon(socketPath: string, request: GateDaemonRequest): Promise<DaemonAnswer> {
+  return new Promise((resolve) => {
+    const socket = connect(socketPath);
+    const chunks: Buffer[] = [];
+    const timer = setTimeout(() => {
+      socket.destroy();
+      resolve({ kind: 'failed', reason: 'timeout' });
+    }, DAEMON_ANSWER_TIMEOUT_MS);
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      const absent = error.code === 'ENOENT' || error.code === 'ECONNREFUSED';
+      resolve(absent ? { kind: 'absent' } : { kind: 'failed', reason: error.message });
+    });
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('end', () => {
+      clearTimeout(timer);
+      let response: unknown;
+      try {
+        response = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      } catch {
+        response = undefined;
+      }
+      resolve(
+        isGateDaemonResponse(response)
+          ? { kind: 'answered', response }
+          : { kind: 'failed', reason: 'unreadable answer' },
+      );
+    });
+    socket.end(`${JSON.stringify(request)}\n`);
+  });
+}
+
+/**
+ * Standard input with one blocking read: a hook's input is a pipe the host closes after writing,
+ * and setting up `process.stdin` as a stream costs more CPU than the whole forwarded call.
+ */
+async function readWholeStdin(): Promise<string> {
+  try {
+    return readFileSync(0, 'utf8');
+  } catch (error) {
+    // A non-blocking descriptor (EAGAIN) needs the stream; nothing has been consumed yet.
+    if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+    return processIo.readStdin();
+  }
+}
+
+/** Once per missing daemon, so node:child_process is loaded only then. */
+async function startDaemon(address: GateDaemonAddress): Promise<void> {
+  const launcher = process.argv[1];
+  if (launcher === undefined) return;
+  const { spawn } = await import('node:child_process');
+  const child = spawn(
+    process.execPath,
+    [launcher, 'gate', 'daemon', '--socket', address.socket, '--pid-file', address.pidFile],
+    { detached: true, stdio: 'ignore', cwd: process.cwd(), env: process.env },
+  );
+  // A daemon that cannot start only means the next hook also runs in its own process.
+  child.on('error', () => {});
+  child.unref();
+}

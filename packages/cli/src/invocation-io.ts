@@ -1,0 +1,39 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/**
+ * Where one CLI invocation reads its standard input and writes its output. Normally the process's
+ * own streams; the gate daemon runs many `gate hook` invocations at once in one process, each with
+ * the input and output of the hook process that forwarded it.
+ */
+export interface InvocationIo {
+  /** All of standard input as UTF-8. */
+  readStdin(): Promise<string>;
+  writeStdout(text: string): void;
+  writeStderr(text: string): void;
+  /** True when this invocation owns the process (not a daemon serving many invocations). */
+  readonly ownsProcess: boolean;
+}
+
+/** The process's own streams. */
+export const processIo: InvocationIo = {
+  async readStdin() {
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  },
+  writeStdout: (text) => process.stdout.write(text),
+  writeStderr: (text) => process.stderr.write(text),
+  ownsProcess: true,
+};
+
+const current = new AsyncLocalStorage<InvocationIo>();
+
+/** The IO of the invocation running in this async context. */
+export function invocationIo(): InvocationIo {
+  return current.getStore() ?? processIo;
+}
+
+/** Runs `action` (one invocation) with `io` as its standard streams. */
+export function withInvocationIo<T>(io: InvocationIo, action: () => Promise<T>): Promise<T> {
+  return current.run(io, action);
+}
