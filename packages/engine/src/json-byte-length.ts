@@ -1,6 +1,3 @@
-/** Characters that JSON writes as escapes (quote, backslash, controls) or that UTF-8 cannot hold alone. */
-const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
-
 /**
  * The UTF-8 byte length of `JSON.stringify(value)` (compact), computed without building the
  * string. Token estimates run on every request, twice (the context check, then the engine's
@@ -11,9 +8,7 @@ const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 export function jsonByteLength(value: unknown): number {
   switch (typeof value) {
     case 'string':
-      return NEEDS_ESCAPE.test(value)
-        ? Buffer.byteLength(JSON.stringify(value), 'utf8')
-        : Buffer.byteLength(value, 'utf8') + 2;
+      return stringByteLength(value);
     case 'number':
       return Number.isFinite(value) ? String(value).length : 4; // NaN and ±Infinity become null
     case 'boolean':
@@ -26,6 +21,31 @@ export function jsonByteLength(value: unknown): number {
       break;
   }
   return Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
+}
+
+/**
+ * A JSON string's UTF-8 bytes in one pass over its code units; a string with characters JSON
+ * escapes (quote, backslash, controls) or a lone surrogate is measured by `JSON.stringify`.
+ */
+function stringByteLength(text: string): number {
+  let bytes = 2; // quotes
+  for (let index = 0; index < text.length; index++) {
+    const unit = text.charCodeAt(index);
+    if (unit < 0x80) {
+      if (unit < 0x20 || unit === 0x22 || unit === 0x5c)
+        return Buffer.byteLength(JSON.stringify(text), 'utf8');
+      bytes += 1;
+    } else if (unit < 0x800) bytes += 2;
+    else if (unit < 0xd800 || unit > 0xdfff) bytes += 3;
+    else {
+      const next = text.charCodeAt(index + 1);
+      if (unit > 0xdbff || !(next >= 0xdc00 && next <= 0xdfff))
+        return Buffer.byteLength(JSON.stringify(text), 'utf8');
+      bytes += 4; // a surrogate pair: one code point above U+FFFF
+      index++;
+    }
+  }
+  return bytes;
 }
 
 function arrayByteLength(items: readonly unknown[]): number {
