@@ -1,8 +1,7 @@
 #!/usr/bin/env node
-import { type InvocationIo, processIo, withInvocationIo } from './invocation-io.js';
-
+// No static imports: a `gate hook` forwarded to the daemon loads nothing else.
 const argv = process.argv.slice(2);
-let io: InvocationIo = processIo;
+let stdin: string | undefined;
 let handled = false;
 
 // Hosts run `gate hook` on every tool call: it is forwarded to a warm gate daemon when one runs,
@@ -11,13 +10,13 @@ if (argv[0] === 'gate' && argv[1] === 'hook' && process.env.ARBITER_GATE_DAEMON 
   const { forwardGateHook } = await import('./commands/gate-daemon-client.js');
   const forwarded = await forwardGateHook(argv);
   if (forwarded.handled) handled = true;
-  else {
-    const stdin = forwarded.stdin;
-    io = { ...processIo, readStdin: async () => stdin };
-  }
+  else stdin = forwarded.stdin;
 }
 
 if (!handled) {
+  const { processIo, withInvocationIo } = await import('./invocation-io.js');
+  const read = stdin;
+  const io = read === undefined ? processIo : { ...processIo, readStdin: async () => read };
   const { runCli } = await import('./cli-run.js');
   const exitCode = await withInvocationIo(io, () => runCli(argv));
   // A failure keeps an exit code the command chose itself before failing.

@@ -1,17 +1,19 @@
-import { CommanderError } from 'commander';
+import { type Command, CommanderError } from 'commander';
 import { invocationIo } from './invocation-io.js';
 import { createProgram, type ProgramSettings } from './program.js';
 
 /**
  * Runs one `arbiter` invocation (`argv` after the program name) and returns the exit code it
- * asks for; undefined when the command succeeded or set `process.exitCode` itself.
+ * asks for; undefined when the command succeeded or set `process.exitCode` itself. `build` makes
+ * the command tree (the gate daemon builds only the `gate` family).
  */
 export async function runCli(
   argv: readonly string[],
   settings: ProgramSettings = {},
+  build: (settings: ProgramSettings) => Command = createProgram,
 ): Promise<number | undefined> {
   try {
-    await createProgram(settings).parseAsync([...argv], { from: 'user' });
+    await build(settings).parseAsync([...argv], { from: 'user' });
     return undefined;
   } catch (error) {
     // Thrown only with `exitOverride`; commander has already written its message.

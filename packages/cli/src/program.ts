@@ -23,17 +23,7 @@ export interface ProgramSettings {
  * registers itself here; keep this file a plain list.
  */
 export function createProgram(settings: ProgramSettings = {}): Command {
-  const program = new Command('arbiter');
-  // Before any registration: subcommands copy these settings when they are created.
-  if (settings.output) program.configureOutput(settings.output);
-  if (settings.exitOverride) program.exitOverride();
-  program
-    .description(
-      'Typed decisions, a tool gate for AI agents, a UHP harness server and client, rubric grading.',
-    )
-    .version('0.1.0')
-    .showHelpAfterError('(run with --help for usage)')
-    .configureHelp({ sortSubcommands: true });
+  const program = createProgramRoot(settings);
 
   // Command registrations (one line each):
   registerServeCommand(program);
@@ -49,4 +39,29 @@ export function createProgram(settings: ProgramSettings = {}): Command {
   registerBillingCommand(program);
 
   return program;
+}
+
+/**
+ * The `arbiter` command with only the `gate` family: what the gate daemon needs to run a
+ * forwarded `gate hook` exactly as the full program would, without building every other command
+ * on each call.
+ */
+export function createGateProgram(settings: ProgramSettings = {}): Command {
+  const program = createProgramRoot(settings);
+  registerGateCommand(program);
+  return program;
+}
+
+function createProgramRoot(settings: ProgramSettings): Command {
+  const program = new Command('arbiter');
+  // Before any registration: subcommands copy these settings when they are created.
+  if (settings.output) program.configureOutput(settings.output);
+  if (settings.exitOverride) program.exitOverride();
+  return program
+    .description(
+      'Typed decisions, a tool gate for AI agents, a UHP harness server and client, rubric grading.',
+    )
+    .version('0.1.0')
+    .showHelpAfterError('(run with --help for usage)')
+    .configureHelp({ sortSubcommands: true });
 }

@@ -1,6 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { connect } from 'node:net';
-import { processIo } from '../invocation-io.js';
 import {
   type GateDaemonRequest,
   type GateDaemonResponse,
@@ -8,6 +5,10 @@ import {
   MAX_GATE_DAEMON_REQUEST_BYTES,
 } from './gate-daemon-protocol.js';
 import { type GateDaemonAddress, gateDaemonAddress } from './gate-daemon-socket.js';
+
+// Built-ins via `process.getBuiltinModule`: see gate-daemon-socket.ts.
+const { readFileSync, writeSync } = process.getBuiltinModule('node:fs');
+const { connect } = process.getBuiltinModule('node:net');
 
 /** How long a hook waits for the daemon's answer before judging the call itself. */
 const DAEMON_ANSWER_TIMEOUT_MS = 10_000;
@@ -31,8 +32,8 @@ export async function forwardGateHook(argv: readonly string[]): Promise<Forwarde
   }
   const answer = await askDaemon(address.socket, { argv, stdin });
   if (answer.kind === 'answered' && answer.response.ok) {
-    if (answer.response.stdout) processIo.writeStdout(answer.response.stdout);
-    if (answer.response.stderr) processIo.writeStderr(answer.response.stderr);
+    writeOut(1, answer.response.stdout);
+    writeOut(2, answer.response.stderr);
     process.exitCode = answer.response.exitCode;
     return { handled: true };
   }
@@ -89,7 +90,23 @@ async function readWholeStdin(): Promise<string> {
   } catch (error) {
     // A non-blocking descriptor (EAGAIN) needs the stream; nothing has been consumed yet.
     if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+    const { processIo } = await import('../invocation-io.js');
     return processIo.readStdin();
+  }
+}
+
+/**
+ * Writes to standard output or error with blocking writes: creating `process.stdout` costs more
+ * than the rest of a forwarded hook. A non-blocking descriptor (EAGAIN) gets the stream.
+ */
+function writeOut(fd: 1 | 2, text: string): void {
+  const bytes = Buffer.from(text, 'utf8');
+  let written = 0;
+  try {
+    while (written < bytes.length) written += writeSync(fd, bytes, written);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+    (fd === 1 ? process.stdout : process.stderr).write(bytes.subarray(written));
   }
 }
 

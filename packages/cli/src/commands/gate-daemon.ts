@@ -3,6 +3,7 @@ import { connect, createServer, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { runCli } from '../cli-run.js';
 import { withInvocationIo } from '../invocation-io.js';
+import { createGateProgram } from '../program.js';
 import {
   type GateDaemonResponse,
   isGateDaemonRequest,
@@ -120,7 +121,11 @@ async function judge(argv: readonly string[], stdin: string): Promise<GateDaemon
     ownsProcess: false,
   };
   const exitCode = await withInvocationIo(io, () =>
-    runCli(argv, { exitOverride: true, output: { writeOut: io.writeStdout, writeErr: io.writeStderr } }),
+    runCli(
+      argv,
+      { exitOverride: true, output: { writeOut: io.writeStdout, writeErr: io.writeStderr } },
+      createGateProgram,
+    ),
   );
   return { ok: true, exitCode: exitCode ?? 0, stdout, stderr };
 }
