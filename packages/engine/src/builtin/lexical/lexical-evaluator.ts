@@ -35,43 +35,67 @@ function weighCandidates(
   candidates: readonly (readonly string[])[],
 ): CandidateEvidence {
   const count = candidates.length;
-  const candidateFrequency = new Map<string, number>();
-  for (const terms of candidates) {
-    for (const term of terms) candidateFrequency.set(term, (candidateFrequency.get(term) ?? 0) + 1);
-  }
-  const scores: number[] = [];
-  const matched: string[][] = [];
+  // Which candidate terms occur in the state at all: usually few, and a question with none
+  // abstains before any frequency is counted (this runs per question on every request).
+  const hits: (string[] | undefined)[] = new Array(count);
   let anyEvidence = false;
+  for (let index = 0; index < count; index++) {
+    for (const term of candidates[index] ?? []) {
+      if (!stateTerms.has(term)) continue;
+      const candidateHits = hits[index];
+      if (candidateHits === undefined) hits[index] = [term];
+      else candidateHits.push(term);
+      anyEvidence = true;
+    }
+  }
+  if (!anyEvidence) {
+    return {
+      probabilities: new Array<number>(count).fill(1 / count),
+      best: 0,
+      matchedTerms: [],
+      abstained: true,
+    };
+  }
+  // Candidate frequency, counted only for the terms that matched.
+  const candidateFrequency = new Map<string, number>();
+  for (const candidateHits of hits) {
+    if (candidateHits !== undefined) for (const term of candidateHits) candidateFrequency.set(term, 0);
+  }
   for (const terms of candidates) {
-    let score = 0;
-    const hits: string[] = [];
     for (const term of terms) {
-      const frequency = stateTerms.get(term);
-      if (frequency === undefined) continue;
+      const frequency = candidateFrequency.get(term);
+      if (frequency !== undefined) candidateFrequency.set(term, frequency + 1);
+    }
+  }
+  const scores = new Array<number>(count);
+  let top = Number.NEGATIVE_INFINITY;
+  for (let index = 0; index < count; index++) {
+    let score = 0;
+    for (const term of hits[index] ?? []) {
+      const frequency = stateTerms.get(term) ?? 0;
       const df = candidateFrequency.get(term) ?? 1;
       const inverseFrequency = Math.log(1 + (count - df + 0.5) / (df + 0.5));
       score += (inverseFrequency * frequency) / (frequency + SATURATION);
-      hits.push(term);
     }
-    if (hits.length > 0) anyEvidence = true;
-    scores.push(score);
-    matched.push(hits);
+    scores[index] = score;
+    if (score > top) top = score;
   }
-  if (!anyEvidence) {
-    return { probabilities: candidates.map(() => 1 / count), best: 0, matchedTerms: [], abstained: true };
+  let total = 0;
+  for (let index = 0; index < count; index++) {
+    const weight = Math.exp(SHARPNESS * ((scores[index] ?? 0) - top));
+    scores[index] = weight;
+    total += weight;
   }
-  const top = Math.max(...scores);
-  const weights = scores.map((score) => Math.exp(SHARPNESS * (score - top)));
-  const total = weights.reduce((sum, weight) => sum + weight, 0);
-  const probabilities = weights.map((weight) => (1 - SHRINKAGE) * (weight / total) + SHRINKAGE / count);
+  const probabilities = scores; // the weights, normalised in place
   let best = 0;
-  for (let index = 1; index < count; index++) {
-    if ((probabilities[index] ?? 0) > (probabilities[best] ?? 0)) best = index;
+  for (let index = 0; index < count; index++) {
+    probabilities[index] = (1 - SHRINKAGE) * ((probabilities[index] ?? 0) / total) + SHRINKAGE / count;
+    if (index > 0 && (probabilities[index] ?? 0) > (probabilities[best] ?? 0)) best = index;
   }
   return {
     probabilities,
     best,
-    matchedTerms: (matched[best] ?? []).slice(0, MAX_EVIDENCE_TERMS),
+    matchedTerms: (hits[best] ?? []).slice(0, MAX_EVIDENCE_TERMS),
     abstained: false,
   };
 }
