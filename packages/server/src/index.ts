@@ -58,18 +58,11 @@ export {
   createAgentRuntime,
 } from './uhp/runtime/agent/agent-base-config.js';
 export {
-  AgentRuntime,
-  type AgentRuntimeOptions,
-  DEFAULT_MAX_AGENT_STEPS,
-} from './uhp/runtime/agent/agent-runtime.js';
-export { ProviderModel, type ReachabilityProbeOptions } from './uhp/runtime/agent/provider-model.js';
-export {
   PROVIDER_KINDS,
   type ProviderKind,
   type ProviderModelConfig,
   providerModelConfigSchema,
 } from './uhp/runtime/agent/provider-model-config.js';
-export { ShellSandbox, type ShellSandboxOptions } from './uhp/runtime/agent/shell-sandbox.js';
 export type {
   HarnessRuntime,
   HarnessTurn,

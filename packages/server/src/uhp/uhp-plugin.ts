@@ -102,13 +102,16 @@ export async function uhpPlugin(app: FastifyInstance, options: UhpPluginOptions)
   const runtimes = options.createRuntimes?.(gate) ??
     options.runtimes ?? [
       options.agent
-        ? createAgentRuntime(options.agent, gate, { offlineChunkDelayMs: options.offlineChunkDelayMs ?? 80 })
+        ? await createAgentRuntime(options.agent, gate, {
+            offlineChunkDelayMs: options.offlineChunkDelayMs ?? 80,
+          })
         : new OfflineAgentRuntime({ chunkDelayMs: options.offlineChunkDelayMs ?? 80, gate }),
       new AcpRuntime({ ...options.acp, gate }),
     ];
   const harnesses = new HarnessService(store, new Map(runtimes.map((runtime) => [runtime.base, runtime])));
   const tasks = new TaskService(store, events, runner, layout, harnesses, limits, budgets);
   const principals = new WeakMap<FastifyRequest, string>();
+  let previewConverter: string | null | undefined;
   const services: UhpServices = {
     store,
     events,
@@ -117,8 +120,12 @@ export async function uhpPlugin(app: FastifyInstance, options: UhpPluginOptions)
     harnesses,
     layout,
     limits,
-    previewConverter:
-      options.previewConverter === undefined ? findOnPath('soffice') : options.previewConverter,
+    // Looked up on the first preview, not at start-up: finding it runs a shell.
+    get previewConverter() {
+      previewConverter ??=
+        options.previewConverter === undefined ? findOnPath('soffice') : options.previewConverter;
+      return previewConverter;
+    },
     keepAliveMs: options.keepAliveMs ?? KEEP_ALIVE_MS,
     openStreams: new Set(),
     principalOf(request) {

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { OfflineAgentRuntime } from '../offline/offline-runtime.js';
 import type { ToolCallGate } from '../tool-gating/tool-call-gate.js';
-import { AgentRuntime } from './agent-runtime.js';
+import type { AgentRuntime } from './agent-runtime.js';
 import { providerModelListSchema } from './provider-model-config.js';
-import { ShellSandbox } from './shell-sandbox.js';
 
 /**
  * The `agent` section of the server configuration: its provider models, the model new harnesses
@@ -20,11 +19,11 @@ export type AgentBaseConfig = z.infer<typeof agentBaseConfigSchema>;
 export type AgentBaseConfigInput = z.input<typeof agentBaseConfigSchema>;
 
 /** The `agent` base for a configuration: the offline model plus the configured providers, all behind `gate`. */
-export function createAgentRuntime(
+export async function createAgentRuntime(
   input: AgentBaseConfigInput,
   gate: ToolCallGate,
   options: { offlineChunkDelayMs?: number; env?: NodeJS.ProcessEnv } = {},
-): AgentRuntime {
+): Promise<AgentRuntime> {
   const config = agentBaseConfigSchema.parse(input);
   const known = config.models.map((model) => model.id);
   if (
@@ -35,6 +34,12 @@ export function createAgentRuntime(
     throw new TypeError(
       `agent.defaultModel "${config.defaultModel}" is not one of the configured models (${known.join(', ') || 'none'})`,
     );
+  // The AI SDK, its providers and the MCP client load only for a server that configures the agent
+  // base: they were most of `arbiter serve`'s start-up (bench/decision-startup.mjs).
+  const [{ AgentRuntime }, { ShellSandbox }] = await Promise.all([
+    import('./agent-runtime.js'),
+    import('./shell-sandbox.js'),
+  ]);
   return new AgentRuntime({
     offline: new OfflineAgentRuntime({ chunkDelayMs: options.offlineChunkDelayMs ?? 80, gate }),
     models: config.models,

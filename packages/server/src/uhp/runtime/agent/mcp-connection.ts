@@ -1,7 +1,5 @@
 import type { McpServer } from '@arbiter/uhp';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 
 /** One tool an MCP server offers, named for the model as `mcp__<server>__<tool>`. */
@@ -81,6 +79,13 @@ export class McpConnections {
 }
 
 async function connect(server: McpServer, signal: AbortSignal): Promise<Client> {
+  // The MCP SDK loads when a task first connects to a server: importing it up front was a sixth
+  // of `arbiter serve`'s start-up (bench/decision-startup.mjs), for tasks that may never use MCP.
+  const [{ Client }, { SSEClientTransport }, { StreamableHTTPClientTransport }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/client/index.js'),
+    import('@modelcontextprotocol/sdk/client/sse.js'),
+    import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+  ]);
   const url = new URL(server.url);
   const headers: Record<string, string> = { ...server.headers };
   if (server.auth !== undefined) headers.authorization = `Bearer ${server.auth}`;
