@@ -1,5 +1,3 @@
-import { Agent, request } from 'undici';
-
 /** One HTTP request to the model server, as the client needs it. */
 export interface HttpExchangeRequest {
   method: 'GET' | 'POST';
@@ -37,9 +35,19 @@ export function fetchExchange(fetchImplementation: typeof globalThis.fetch): Htt
  * Over undici's `request` with a keep-alive agent: the default. Every question is one HTTP call and a
  * request fans out to many at once, and on Node 20 `request` costs about a third of the CPU of the
  * global `fetch` per call (bench/llm-engine.mjs measures the engine against a direct `fetch`).
+ * undici loads with the first call, so a server whose catalog only names model servers does not pay
+ * for it at start-up (bench/decision-startup.mjs).
  */
-export function undiciExchange(agent: Agent = new Agent({ keepAliveTimeout: 30_000 })): HttpExchange {
+export function undiciExchange(): HttpExchange {
+  let undici:
+    | Promise<{ agent: import('undici').Agent; request: typeof import('undici').request }>
+    | undefined;
   return async (url, init) => {
+    undici ??= import('undici').then(({ Agent, request }) => ({
+      agent: new Agent({ keepAliveTimeout: 30_000 }),
+      request,
+    }));
+    const { agent, request } = await undici;
     const response = await request(url, {
       method: init.method,
       headers: init.headers,

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { catalogConfigSchema } from '@arbiter/engine';
-import YAML from 'yaml';
 import { z } from 'zod';
 import { billingConfigSchema } from '../billing/billing-config.js';
 import { formatIssuePath } from '../decision/issue-path.js';
@@ -58,7 +58,7 @@ export function loadServerConfig(file: string): ServerConfig {
   }
   let raw: unknown;
   try {
-    raw = path.extname(file).toLowerCase() === '.json' ? JSON.parse(text) : YAML.parse(text);
+    raw = path.extname(file).toLowerCase() === '.json' ? JSON.parse(text) : loadYaml().parse(text);
   } catch (error) {
     throw new ServerConfigError(`the configuration file ${file} is not valid: ${(error as Error).message}`);
   }
@@ -70,4 +70,12 @@ export function loadServerConfig(file: string): ServerConfig {
     throw new ServerConfigError(`invalid configuration file ${file}:\n${lines.join('\n')}`);
   }
   return parsed.data;
+}
+
+/**
+ * The YAML parser, loaded for a YAML configuration file only: `arbiter serve` on its embedded
+ * defaults reads no file (bench/decision-startup.mjs). `require` keeps loading synchronous.
+ */
+function loadYaml(): typeof import('yaml') {
+  return createRequire(import.meta.url)('yaml') as typeof import('yaml');
 }

@@ -1,4 +1,4 @@
-import { PNG } from 'pngjs';
+import { createRequire } from 'node:module';
 import type { ReliabilityBin } from './calibration-metrics.js';
 
 export interface ReliabilityPanel {
@@ -26,6 +26,7 @@ const PANEL = PLOT + 2 * MARGIN;
  * (orange, left half) and after (blue, right half) temperature scaling. Axes carry ticks every 0.1.
  */
 export function renderReliabilityDiagram(panels: readonly ReliabilityPanel[]): Buffer {
+  const { PNG } = loadPngjs();
   const png = new PNG({ width: PANEL * Math.max(1, panels.length), height: PANEL });
   png.data.fill(255);
   const paint = (x: number, y: number, [r, g, b]: Colour) => {
@@ -70,4 +71,13 @@ export function renderReliabilityDiagram(panels: readonly ReliabilityPanel[]): B
     }
   });
   return PNG.sync.write(png);
+}
+
+/**
+ * pngjs, loaded when a diagram is drawn rather than with the engine package, which every server
+ * and CLI start loads (bench/decision-startup.mjs). It is CommonJS, so `require` keeps this
+ * function synchronous.
+ */
+function loadPngjs(): typeof import('pngjs') {
+  return createRequire(import.meta.url)('pngjs') as typeof import('pngjs');
 }
