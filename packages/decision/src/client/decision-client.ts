@@ -128,7 +128,7 @@ export class DecisionClient {
       questions: options.questions,
       ...(options.pack === undefined ? {} : { pack: options.pack }),
     };
-    const parsed = compiledRequestSchema.safeParse(candidate);
+    const parsed = compiledRequestSchema().safeParse(candidate);
     return parsed.success ? parsed.data : `invalid request: ${describeZodError(parsed.error)}`;
   }
 
@@ -174,7 +174,7 @@ export class DecisionClient {
     body: unknown,
     call: CallState,
   ): DecideResult<Answers> {
-    const parsed = compiledResponseSchema.safeParse(body);
+    const parsed = compiledResponseSchema().safeParse(body);
     if (!parsed.success) {
       return this.skip(call, {
         reason: 'invalid_response',
