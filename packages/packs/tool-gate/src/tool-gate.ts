@@ -1,4 +1,5 @@
 import type { Answer, PackReference, Question, State } from '@arbiter/decision';
+import { z } from 'zod';
 import type { AuditLog } from './audit/audit-log.js';
 import { composeToolGate, type PolicyDecision } from './composition/compose-tool-gate.js';
 import type { ToolGateAnswers } from './composition/tool-gate-answers.js';
@@ -9,6 +10,12 @@ import type { PermissionManager } from './permission/permission-manager.js';
 import { StaticPolicy, type StaticPolicyRules } from './policy/static-policy.js';
 import { type ToolGateState, type ToolGateStateInput, toolGateStateSchema } from './tool-gate-state.js';
 import type { ToolGateMode, ToolGateVerdict } from './tool-gate-verdict.js';
+
+/**
+ * The state schema with zod's compiled fast path, built on the first check: every verdict validates
+ * a state, and invalid states fall back to the regular parser, so their messages are unchanged.
+ */
+let compiledStateSchema: typeof toolGateStateSchema | undefined;
 
 /**
  * What the gate needs of a decision client: `DecisionClient` from @arbiter/decision fits. It
@@ -83,7 +90,8 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
     checkOptions: { signal?: AbortSignal } = {},
   ): Promise<ToolGateVerdict> {
     const startedAt = performance.now();
-    const parsed = toolGateStateSchema.safeParse(input);
+    compiledStateSchema ??= z.compile(toolGateStateSchema);
+    const parsed = compiledStateSchema.safeParse(input);
     if (!parsed.success)
       throw new TypeError(`invalid tool-gate state: ${parsed.error.issues.map(describeIssue).join('; ')}`);
     const state = parsed.data;

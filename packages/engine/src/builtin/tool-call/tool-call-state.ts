@@ -76,6 +76,9 @@ export function canonicalTool(tool: string): CanonicalTool {
   return ALIASES[tool] ?? 'Other';
 }
 
+/** The state schema with zod's compiled fast path, built on first use (every analysis reads a state). */
+let compiledStateSchema: typeof toolCallStateSchema | undefined;
+
 /** Accepts the state as an object or a JSON string of one; anything else is a description of what is wrong. */
 export function readToolCallState(
   state: unknown,
@@ -88,7 +91,8 @@ export function readToolCallState(
       return { ok: false, reason: 'state.not-json' };
     }
   }
-  const parsed = toolCallStateSchema.safeParse(value);
+  compiledStateSchema ??= z.compile(toolCallStateSchema);
+  const parsed = compiledStateSchema.safeParse(value);
   if (!parsed.success)
     return { ok: false, reason: `state.invalid:${parsed.error.issues[0]?.path.join('.') ?? ''}` };
   return { ok: true, state: parsed.data };
