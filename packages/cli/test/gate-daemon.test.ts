@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import {
   chmodSync,
   existsSync,
@@ -222,9 +223,7 @@ describe('arbiter gate hook with the gate daemon', () => {
       [ARBITER_BIN, 'gate', 'daemon', '--socket', socket, '--pid-file', pidFile, '--idle-timeout', '300'],
       { env: { PATH: process.env.PATH, HOME: directory }, stdio: 'ignore' },
     );
-    const [code] = (await new Promise((done) => daemon.on('exit', (...args) => done(args)))) as [
-      number | null,
-    ];
+    const [code] = (await once(daemon, 'exit')) as [number | null, NodeJS.Signals | null];
     expect(code).toBe(0);
     expect(existsSync(pidFile)).toBe(false);
     expect(existsSync(socket)).toBe(false);
@@ -242,9 +241,7 @@ describe('arbiter gate hook with the gate daemon', () => {
     daemon.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       stderr += chunk;
     });
-    const [code] = (await new Promise((done) => daemon.on('exit', (...args) => done(args)))) as [
-      number | null,
-    ];
+    const [code] = (await once(daemon, 'exit')) as [number | null, NodeJS.Signals | null];
     expect(code).toBe(1);
     expect(stderr).toContain('--idle-timeout must be a whole number of milliseconds');
   });
