@@ -188,6 +188,23 @@ describe('arbiter gate hook with the gate daemon', () => {
     expect(loadedTheGate(await hook(['claude-code'], bashCall('ls')))).toBe(false);
   });
 
+  it('still answers, in its own process, from a working directory that no longer exists', async () => {
+    const gone = join(directory, 'gone');
+    mkdirSync(gone);
+    const script = `cd '${gone}' && rmdir '${gone}' && exec '${process.execPath}' '${ARBITER_BIN}' gate hook claude-code`;
+    const child = spawn('bash', ['-c', script], {
+      env: { PATH: process.env.PATH, HOME: directory, XDG_RUNTIME_DIR: runtime },
+    });
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stdin.end(bashCall('rm -rf ~'));
+    const [code] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+  });
+
   it('never uses a runtime directory that other users can enter', async () => {
     mkdirSync(daemonDirectory(), { mode: 0o777 });
     chmodSync(daemonDirectory(), 0o777);

@@ -15,8 +15,8 @@ const DAEMON_ANSWER_TIMEOUT_MS = 10_000;
 
 export type ForwardedGateHook =
   | { readonly handled: true }
-  /** Not forwarded: the hook runs in this process with the standard input already read. */
-  | { readonly handled: false; readonly stdin: string };
+  /** Not forwarded: the hook runs in this process, with the standard input when it was read here. */
+  | { readonly handled: false; readonly stdin: string | undefined };
 
 /**
  * Hands a `gate hook` invocation to the warm gate daemon for this directory and environment, and
@@ -25,22 +25,33 @@ export type ForwardedGateHook =
  * daemon to start, and never fails because of one.
  */
 export async function forwardGateHook(argv: readonly string[]): Promise<ForwardedGateHook> {
-  const stdin = await readWholeStdin();
-  const address = gateDaemonAddress(import.meta.dirname, process.cwd(), process.env);
-  if (address === null || Buffer.byteLength(stdin) > MAX_GATE_DAEMON_REQUEST_BYTES / 2) {
+  let stdin: string;
+  try {
+    stdin = await readWholeStdin();
+  } catch {
+    // The in-process run reads standard input itself, and answers `ask` if it cannot.
+    return { handled: false, stdin: undefined };
+  }
+  let answer: DaemonAnswer;
+  try {
+    const address = gateDaemonAddress(import.meta.dirname, process.cwd(), process.env);
+    if (address === null || Buffer.byteLength(stdin) > MAX_GATE_DAEMON_REQUEST_BYTES / 2) {
+      return { handled: false, stdin };
+    }
+    answer = await askDaemon(address.socket, { argv, stdin });
+    // No daemon, or one that stepped down (its code changed on disk): start a fresh one.
+    const stale = answer.kind === 'answered' && !answer.response.ok && answer.response.reason === 'stale';
+    if (answer.kind === 'absent' || stale) await startDaemon(address);
+  } catch {
+    // The daemon only saves work (a deleted working directory, a failed spawn…): whatever goes
+    // wrong on the way to it, the hook judges the call itself, so the host never sees a crash.
     return { handled: false, stdin };
   }
-  const answer = await askDaemon(address.socket, { argv, stdin });
-  if (answer.kind === 'answered' && answer.response.ok) {
-    writeOut(1, answer.response.stdout);
-    writeOut(2, answer.response.stderr);
-    process.exitCode = answer.response.exitCode;
-    return { handled: true };
-  }
-  // No daemon, or one that stepped down (its code changed on disk): start a fresh one.
-  const stale = answer.kind === 'answered' && !answer.response.ok && answer.response.reason === 'stale';
-  if (answer.kind === 'absent' || stale) await startDaemon(address);
-  return { handled: false, stdin };
+  if (answer.kind !== 'answered' || !answer.response.ok) return { handled: false, stdin };
+  writeOut(1, answer.response.stdout);
+  writeOut(2, answer.response.stderr);
+  process.exitCode = answer.response.exitCode;
+  return { handled: true };
 }
 
 type DaemonAnswer =
