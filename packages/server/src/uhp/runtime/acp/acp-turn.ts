@@ -275,7 +275,7 @@ export class AcpTurn {
           });
           refusal = outcome.allowed ? null : outcome.refusal;
           if (!refusal && call.tool === 'Bash')
-            refusal = await this.gate.guardShellCommand(String(call.arguments.command ?? ''), this.root);
+            refusal = this.gate.guardShellCommand(String(call.arguments.command ?? ''), this.root);
         }
         if (this.turn.signal.aborted) return { outcome: { outcome: 'cancelled' } };
         if (refusal) this.refusals.set(toolCall.toolCallId, refusal);

@@ -127,7 +127,7 @@ async function runWorkspaceTool(
         return await search(turn, text('pattern'), text('path') || '.');
       case 'shell': {
         const command = text('command');
-        const refusal = await options.gate.guardShellCommand(command, tools.workspace.root);
+        const refusal = options.gate.guardShellCommand(command, tools.workspace.root);
         if (refusal) return refusal;
         const line = options.sandbox ? options.sandbox.wrap(command, tools.workspace.root) : command;
         // A cancel that arrived while the gate was deciding must not start the command: the shell

@@ -147,7 +147,7 @@ export class OfflineAgentRuntime implements HarnessRuntime {
       });
       if (!outcome.allowed) return `error: ${outcome.refusal}`;
       const pushRefusal =
-        step.name === 'shell' ? await this.gate.guardShellCommand(step.arguments.command ?? '', cwd) : null;
+        step.name === 'shell' ? this.gate.guardShellCommand(step.arguments.command ?? '', cwd) : null;
       if (pushRefusal) return `error: ${pushRefusal}`;
       // A cancel that arrived while the gate was deciding must not start the tool.
       turn.signal.throwIfAborted();

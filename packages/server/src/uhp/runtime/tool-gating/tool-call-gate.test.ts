@@ -44,7 +44,7 @@ describe('ToolCallGate', () => {
     );
     expect(allowed).toMatchObject({ allowed: true, verdict: { effective: 'ALLOW', tool: 'Write' } });
 
-    const entries = await (await gate.auditLog()).read();
+    const entries = await gate.auditLog.read();
     expect(entries.map((entry) => [entry.record.call_id, entry.record.effective, entry.record.tool])).toEqual(
       [
         ['call_1', 'DENY', 'Bash'],
@@ -53,8 +53,8 @@ describe('ToolCallGate', () => {
     );
     expect(entries[0]?.record).toMatchObject({ session_id: 'sess_1', response_id: 'resp_1' });
     // Only the hash of the call is kept, never its arguments.
-    expect(fs.readFileSync((await gate.auditLog()).path, 'utf8')).not.toContain('rm -rf');
-    expect(await (await gate.auditLog()).verify()).toMatchObject({ ok: true, entries: 2 });
+    expect(fs.readFileSync(gate.auditLog.path, 'utf8')).not.toContain('rm -rf');
+    expect(await gate.auditLog.verify()).toMatchObject({ ok: true, entries: 2 });
   });
 
   it('refuses an ASK in an unattended run unless the configuration allows asks', async () => {
@@ -78,17 +78,17 @@ describe('ToolCallGate', () => {
     expect(outcome.verdict.policy).toMatchObject({ decision: 'deny', source: 'static' });
   });
 
-  it('guards git push inside the shell tool: force and protected branches are refused', async () => {
+  it('guards git push inside the shell tool: force and protected branches are refused', () => {
     const repo = tempDir();
     execFileSync('git', ['init', '-q', '-b', 'work', repo]);
     execFileSync('git', ['-C', repo, 'remote', 'add', 'origin', 'https://example.invalid/repo.git']);
     const gate = new ToolCallGate(client, path.join(repo, '..', `${path.basename(repo)}.jsonl`));
-    expect(await gate.guardShellCommand('git push --force origin work', repo)).toMatch(
+    expect(gate.guardShellCommand('git push --force origin work', repo)).toMatch(
       /^refused by the git push guard/,
     );
-    expect(await gate.guardShellCommand('git push origin main', repo)).toMatch(/protected/);
-    expect(await gate.guardShellCommand('git push origin work', repo)).toBeNull();
-    expect(await gate.guardShellCommand('echo push', repo)).toBeNull();
+    expect(gate.guardShellCommand('git push origin main', repo)).toMatch(/protected/);
+    expect(gate.guardShellCommand('git push origin work', repo)).toBeNull();
+    expect(gate.guardShellCommand('echo push', repo)).toBeNull();
   });
 
   it('maps workspace tools onto the gate vocabulary and leaves disabled tools out of the grant', () => {

@@ -1,11 +1,13 @@
-import type {
+import {
   AuditLog,
-  StaticPolicyRules,
-  ToolGate,
-  ToolGateDecisionClient,
-  ToolGateMode,
-  ToolGateThresholdsInput,
-  ToolGateVerdict,
+  createToolGate,
+  guardGitPush,
+  type StaticPolicyRules,
+  type ToolGate,
+  type ToolGateDecisionClient,
+  type ToolGateMode,
+  type ToolGateThresholdsInput,
+  type ToolGateVerdict,
 } from '@arbiter/tool-gate';
 
 /** How the server gates the tool calls of its harnesses (server configuration, not the client's). */
@@ -59,44 +61,25 @@ export interface GateAuditRecord extends ToolGateVerdict {
  * become the tool's result.
  */
 export class ToolCallGate {
-  private loaded: Promise<LoadedGate> | undefined;
+  readonly auditLog: AuditLog<GateAuditRecord>;
+  private readonly gate: ToolGate;
+  private readonly allowAsk: boolean;
+  private readonly protectedBranches: readonly string[] | undefined;
 
-  constructor(
-    private readonly client: ToolGateDecisionClient,
-    private readonly auditLogPath: string,
-    private readonly options: ToolGatingOptions = {},
-  ) {}
-
-  /** The hash-chained log of every verdict this gate gave. */
-  async auditLog(): Promise<AuditLog<GateAuditRecord>> {
-    return (await this.load()).auditLog;
-  }
-
-  /**
-   * The gate package (its policy parser, shell-word splitter and audit log) loads with the first
-   * call a harness makes, not when the server starts: a server that only answers decisions never
-   * needs it, and it was a twentieth of the start-up time.
-   */
-  private load(): Promise<LoadedGate> {
-    this.loaded ??= import('@arbiter/tool-gate').then(({ AuditLog, createToolGate, guardGitPush }) => {
-      const { policy, mode, thresholds } = this.options;
-      return {
-        auditLog: new AuditLog<GateAuditRecord>(this.auditLogPath),
-        gate: createToolGate({
-          client: this.client,
-          ...(policy === undefined ? {} : { policy }),
-          ...(mode === undefined ? {} : { mode }),
-          ...(thresholds === undefined ? {} : { thresholds }),
-        }),
-        guardGitPush,
-      };
+  constructor(client: ToolGateDecisionClient, auditLogPath: string, options: ToolGatingOptions = {}) {
+    this.auditLog = new AuditLog<GateAuditRecord>(auditLogPath);
+    this.allowAsk = options.allowAsk ?? false;
+    this.protectedBranches = options.protectedBranches;
+    this.gate = createToolGate({
+      client,
+      ...(options.policy === undefined ? {} : { policy: options.policy }),
+      ...(options.mode === undefined ? {} : { mode: options.mode }),
+      ...(options.thresholds === undefined ? {} : { thresholds: options.thresholds }),
     });
-    return this.loaded;
   }
 
   async review(call: GatedCall, context: GateContext): Promise<GateOutcome> {
-    const { gate, auditLog } = await this.load();
-    const verdict = await gate.check(
+    const verdict = await this.gate.check(
       {
         tool: call.tool,
         arguments: call.arguments,
@@ -106,7 +89,7 @@ export class ToolCallGate {
       },
       context.signal === undefined ? {} : { signal: context.signal },
     );
-    await auditLog.append({
+    await this.auditLog.append({
       ...verdict,
       session_id: context.sessionId,
       response_id: context.responseId,
@@ -118,7 +101,7 @@ export class ToolCallGate {
         verdict,
         refusal: `refused by the tool gate: ${verdict.reason}. The call was not made; do not retry it, choose a safer way or explain why it is needed.`,
       };
-    if (verdict.effective === 'ASK' && !(this.options.allowAsk ?? false))
+    if (verdict.effective === 'ASK' && !this.allowAsk)
       return {
         allowed: false,
         verdict,
@@ -132,22 +115,14 @@ export class ToolCallGate {
    * Rule 7 of the gate, applied inside the shell tool after an ALLOW: a `git push` that forces,
    * targets a protected branch or an unknown remote is refused. Returns the refusal, or null.
    */
-  async guardShellCommand(command: string, cwd: string): Promise<string | null> {
+  guardShellCommand(command: string, cwd: string): string | null {
     if (!/\bgit\b/.test(command) || !/\bpush\b/.test(command)) return null;
-    const { guardGitPush } = await this.load();
-    const { protectedBranches } = this.options;
     const result = guardGitPush({
       command,
       cwd,
-      ...(protectedBranches === undefined ? {} : { protectedBranches }),
+      ...(this.protectedBranches === undefined ? {} : { protectedBranches: this.protectedBranches }),
     });
     if (result.allowed) return null;
     return `refused by the git push guard: ${result.violations.map((violation) => violation.message).join('; ')}. The command was not run.`;
   }
-}
-
-interface LoadedGate {
-  readonly auditLog: AuditLog<GateAuditRecord>;
-  readonly gate: ToolGate;
-  readonly guardGitPush: typeof import('@arbiter/tool-gate')['guardGitPush'];
 }
