@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import type { Harness, UhpError, UhpResponse } from '@arbiter/uhp';
+import type { Harness, UhpError, UhpResponse } from '@arbiter/uhp/wire';
 import type { PrepaidBudgets } from '../billing/prepaid-budgets.js';
 import { mediaTypeOf } from './media-type.js';
 import { newObjectId } from './object-id.js';

@@ -5,7 +5,7 @@ import {
   type CreateResponseRequest,
   type Harness,
   type UhpResponse,
-} from '@arbiter/uhp';
+} from '@arbiter/uhp/wire';
 import { formatAmount } from '../billing/money.js';
 import type { PrepaidBudgets } from '../billing/prepaid-budgets.js';
 import type { HarnessService } from './harness/harness-service.js';

@@ -1,4 +1,4 @@
-import type { UhpResponse } from '@arbiter/uhp';
+import type { UhpResponse } from '@arbiter/uhp/wire';
 import type { ToolExchange } from './runtime/harness-runtime.js';
 
 /** The user's text of a stored input: every string message and `input_text` part, in order. */

@@ -1,4 +1,4 @@
-import type { UhpErrorType } from '@arbiter/uhp';
+import type { UhpErrorType } from '@arbiter/uhp/wire';
 
 const STATUS_TYPES: Record<number, UhpErrorType> = {
   400: 'invalid_request_error',

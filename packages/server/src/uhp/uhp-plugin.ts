@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { UHP_VERSION, UHP_VERSION_HEADER } from '@arbiter/uhp';
+import { UHP_VERSION, UHP_VERSION_HEADER } from '@arbiter/uhp/wire';
 import multipart from '@fastify/multipart';
 import type { Database } from 'better-sqlite3';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';

@@ -1,4 +1,4 @@
-import type { Harness, HarnessCreate, HarnessUpdate, McpServer } from '@arbiter/uhp';
+import type { Harness, HarnessCreate, HarnessUpdate, McpServer } from '@arbiter/uhp/wire';
 import { newObjectId } from '../object-id.js';
 import type { HarnessRuntime } from '../runtime/harness-runtime.js';
 import type { StoredHarness, UhpStore } from '../storage/uhp-store.js';

@@ -1,4 +1,4 @@
-import type { Skill, SkillFile } from '@arbiter/uhp';
+import type { Skill, SkillFile } from '@arbiter/uhp/wire';
 import { UhpHttpError } from '../uhp-error.js';
 
 /** Documented limits of one skill folder (docs/uhp-server.md). */

@@ -1,4 +1,4 @@
-import type { InputItem } from '@arbiter/uhp';
+import type { InputItem } from '@arbiter/uhp/wire';
 import { invalidInput, UhpHttpError } from '../uhp-error.js';
 
 /** A file handed in with a task, decoded but not yet written anywhere. */

@@ -1,4 +1,4 @@
-import { type Discovery, UHP_VERSION } from '@arbiter/uhp';
+import { type Discovery, UHP_VERSION } from '@arbiter/uhp/wire';
 import type { FastifyInstance } from 'fastify';
 
 export const SUPPORTED_VERSIONS = [UHP_VERSION] as const;

@@ -1,4 +1,4 @@
-import { harnessCreateSchema, harnessUpdateSchema } from '@arbiter/uhp';
+import { harnessCreateSchema, harnessUpdateSchema } from '@arbiter/uhp/wire';
 import type { FastifyInstance } from 'fastify';
 import { notFound } from '../uhp-error.js';
 import type { UhpServices } from '../uhp-services.js';

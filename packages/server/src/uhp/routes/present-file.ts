@@ -1,4 +1,4 @@
-import type { FileObject } from '@arbiter/uhp';
+import type { FileObject } from '@arbiter/uhp/wire';
 import type { StoredFile } from '../storage/uhp-store.js';
 
 export function presentFile(file: StoredFile): FileObject {

@@ -1,4 +1,4 @@
-import { createResponseRequestSchema, type UhpResponse } from '@arbiter/uhp';
+import { createResponseRequestSchema, type UhpResponse } from '@arbiter/uhp/wire';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { isObjectId } from '../object-id.js';
 import { responseSnapshot } from '../streaming/response-snapshot.js';

@@ -1,4 +1,4 @@
-import type { Harness } from '@arbiter/uhp';
+import type { Harness } from '@arbiter/uhp/wire';
 import type { WorkspaceTools } from '../workspace/workspace-tools.js';
 
 /** One message of the session's conversation, oldest first, as the runtime sees it. */

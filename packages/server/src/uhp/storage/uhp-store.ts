@@ -1,4 +1,4 @@
-import type { Harness, ResponseStatus, StreamEvent, UhpResponse } from '@arbiter/uhp';
+import type { Harness, ResponseStatus, StreamEvent, UhpResponse } from '@arbiter/uhp/wire';
 import type { Database, Statement } from 'better-sqlite3';
 
 export interface StoredHarness {

@@ -1,5 +1,5 @@
 import { EventEmitter, once } from 'node:events';
-import { isTerminalEventType, type StreamEvent } from '@arbiter/uhp';
+import { isTerminalEventType, type StreamEvent } from '@arbiter/uhp/wire';
 import type { UhpStore } from '../storage/uhp-store.js';
 
 /** Who an appended event belongs to, for the live feed of a harness. */

@@ -1,4 +1,4 @@
-import type { StreamEvent, UhpResponse } from '@arbiter/uhp';
+import type { StreamEvent, UhpResponse } from '@arbiter/uhp/wire';
 
 type MutableItem = Record<string, unknown> & {
   content?: Record<string, unknown>[];

@@ -1,4 +1,4 @@
-import type { UhpResponse } from '@arbiter/uhp';
+import type { UhpResponse } from '@arbiter/uhp/wire';
 import type { StoredResponse, UhpStore } from '../storage/uhp-store.js';
 import { ResponseAssembler } from './response-assembler.js';
 

@@ -1,4 +1,4 @@
-import type { ContainerFileCitation, StreamEvent } from '@arbiter/uhp';
+import type { ContainerFileCitation, StreamEvent } from '@arbiter/uhp/wire';
 import { newObjectId } from '../object-id.js';
 import type { NewEvent } from './event-log.js';
 import type { ResponseAssembler } from './response-assembler.js';

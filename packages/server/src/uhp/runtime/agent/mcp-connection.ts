@@ -1,4 +1,4 @@
-import type { McpServer } from '@arbiter/uhp';
+import type { McpServer } from '@arbiter/uhp/wire';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 
