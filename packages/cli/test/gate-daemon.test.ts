@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ARBITER_BIN } from './fixtures/run-arbiter.js';
+import { ARBITER_BIN, type CliRun, runArbiter } from './fixtures/run-arbiter.js';
 
 // Real `arbiter` processes and real daemons on Unix sockets: build first with `npx tsc -b`.
 vi.setConfig({ testTimeout: 120_000 });
@@ -52,47 +52,26 @@ function daemonPids(): number[] {
     .map((name) => Number(readFileSync(join(daemonDirectory(), name), 'utf8')));
 }
 
-interface HookRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
+interface HookRun extends CliRun {
   /** URLs of the modules the hook process loaded. */
   modules: string[];
 }
 
 /** `arbiter gate hook …` as a host runs it, with the daemon allowed, recording loaded modules. */
-function hook(args: readonly string[], input: string, environment: NodeJS.ProcessEnv = {}): Promise<HookRun> {
+async function hook(
+  args: readonly string[],
+  input: string,
+  environment: NodeJS.ProcessEnv = {},
+): Promise<HookRun> {
   const modulesFile = join(directory, `modules-${Math.random().toString(36).slice(2)}.txt`);
-  return new Promise((done, fail) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', RECORD_MODULES, ARBITER_BIN, 'gate', 'hook', ...args],
-      {
-        cwd: directory,
-        env: {
-          PATH: process.env.PATH,
-          HOME: directory,
-          XDG_RUNTIME_DIR: runtime,
-          LOADED_MODULES_FILE: modulesFile,
-          ...environment,
-        },
-      },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on('error', fail);
-    child.on('close', (code) => {
-      const modules = existsSync(modulesFile) ? readFileSync(modulesFile, 'utf8').trim().split('\n') : [];
-      done({ code, stdout, stderr, modules });
-    });
-    child.stdin.end(input);
+  const run = await runArbiter(['gate', 'hook', ...args], {
+    input,
+    cwd: directory,
+    nodeArgs: ['--import', RECORD_MODULES],
+    env: { HOME: directory, XDG_RUNTIME_DIR: runtime, LOADED_MODULES_FILE: modulesFile, ...environment },
   });
+  const modules = existsSync(modulesFile) ? readFileSync(modulesFile, 'utf8').trim().split('\n') : [];
+  return { ...run, modules };
 }
 
 async function waitFor<T>(probe: () => T | undefined, what: string, timeoutMs = 30_000): Promise<T> {
