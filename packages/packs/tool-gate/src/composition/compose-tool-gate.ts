@@ -49,19 +49,15 @@ export function composeToolGate(input: ComposeInput, thresholds: ToolGateThresho
     };
   }
   if (input.skipped) {
-    return {
-      ...fallBackToPolicy(input.policy),
-      rule: 6,
-      reason: `gate skipped (${input.skipReason}); ${policyPhrase(input.policy)}`,
-    };
+    return fallBackToPolicy(
+      input.policy,
+      6,
+      `gate skipped (${input.skipReason}); ${policyPhrase(input.policy)}`,
+    );
   }
   const gate = composeAnswers(input.answers, thresholds);
   if (gate === null) {
-    return {
-      ...fallBackToPolicy(input.policy),
-      rule: null,
-      reason: `no opinion from the gate; ${policyPhrase(input.policy)}`,
-    };
+    return fallBackToPolicy(input.policy, null, `no opinion from the gate; ${policyPhrase(input.policy)}`);
   }
   // A user's ask rule keeps its meaning: the gate may deny more, never allow more.
   if (input.policy === 'ask' && gate.verdict === 'ALLOW') {
@@ -72,7 +68,7 @@ export function composeToolGate(input: ComposeInput, thresholds: ToolGateThresho
       reason: `${gate.reason}, but the static policy asks`,
     };
   }
-  return { ...gate, decided_by: 'gate' };
+  return { verdict: gate.verdict, rule: gate.rule, decided_by: 'gate', reason: gate.reason };
 }
 
 function composeAnswers(
@@ -135,13 +131,11 @@ function allowShortfall(answers: ToolGateAnswers, thresholds: ToolGateThresholds
   return null;
 }
 
-function fallBackToPolicy(policy: PolicyDecision): {
-  verdict: ToolGateVerdictValue | null;
-  decided_by: 'policy' | 'none';
-} {
-  if (policy === 'allow') return { verdict: 'ALLOW', decided_by: 'policy' };
-  if (policy === 'ask') return { verdict: 'ASK', decided_by: 'policy' };
-  return { verdict: null, decided_by: 'none' };
+/** The existing policy decides (or nothing does) when the gate has no answer or no opinion. */
+function fallBackToPolicy(policy: PolicyDecision, rule: 6 | null, reason: string): ToolGateComposition {
+  if (policy === 'allow') return { verdict: 'ALLOW', rule, decided_by: 'policy', reason };
+  if (policy === 'ask') return { verdict: 'ASK', rule, decided_by: 'policy', reason };
+  return { verdict: null, rule, decided_by: 'none', reason };
 }
 
 function policyPhrase(policy: PolicyDecision): string {

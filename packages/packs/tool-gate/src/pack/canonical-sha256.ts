@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import canonicalizeModule from 'canonicalize';
 
 // canonicalize is CommonJS (`module.exports = serialize`) with ESM-style typings; under NodeNext the
@@ -9,5 +9,6 @@ const canonicalize = canonicalizeModule as unknown as (value: unknown) => string
 export function canonicalSha256(value: unknown): string {
   const canonical = canonicalize(value);
   if (canonical === undefined) throw new TypeError('value has no JSON representation');
-  return createHash('sha256').update(canonical).digest('hex');
+  // The one-shot form skips the Hash object a streaming digest needs: every verdict hashes its call.
+  return hash('sha256', canonical, 'hex');
 }
