@@ -5,6 +5,7 @@ import { createHttpTransport } from '../transport/http-transport.js';
 import type { Question } from '../wire/question.js';
 import type { DecisionRequest, PackReference, State } from '../wire/request.js';
 import { findAnswerMismatch } from './answers-match-questions.js';
+import { CallCancellation } from './call-cancellation.js';
 import { compiledRequestSchema, compiledResponseSchema } from './compiled-wire-schemas.js';
 import type { DecideResult, DecisionSkipped, SkipReason } from './decide-result.js';
 import type { DecisionTransport, TransportFailure, TransportOutcome } from './decision-transport.js';
@@ -69,30 +70,19 @@ export class DecisionClient {
   async decide<Questions extends Readonly<Record<string, Question>>>(
     options: DecideOptions<Questions>,
   ): Promise<DecideResult<AnswersFor<Questions>>> {
-    const startedAt = performance.now();
-    // One controller for both ends of the call; AbortSignal.any costs ~100 µs per call on Node 20.
-    const controller = new AbortController();
-    let stop = () => {};
     const call: CallState = {
-      startedAt,
+      startedAt: performance.now(),
       attempts: 0,
-      signal: controller.signal,
-      // A plain promise rather than an abort listener per attempt: EventTarget listeners are slow on Node 20.
-      stopped: new Promise<void>((resolve) => {
-        stop = resolve;
-      }),
+      cancellation: new CallCancellation(),
       budgetExpired: false,
     };
     const timer = setTimeout(() => {
       call.budgetExpired = true;
-      controller.abort();
-      stop();
+      call.cancellation.abort();
     }, this.budgetMs);
     const callerSignal = options.signal;
-    const onCallerAbort = () => {
-      controller.abort(callerSignal?.reason);
-      stop();
-    };
+    // A plain function rather than AbortSignal.any, which costs ~100 µs per call on Node 20.
+    const onCallerAbort = () => call.cancellation.abort(callerSignal?.reason);
     if (callerSignal?.aborted) onCallerAbort();
     else callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
     try {
@@ -138,14 +128,14 @@ export class DecisionClient {
   ): Promise<DecideResult<Answers>> {
     for (;;) {
       call.attempts += 1;
-      const outcome = await raceAbort(this.transport.send(request, { signal: call.signal }), call);
-      if (call.signal.aborted) return this.skipForAbort(call);
+      const outcome = await raceAbort(this.transport.send(request, call.cancellation), call);
+      if (call.cancellation.aborted) return this.skipForAbort(call);
       if (outcome.ok) return this.acceptResponse<Answers>(request, outcome.body, call);
       if (outcome.reason === 'aborted') return this.skipForAbort(call);
       const wait = this.waitBeforeRetry(outcome, call);
       if (typeof wait === 'string') return this.skip(call, { ...outcome, message: wait });
       try {
-        await sleep(wait, undefined, { signal: call.signal });
+        await sleep(wait, undefined, { signal: call.cancellation.signal });
       } catch {
         return this.skipForAbort(call);
       }
@@ -220,9 +210,7 @@ export class DecisionClient {
 interface CallState {
   startedAt: number;
   attempts: number;
-  signal: AbortSignal;
-  /** Settles when `signal` aborts. */
-  stopped: Promise<void>;
+  cancellation: CallCancellation;
   /** Whether the abort came from the budget rather than the caller. */
   budgetExpired: boolean;
 }
@@ -232,7 +220,7 @@ interface CallState {
  * first: a transport that ignores its signal cannot overrun the budget.
  */
 function raceAbort(outcome: Promise<TransportOutcome>, call: CallState): Promise<TransportOutcome> {
-  if (call.signal.aborted) return Promise.resolve(abortedOutcome);
+  if (call.cancellation.aborted) return Promise.resolve(abortedOutcome);
   const settled = outcome.catch(
     (error: unknown): TransportOutcome => ({
       ok: false,
@@ -241,7 +229,7 @@ function raceAbort(outcome: Promise<TransportOutcome>, call: CallState): Promise
       message: `transport failed: ${messageOf(error)}`,
     }),
   );
-  return Promise.race([settled, call.stopped.then(() => abortedOutcome)]);
+  return Promise.race([settled, call.cancellation.stopped.then(() => abortedOutcome)]);
 }
 
 const abortedOutcome: TransportOutcome = {

@@ -9,7 +9,11 @@ import type { SkipReason } from './decide-result.js';
 export interface DecisionTransport {
   /** Shown in skip messages: `http`, `in-process`, `stub`. */
   readonly name: string;
-  send(request: DecisionRequest, options: { signal: AbortSignal }): Promise<TransportOutcome>;
+  /**
+   * `options.signal` aborts when the call's budget expires or its caller aborts. It is made when
+   * first read (see `CallCancellation`), so read it where the work can use it, not before.
+   */
+  send(request: DecisionRequest, options: { readonly signal: AbortSignal }): Promise<TransportOutcome>;
 }
 
 export type TransportOutcome = TransportResponse | TransportFailure;

@@ -14,8 +14,10 @@ export interface DecisionEngine {
   /** Engine family, e.g. `builtin` or `llm`. */
   readonly engineId: string;
   /**
-   * Evaluate every question against one state, concurrently. Must honour `signal`; must return
-   * one answer per question id that matches the question's type; must not invent usage.
+   * Evaluate every question against one state, concurrently. Must honour `signal` while it waits
+   * (an engine that answers synchronously has nothing to stop and need not read it; callers do not
+   * start an evaluation whose signal has already aborted); must return one answer per question id
+   * that matches the question's type; must not invent usage.
    */
   evaluate(options: EvaluateOptions): Promise<EvaluateResult>;
 }

@@ -140,6 +140,32 @@ describe('in-process transport', () => {
     expect(result.latencyMs).toBeLessThan(1_000);
   });
 
+  it("aborts the engine's signal at the budget and when the caller aborts", async () => {
+    const seen: AbortSignal[] = [];
+    const engine: DecisionEngine = {
+      specificationVersion: 'v1',
+      engineId: 'waiting',
+      evaluate: ({ signal }) =>
+        new Promise((_, reject) => {
+          if (signal === undefined) return reject(new Error('no signal'));
+          seen.push(signal);
+          signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+        }),
+    };
+    const client = new DecisionClient({ transport: createInProcessTransport({ engine }), budgetMs: 50 });
+    expect(await client.decide({ state: 's', questions })).toMatchObject({
+      skipped: true,
+      reason: 'timeout',
+    });
+    const caller = new AbortController();
+    const pending = client.decide({ state: 's', questions, signal: caller.signal });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    caller.abort(new Error('user pressed escape'));
+    expect(await pending).toMatchObject({ skipped: true, reason: 'aborted' });
+    expect(seen.map((signal) => signal.aborted)).toEqual([true, true]);
+    expect(seen[1]?.reason).toEqual(new Error('user pressed escape'));
+  });
+
   it('skips with invalid_response when the engine answers with the wrong type', async () => {
     const { engine } = keywordEngine(() => 'wrong-type');
     const result = await new DecisionClient({ transport: createInProcessTransport({ engine }) }).decide({

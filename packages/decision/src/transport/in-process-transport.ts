@@ -18,17 +18,21 @@ export function createInProcessTransport(options: InProcessTransportOptions): De
   const model = options.model ?? engine.engineId;
   return {
     name: 'in-process',
-    async send(request, { signal }): Promise<TransportOutcome> {
+    async send(request, call): Promise<TransportOutcome> {
       try {
         const result = await engine.evaluate({
           state: request.state,
           questions: request.questions,
           pack: request.pack,
-          signal,
+          // Passed on unread: an engine that answers synchronously never makes the signal.
+          get signal() {
+            return call.signal;
+          },
         });
         return { ok: true, body: { model, answers: result.answers, usage: result.usage } };
       } catch (error) {
-        if (signal.aborted) return { ok: false, reason: 'aborted', message: 'aborted', retryable: false };
+        if (call.signal.aborted)
+          return { ok: false, reason: 'aborted', message: 'aborted', retryable: false };
         if (EngineError.isInstance(error)) {
           return {
             ok: false,

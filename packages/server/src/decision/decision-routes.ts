@@ -111,11 +111,14 @@ export async function decisionRoutes(app: FastifyInstance, options: DecisionRout
         detail: { estimated_tokens: tokens, limit_tokens: limits.maxContextTokens },
       });
     }
+    const signal = connectionSignal(request.raw.socket);
+    // Engines that answer synchronously do not read the signal, so a gone client is checked here.
+    signal.throwIfAborted();
     const result = await engine.evaluate({
       state: body.state,
       questions: body.questions,
       pack: body.pack,
-      signal: connectionSignal(request.raw.socket),
+      signal,
     });
     const mismatch = findAnswerMismatch(body.questions, result.answers);
     if (mismatch)

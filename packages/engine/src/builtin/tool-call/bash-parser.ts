@@ -15,6 +15,11 @@ export const MAX_COMMAND_LENGTH = 1_048_576;
 const PARSE_BUDGET_MS = 50;
 const LONG_COMMAND = 4096;
 
+/** Whether `parseBash` can run now, without waiting for `loadBashParser()`. */
+export function isBashParserLoaded(): boolean {
+  return parser !== undefined;
+}
+
 export function loadBashParser(): Promise<Parser> {
   if (parser !== undefined) return Promise.resolve(parser);
   loading ??= (async () => {

@@ -1,5 +1,5 @@
 import { answerSchema, type EvaluateOptions, type Question } from '@arbiter/decision';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { toolGateAnalyser } from './tool-gate-analyser.js';
 
 const noul = (instructions: string): Question => ({ type: 'noul', instructions });
@@ -80,8 +80,29 @@ describe('toolGateAnalyser', () => {
     }
   });
 
-  it('honours an aborted signal', async () => {
-    await expect(toolGateAnalyser.evaluate(request({ signal: AbortSignal.abort() }))).rejects.toThrow();
+  it('honours a signal that aborts while it waits for the shell grammar', async () => {
+    // A fresh copy of the module graph: its grammar has not been loaded yet.
+    vi.resetModules();
+    const fresh = await import('./tool-gate-analyser.js');
+    const controller = new AbortController();
+    const evaluation = fresh.toolGateAnalyser.evaluate(request({ signal: controller.signal }));
+    controller.abort(new Error('caller gave up'));
+    await expect(evaluation).rejects.toThrow('caller gave up');
+  });
+
+  it('does not read the signal once the grammar is loaded: the analysis is synchronous', async () => {
+    await toolGateAnalyser.evaluate(request());
+    let reads = 0;
+    const options = {
+      ...request(),
+      get signal() {
+        reads += 1;
+        return AbortSignal.abort();
+      },
+    };
+    const result = await toolGateAnalyser.evaluate(options);
+    expect(result.answers.destructive).toMatchObject({ type: 'noul' });
+    expect(reads).toBe(0);
   });
 
   it('scores a probability distribution for the disposition', async () => {

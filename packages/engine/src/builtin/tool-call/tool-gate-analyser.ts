@@ -1,6 +1,7 @@
 import type { Answer, EvaluateOptions, EvaluateResult, Question } from '@arbiter/decision';
 import type { PackAnalyser } from '../pack-analyser.js';
-import { analyseToolCall } from './analyse-tool-call.js';
+import { analyseToolCallSync } from './analyse-tool-call.js';
+import { isBashParserLoaded, loadBashParser } from './bash-parser.js';
 import type { NoulFigure, ToolGateAnswers } from './tool-gate-answers.js';
 
 /** The pack this analyser answers for, and the type of each of its questions. */
@@ -41,8 +42,13 @@ export const toolGateAnalyser: PackAnalyser = {
     });
   },
   async evaluate(options: EvaluateOptions): Promise<EvaluateResult> {
-    options.signal?.throwIfAborted();
-    const analysis = await analyseToolCall(options.state);
+    // Once the grammar is loaded the analysis is synchronous, with nothing to stop; the signal is
+    // read (and so made, see CallCancellation) only when there is a wait for the grammar.
+    if (!isBashParserLoaded()) {
+      await loadBashParser();
+      options.signal?.throwIfAborted();
+    }
+    const analysis = analyseToolCallSync(options.state);
     const answers: Record<string, Answer> = {};
     for (const id of Object.keys(options.questions)) answers[id] = toAnswer(id, analysis.answers);
     return { answers, usage: { input_tokens: null, output_tokens: null } };
