@@ -27,6 +27,10 @@ export interface EvaluateOptions {
   questions: Readonly<Record<string, Question>>;
   /** The decision pack that asked, when one did (Arbiter extension). */
   pack?: PackReference | undefined;
+  /**
+   * May be an accessor that makes the signal on first read (the in-process transport's is): read
+   * `options.signal` where it is needed rather than copying the options with a spread.
+   */
   signal?: AbortSignal | undefined;
 }
 

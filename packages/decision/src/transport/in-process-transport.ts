@@ -1,6 +1,7 @@
 import type { DecisionTransport, TransportOutcome } from '../client/decision-transport.js';
-import type { DecisionEngine } from '../engine/decision-engine.js';
+import type { DecisionEngine, EvaluateOptions } from '../engine/decision-engine.js';
 import { EngineError } from '../engine/engine-error.js';
+import type { DecisionRequest } from '../wire/request.js';
 
 export interface InProcessTransportOptions {
   engine: DecisionEngine;
@@ -20,15 +21,7 @@ export function createInProcessTransport(options: InProcessTransportOptions): De
     name: 'in-process',
     async send(request, call): Promise<TransportOutcome> {
       try {
-        const result = await engine.evaluate({
-          state: request.state,
-          questions: request.questions,
-          pack: request.pack,
-          // Passed on unread: an engine that answers synchronously never makes the signal.
-          get signal() {
-            return call.signal;
-          },
-        });
+        const result = await engine.evaluate(new EngineCall(request, call));
         return { ok: true, body: { model, answers: result.answers, usage: result.usage } };
       } catch (error) {
         if (call.signal.aborted)
@@ -51,4 +44,27 @@ export function createInProcessTransport(options: InProcessTransportOptions): De
       }
     },
   };
+}
+
+/**
+ * An engine's options with the call's signal passed on unread, so an engine that answers
+ * synchronously never makes it (see CallCancellation). A class, because V8 builds an object
+ * literal with a getter on a slow path that cost more than the signal it defers.
+ */
+class EngineCall implements EvaluateOptions {
+  readonly state: DecisionRequest['state'];
+  readonly questions: DecisionRequest['questions'];
+  readonly pack: DecisionRequest['pack'];
+  readonly #call: { readonly signal: AbortSignal };
+
+  constructor(request: DecisionRequest, call: { readonly signal: AbortSignal }) {
+    this.state = request.state;
+    this.questions = request.questions;
+    this.pack = request.pack;
+    this.#call = call;
+  }
+
+  get signal(): AbortSignal {
+    return this.#call.signal;
+  }
 }

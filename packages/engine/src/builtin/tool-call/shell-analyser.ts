@@ -282,31 +282,33 @@ function walkCommand(
   let prefixOnly = true;
   for (const child of node.namedChildren) {
     if (child === null) continue;
-    if (child.type === 'variable_assignment') {
+    // Every `type` read is a call into the WebAssembly parser: read it once per node.
+    const type = child.type;
+    if (type === 'variable_assignment') {
       // `VAR=value cmd`: the assignment only affects cmd's environment, but may still run code.
       const value = child.childForFieldName('value');
       if (value !== null) walk(value, state, depth, variables);
       continue;
     }
-    if (child.type === 'file_redirect' || child.type === 'herestring_redirect') {
+    if (type === 'file_redirect' || type === 'herestring_redirect') {
       const destination =
         child.childForFieldName('destination') ?? child.namedChildren.find((c) => c !== null);
       if (destination != null) {
         const value = evaluateWord(destination, variables);
         const operator = child.text.slice(0, destination.startIndex - child.startIndex).trim();
-        if (child.type === 'herestring_redirect') input = { kind: 'document', body: value.text };
+        if (type === 'herestring_redirect') input = { kind: 'document', body: value.text };
         else redirects.push({ operator, target: value.text, dynamic: value.dynamic });
       }
       continue;
     }
     prefixOnly = false;
-    const value = evaluateWord(child, variables);
+    const value = evaluateWord(child, variables, type);
     if (value.splits && !value.dynamic) {
       for (const part of value.text.split(/[ \t\n]+/))
         if (part !== '') words.push({ text: part, dynamic: false });
     } else words.push({ text: value.text, dynamic: value.dynamic });
     // Substitutions inside the words run too.
-    if (child.type !== 'word' && child.type !== 'raw_string') walk(child, state, depth, variables);
+    if (type !== 'word' && type !== 'raw_string') walk(child, state, depth, variables);
   }
   const text = node.text;
   if (depth === 0) state.segments.push(text.trim());

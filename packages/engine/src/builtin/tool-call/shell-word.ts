@@ -16,13 +16,15 @@ export interface WordValue {
 /** Variables assigned so far in the command being analysed. */
 export type ShellVariables = Map<string, string>;
 
-export function evaluateWord(node: Node, variables: ShellVariables): WordValue {
-  switch (node.type) {
+/** `type` is `node.type` when the caller has read it already (each read calls into WebAssembly). */
+export function evaluateWord(node: Node, variables: ShellVariables, type = node.type): WordValue {
+  switch (type) {
     case 'word':
-    case 'command_name':
-      if (node.type === 'command_name' && node.firstNamedChild !== null)
-        return evaluateWord(node.firstNamedChild, variables);
+    case 'command_name': {
+      const name = type === 'command_name' ? node.firstNamedChild : null;
+      if (name !== null) return evaluateWord(name, variables);
       return { text: unescapeUnquoted(node.text), dynamic: false, splits: false };
+    }
     case 'number':
     case 'variable_name':
       return { text: node.text, dynamic: false, splits: false };
@@ -32,9 +34,9 @@ export function evaluateWord(node: Node, variables: ShellVariables): WordValue {
       return { text: decodeAnsiC(node.text.slice(2, -1)), dynamic: false, splits: false };
     case 'string':
     case 'translated_string':
-      return evaluatePieces(node, variables, true);
+      return evaluatePieces(node, variables, type === 'string' ? 1 : 2);
     case 'concatenation':
-      return evaluatePieces(node, variables, false);
+      return evaluatePieces(node, variables, 0);
     case 'simple_expansion':
     case 'expansion':
       return evaluateExpansion(node, variables, false);
@@ -45,30 +47,32 @@ export function evaluateWord(node: Node, variables: ShellVariables): WordValue {
   }
 }
 
-function evaluatePieces(node: Node, variables: ShellVariables, quoted: boolean): WordValue {
+/** `opening` is the length of the quote that opens a string (`"` or `$"`), 0 outside quotes. */
+function evaluatePieces(node: Node, variables: ShellVariables, opening: 0 | 1 | 2): WordValue {
   const source = node.text;
   const base = node.startIndex;
+  const quoted = opening > 0;
   // A double-quoted string's own quotes are not content.
-  const start = quoted && node.type === 'string' ? 1 : quoted ? 2 : 0;
   const end = quoted ? source.length - 1 : source.length;
   let text = '';
   let dynamic = false;
   let splits = false;
-  let cursor = start;
+  let cursor: number = opening;
   for (const child of node.namedChildren) {
     if (child === null) continue;
     const childStart = child.startIndex - base;
     const childEnd = child.endIndex - base;
     if (childStart < cursor) continue;
     text += literal(source.slice(cursor, childStart), quoted);
-    if (child.type === 'string_content') {
+    const type = child.type;
+    if (type === 'string_content') {
       text += unescapeDoubleQuoted(child.text);
-    } else if (quoted && (child.type === 'simple_expansion' || child.type === 'expansion')) {
+    } else if (quoted && (type === 'simple_expansion' || type === 'expansion')) {
       const value = evaluateExpansion(child, variables, true);
       text += value.text;
       dynamic ||= value.dynamic;
     } else {
-      const value = evaluateWord(child, variables);
+      const value = evaluateWord(child, variables, type);
       text += value.text;
       dynamic ||= value.dynamic;
       splits ||= value.splits;
