@@ -1,4 +1,3 @@
-import type { Node } from 'web-tree-sitter';
 import { parseBash } from './bash-parser.js';
 import { judgeCommand } from './command-judge.js';
 import { type Finding, FindingSet } from './finding.js';
@@ -6,7 +5,9 @@ import { classifyPath } from './path-scope.js';
 import { judgeRedirect } from './redirect-judge.js';
 import { isSecretVariableName } from './secret-source.js';
 import type { CommandInput, CommandScope, Redirect, SimpleCommand } from './shell-command.js';
+import type { ShellNode } from './shell-syntax.js';
 import { evaluateWord, type ShellVariables } from './shell-word.js';
+import { simpleCommandSyntax } from './simple-command-syntax.js';
 import { taskNamesPath } from './task-scope.js';
 
 /** Nested shells deeper than this are not followed: the call is judged not understood. */
@@ -67,6 +68,11 @@ function analyseSource(source: string, state: WalkState, depth: number, variable
     return;
   }
   if (source.trim() === '') return;
+  const simple = simpleCommandSyntax(source);
+  if (simple !== null) {
+    walk(simple, state, depth, variables);
+    return;
+  }
   const parse = parseBash(source);
   if (!parse.ok) {
     state.parsed = false;
@@ -84,7 +90,7 @@ function analyseSource(source: string, state: WalkState, depth: number, variable
   }
 }
 
-function walk(node: Node, state: WalkState, depth: number, variables: ShellVariables): void {
+function walk(node: ShellNode, state: WalkState, depth: number, variables: ShellVariables): void {
   if (state.stopped) return;
   state.nodes += 1;
   if (state.nodes > MAX_SHELL_NODES) {
@@ -120,7 +126,7 @@ function walk(node: Node, state: WalkState, depth: number, variables: ShellVaria
   for (const child of node.namedChildren) if (child !== null) walk(child, state, depth, variables);
 }
 
-function assign(node: Node, state: WalkState, depth: number, variables: ShellVariables): void {
+function assign(node: ShellNode, state: WalkState, depth: number, variables: ShellVariables): void {
   const name = node.childForFieldName('name');
   const value = node.childForFieldName('value');
   if (name === null) return;
@@ -136,7 +142,7 @@ function assign(node: Node, state: WalkState, depth: number, variables: ShellVar
 }
 
 function walkPipeline(
-  node: Node,
+  node: ShellNode,
   state: WalkState,
   depth: number,
   variables: ShellVariables,
@@ -197,7 +203,7 @@ const SOCKET_CLIENT_MENTION = /\b(nc|ncat|netcat|socat|telnet|openssl|cryptcat)\
 const SOCKET_CLIENTS = new Set(['nc', 'ncat', 'netcat', 'socat', 'telnet', 'openssl', 'cryptcat']);
 
 function walkRedirected(
-  node: Node,
+  node: ShellNode,
   state: WalkState,
   depth: number,
   variables: ShellVariables,
@@ -205,7 +211,7 @@ function walkRedirected(
 ): SimpleCommand | undefined {
   const redirects: Redirect[] = [];
   let document: string | undefined;
-  const continuations: Node[] = [];
+  const continuations: ShellNode[] = [];
   for (const redirect of node.childrenForFieldName('redirect')) {
     if (redirect === null) continue;
     if (redirect.type === 'heredoc_redirect') {
@@ -271,7 +277,7 @@ function placeholder(text: string): SimpleCommand {
 }
 
 function walkCommand(
-  node: Node,
+  node: ShellNode,
   state: WalkState,
   depth: number,
   variables: ShellVariables,
@@ -385,7 +391,7 @@ function createScope(
   return scope;
 }
 
-function judgeFunction(node: Node, state: WalkState): void {
+function judgeFunction(node: ShellNode, state: WalkState): void {
   // A function that pipes into itself in the background is a fork bomb: `:(){ :|:& };:`.
   const name = node.childForFieldName('name')?.text;
   const body = node.childForFieldName('body')?.text ?? '';

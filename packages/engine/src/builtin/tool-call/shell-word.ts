@@ -1,4 +1,4 @@
-import type { Node } from 'web-tree-sitter';
+import type { ShellNode } from './shell-syntax.js';
 
 /**
  * The value of one shell word after quote removal and the expansions the analyser can resolve:
@@ -17,7 +17,7 @@ export interface WordValue {
 export type ShellVariables = Map<string, string>;
 
 /** `type` is `node.type` when the caller has read it already (each read calls into WebAssembly). */
-export function evaluateWord(node: Node, variables: ShellVariables, type = node.type): WordValue {
+export function evaluateWord(node: ShellNode, variables: ShellVariables, type = node.type): WordValue {
   switch (type) {
     case 'word':
     case 'command_name': {
@@ -48,7 +48,7 @@ export function evaluateWord(node: Node, variables: ShellVariables, type = node.
 }
 
 /** `opening` is the length of the quote that opens a string (`"` or `$"`), 0 outside quotes. */
-function evaluatePieces(node: Node, variables: ShellVariables, opening: 0 | 1 | 2): WordValue {
+function evaluatePieces(node: ShellNode, variables: ShellVariables, opening: 0 | 1 | 2): WordValue {
   const source = node.text;
   const base = node.startIndex;
   const quoted = opening > 0;
@@ -87,7 +87,7 @@ function literal(text: string, quoted: boolean): string {
   return quoted ? unescapeDoubleQuoted(text) : unescapeUnquoted(text);
 }
 
-function evaluateExpansion(node: Node, variables: ShellVariables, quoted: boolean): WordValue {
+function evaluateExpansion(node: ShellNode, variables: ShellVariables, quoted: boolean): WordValue {
   const match = /^\$\{?([A-Za-z_][A-Za-z0-9_]*)(?::?[-=]([^}]*))?\}?$/.exec(node.text);
   if (match === null) return { text: node.text, dynamic: true, splits: false };
   const name = match[1]!;
@@ -98,7 +98,7 @@ function evaluateExpansion(node: Node, variables: ShellVariables, quoted: boolea
   return { text: node.text, dynamic: true, splits: false };
 }
 
-function evaluateSubstitution(node: Node, variables: ShellVariables): WordValue {
+function evaluateSubstitution(node: ShellNode, variables: ShellVariables): WordValue {
   // `$(echo rm)` is a common way to hide a command name; resolve the trivial echo/printf case.
   const inner = node.namedChildren.filter((child) => child !== null);
   const only = inner.length === 1 ? inner[0] : undefined;
