@@ -18,6 +18,8 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
 
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
 describe('KeyStore', () => {
   it('stores only the hash and authenticates the key to its principal', () => {
     const { db, keys } = freshStore();
@@ -63,13 +65,29 @@ describe('KeyStore', () => {
     db.close();
   });
 
-  it('refuses a remembered key from the next call on once another connection revokes it', () => {
+  it('refuses a remembered key from the next event-loop turn on once another connection revokes it', async () => {
     const { db, keys, dir } = freshStore();
     const { key, record } = keys.create();
     const other = openDatabase(dir, migrations);
     expect(keys.authenticate(key)).toEqual(record.principal);
+    await nextTurn();
     expect(keys.authenticate(key)).toEqual(record.principal);
     expect(new KeyStore(other).revoke(record.id)).toBe('revoked');
+    await nextTurn();
+    expect(keys.authenticate(key)).toBeNull();
+    other.close();
+    db.close();
+  });
+
+  it('reads the data version once per event-loop turn', async () => {
+    const { db, keys, dir } = freshStore();
+    const { key, record } = keys.create();
+    const other = openDatabase(dir, migrations);
+    expect(keys.authenticate(key)).toEqual(record.principal);
+    // A commit in the middle of a turn: requests handled in this turn arrived before it.
+    expect(new KeyStore(other).revoke(record.id)).toBe('revoked');
+    expect(keys.authenticate(key)).toEqual(record.principal);
+    await nextTurn();
     expect(keys.authenticate(key)).toBeNull();
     other.close();
     db.close();
