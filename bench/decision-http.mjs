@@ -66,7 +66,17 @@ function startChild(args) {
   });
 }
 
-async function load(url, headers, label, connections) {
+/** CPU time (user + system) a process has used, in ms, from /proc; null where there is none. */
+function cpuMs(pid) {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return null;
+  }
+}
+
+async function load(url, headers, label, connections, pid) {
   const options = {
     url: `${url}/v1/decision`,
     method: 'POST',
@@ -78,9 +88,11 @@ async function load(url, headers, label, connections) {
   // autocannon's own histogram keeps whole milliseconds, too coarse for sub-millisecond answers:
   // collect every response time (fractional ms, from hrtime) and take the percentiles here.
   const latencies = [];
+  const cpuBefore = cpuMs(pid);
   const run = autocannon({ ...options, duration: Number(values.duration) });
   run.on('response', (_client, _status, _bytes, responseTime) => latencies.push(responseTime));
   const result = await run;
+  const cpuAfter = cpuMs(pid);
   if (result.non2xx > 0 || result.errors > 0)
     throw new Error(`${label}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   latencies.sort((a, b) => a - b);
@@ -91,6 +103,12 @@ async function load(url, headers, label, connections) {
     p99: percentile(99),
     rps: result.requests.average,
     bytes: result.throughput.average,
+    // The server's own CPU per answer: steadier than latency on a shared machine, and what
+    // throughput is made of once the server is saturated.
+    cpuUs:
+      cpuBefore === null || cpuAfter === null
+        ? null
+        : ((cpuAfter - cpuBefore) * 1000) / result.requests.total,
   };
 }
 
@@ -111,9 +129,9 @@ async function measure() {
     for (const connections of Object.keys(loads)) {
       const n = Number(connections);
       loads[connections].decision.push(
-        await load(arbiter.url, { authorization: `Bearer ${arbiter.key}` }, 'arbiter', n),
+        await load(arbiter.url, { authorization: `Bearer ${arbiter.key}` }, 'arbiter', n, arbiter.child.pid),
       );
-      loads[connections].baseline.push(await load(bare.url, {}, 'bare', n));
+      loads[connections].baseline.push(await load(bare.url, {}, 'bare', n, bare.child.pid));
     }
   }
   arbiter.child.kill('SIGTERM');
@@ -125,9 +143,11 @@ async function measure() {
     p50: median(rows, 'p50'),
     p99: median(rows, 'p99'),
     rps: median(rows, 'rps'),
+    cpuUs: rows.some((row) => row.cpuUs === null) ? null : median(rows, 'cpuUs'),
   });
   const row = (name, r) =>
-    `  ${name.padEnd(34)} p50 ${r.p50.toFixed(2).padStart(6)} ms   p99 ${r.p99.toFixed(2).padStart(6)} ms   ${r.rps.toFixed(0).padStart(6)} req/s`;
+    `  ${name.padEnd(34)} p50 ${r.p50.toFixed(2).padStart(6)} ms   p99 ${r.p99.toFixed(2).padStart(6)} ms   ${r.rps.toFixed(0).padStart(6)} req/s` +
+    (r.cpuUs === null ? '' : `   server CPU ${r.cpuUs.toFixed(0).padStart(4)} µs/request`);
   console.log(
     `node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg()[0].toFixed(2)}, ` +
       `${values.rounds} alternating rounds of ${values.duration} s per load (medians), response ${responseBytes} bytes`,
