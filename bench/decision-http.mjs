@@ -1,6 +1,8 @@
 // Decision API throughput and latency over HTTP: the 6-question request to the built-in engine
 // (`arbiter serve` code, auth on) against a bare Fastify route that parses the same JSON body and
 // returns a constant body of the same size, each server in its own process, same load, same run.
+// A third server, the floor, is Arbiter's own with an engine that returns answers computed at
+// start: authentication, validation, routing and serialisation without any evaluation.
 //
 // Two loads per side: one connection (latency: each request alone, no queueing in front of it) and
 // `--connections` (throughput, where latency is mostly time spent queued behind other requests).
@@ -28,10 +30,16 @@ if (values.serve) await serve(values.serve);
 else await measure();
 
 async function serve(kind) {
-  if (kind === 'arbiter') {
+  if (kind === 'arbiter' || kind === 'floor') {
     const { startServer } = await import('@arbiter/server');
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-bench-'));
-    const server = await startServer({ port: 0, dataDir, harness: false, logger: false });
+    const server = await startServer({
+      port: 0,
+      dataDir,
+      harness: false,
+      logger: false,
+      ...(kind === 'floor' ? await floorCatalog() : {}),
+    });
     process.stdout.write(`READY ${server.url} ${server.initialKey}\n`);
     process.on('SIGTERM', async () => {
       await server.close();
@@ -49,6 +57,32 @@ async function serve(kind) {
     process.stdout.write(`READY ${url} none\n`);
     process.on('SIGTERM', () => app.close().then(() => process.exit(0)));
   }
+}
+
+/**
+ * The floor: the same server, route, authentication, validation and serialisation, with an engine
+ * that hands back answers computed once at start. What no engine can go below on this route.
+ */
+async function floorCatalog() {
+  const { createBuiltinEngine } = await import('@arbiter/engine');
+  const { z } = await import('zod');
+  const { answers, usage } = await createBuiltinEngine().evaluate(SIX_QUESTION_REQUEST);
+  const precomputed = {
+    specificationVersion: 'v1',
+    engineId: 'precomputed',
+    evaluate: async () => ({ answers, usage }),
+  };
+  return {
+    config: {
+      catalog: {
+        builtinModels: false,
+        models: [{ name: 'arbiter-0.0.1', release_date: '2026-01-01', engine: { kind: 'precomputed' } }],
+      },
+    },
+    engineKinds: {
+      precomputed: { configSchema: z.looseObject({ kind: z.string() }), create: () => precomputed },
+    },
+  };
 }
 
 function startChild(args) {
@@ -122,20 +156,28 @@ async function measure() {
   const responseBytes = Buffer.byteLength(await probe.text());
   if (probe.status !== 200) throw new Error(`arbiter answered ${probe.status}`);
   const bare = await startChild(['--serve', 'bare', '--body-bytes', String(responseBytes)]);
+  const floor = await startChild(['--serve', 'floor']);
+  const servers = {
+    decision: { label: 'arbiter /v1/decision (6 questions)', ...arbiter, auth: true },
+    floor: { label: 'same route, precomputed answers', ...floor, auth: true },
+    baseline: { label: 'bare Fastify, constant body', ...bare, auth: false },
+  };
 
-  // Alternating rounds, so a burst of load from elsewhere on the machine hits both sides alike.
-  const loads = { 1: { decision: [], baseline: [] }, [values.connections]: { decision: [], baseline: [] } };
+  // Alternating rounds, so a burst of load from elsewhere on the machine hits every side alike.
+  const loads = {};
+  for (const connections of ['1', values.connections])
+    loads[connections] = Object.fromEntries(Object.keys(servers).map((name) => [name, []]));
   for (let round = 0; round < Number(values.rounds); round++) {
     for (const connections of Object.keys(loads)) {
-      const n = Number(connections);
-      loads[connections].decision.push(
-        await load(arbiter.url, { authorization: `Bearer ${arbiter.key}` }, 'arbiter', n, arbiter.child.pid),
-      );
-      loads[connections].baseline.push(await load(bare.url, {}, 'bare', n, bare.child.pid));
+      for (const [name, server] of Object.entries(servers)) {
+        const headers = server.auth ? { authorization: `Bearer ${server.key}` } : {};
+        loads[connections][name].push(
+          await load(server.url, headers, name, Number(connections), server.child.pid),
+        );
+      }
     }
   }
-  arbiter.child.kill('SIGTERM');
-  bare.child.kill('SIGTERM');
+  for (const server of Object.values(servers)) server.child.kill('SIGTERM');
 
   const median = (rows, key) =>
     [...rows.map((row) => row[key])].sort((a, b) => a - b)[Math.floor(rows.length / 2)];
@@ -154,14 +196,14 @@ async function measure() {
   );
   const result = {};
   for (const [connections, rows] of Object.entries(loads)) {
-    const a = summary(rows.decision);
-    const b = summary(rows.baseline);
+    const figures = Object.fromEntries(Object.entries(rows).map(([name, list]) => [name, summary(list)]));
+    const { decision: a, floor: f, baseline: b } = figures;
     result[connections] = { a, b };
     console.log(`${connections} connection${connections === '1' ? '' : 's'}:`);
-    console.log(row('arbiter /v1/decision (6 questions)', a));
-    console.log(row('bare Fastify, constant body', b));
+    for (const [name, figure] of Object.entries(figures)) console.log(row(servers[name].label, figure));
     console.log(
-      `  p50 ratio ${(a.p50 / b.p50).toFixed(2)}×, throughput ${(a.rps / b.rps).toFixed(2)} of bare`,
+      `  p50 ratio ${(a.p50 / b.p50).toFixed(2)}× (floor ${(f.p50 / b.p50).toFixed(2)}×), ` +
+        `throughput ${(a.rps / b.rps).toFixed(2)} of bare (floor ${(f.rps / b.rps).toFixed(2)})`,
     );
   }
   const latency = result[1];
