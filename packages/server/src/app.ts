@@ -1,4 +1,4 @@
-import type { ModelCatalog } from '@arbiter/engine';
+import type { ModelCatalog } from '@arbiter/engine/catalog';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { apiReferencePlugin } from './api-reference/api-reference-plugin.js';
 import { authPlugin } from './auth/auth-plugin.js';

@@ -1,5 +1,6 @@
-import type { EngineKind, PackAnalyser } from '@arbiter/engine';
-import { ModelCatalog } from '@arbiter/engine';
+import type { PackAnalyser } from '@arbiter/engine/builtin';
+import type { EngineKind } from '@arbiter/engine/catalog';
+import { ModelCatalog } from '@arbiter/engine/catalog';
 import type { FastifyInstance } from 'fastify';
 import { type AppOptions, buildApp } from './app.js';
 import {

@@ -1,4 +1,4 @@
-import { CatalogConfigError, ModelCatalog, type ModelListing } from '@arbiter/engine';
+import { CatalogConfigError, ModelCatalog, type ModelListing } from '@arbiter/engine/catalog';
 import { loadServerConfig, ServerConfigError } from '@arbiter/server';
 import { formatTextTable } from './text-table.js';
 import { EXIT_FAILURE, UsageError } from './usage-error.js';

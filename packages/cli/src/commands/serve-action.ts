@@ -1,4 +1,4 @@
-import { CatalogConfigError } from '@arbiter/engine';
+import { CatalogConfigError } from '@arbiter/engine/catalog';
 import { ServerConfigError, startServer } from '@arbiter/server';
 import { UsageError } from './usage-error.js';
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { catalogConfigSchema } from '@arbiter/engine';
+import { catalogConfigSchema } from '@arbiter/engine/catalog';
 import { z } from 'zod';
 import { billingConfigSchema } from '../billing/billing-config.js';
 import { formatIssuePath } from '../decision/issue-path.js';

@@ -6,7 +6,7 @@ import {
   errorBodySchema,
   findAnswerMismatch,
 } from '@arbiter/decision';
-import { estimateContextTokens, type ModelCatalog } from '@arbiter/engine';
+import { estimateContextTokens, type ModelCatalog } from '@arbiter/engine/catalog';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';

@@ -1,5 +1,5 @@
 import { EngineError } from '@arbiter/decision';
-import { ModelNotFoundError } from '@arbiter/engine';
+import { ModelNotFoundError } from '@arbiter/engine/catalog';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ApiError } from './api-error.js';

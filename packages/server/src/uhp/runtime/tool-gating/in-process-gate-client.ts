@@ -1,5 +1,5 @@
 import { createInProcessTransport, DecisionClient } from '@arbiter/decision';
-import { BUILTIN_MODELS, createBuiltinEngine, toolGateAnalyser } from '@arbiter/engine';
+import { BUILTIN_MODELS, createBuiltinEngine, toolGateAnalyser } from '@arbiter/engine/builtin';
 import type { ToolGateDecisionClient } from '@arbiter/tool-gate';
 
 /**
