@@ -25,8 +25,13 @@ function deferredEngine(
 ): DecisionEngine & { checkAvailability(): Promise<EngineAvailability> } {
   let engine: Promise<OpenAICompatibleEngine> | undefined;
   const load = () => {
-    engine ??= import('./openai-compatible-engine.js').then((module) =>
-      module.createOpenAICompatibleEngine(config),
+    engine ??= import('./openai-compatible-engine.js').then(
+      (module) => module.createOpenAICompatibleEngine(config),
+      (error: unknown) => {
+        // Not remembered: the next call tries the import again.
+        engine = undefined;
+        throw error;
+      },
     );
     return engine;
   };
