@@ -17,6 +17,9 @@ export const devSetPath =
 /** The hand-written adversarial set, per principle of issue 14 (see bench/data/README.md). */
 export const adversarialSetPath = resolve(repositoryRoot, 'bench/data/gate-adversarial.jsonl');
 
+/** Cases written after the rules and measured before any rule was changed for them (bench/data/README.md). */
+export const holdoutSetPath = resolve(repositoryRoot, 'bench/data/gate-holdout.jsonl');
+
 /** The cases: `{ id, state, expect: 'allow' | 'deny', note }`. */
 export function readDevSet(path = devSetPath) {
   return readFileSync(path, 'utf8')
