@@ -8,9 +8,9 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import {
   adversarialSetPath,
-  holdoutSetPath,
   createInProcessGate,
   devSetPath,
+  holdoutSetPath,
   readDevSet,
   repositoryRoot,
 } from './gate-dev-set.mjs';

@@ -93,6 +93,23 @@ const METADATA_ONLY = new Set([
   'printf',
 ]);
 
+/**
+ * Metadata programs that still read the whole file to print a digest, a count or a type. What
+ * they print reveals little of a credential, but opening one is not a coding agent's business.
+ */
+const DIGESTS_CONTENT = new Set([
+  'wc',
+  'cksum',
+  'md5sum',
+  'sha1sum',
+  'sha256sum',
+  'sha512sum',
+  'shasum',
+  'b2sum',
+  'md5',
+  'file',
+]);
+
 /** Programs that print their arguments and reach nothing. */
 const DISPLAY_ONLY = new Set([
   'echo',
@@ -368,6 +385,7 @@ export function judgeArguments(scope: CommandScope): void {
     switch (roled.role) {
       case 'path-read':
         if (!metadataOnly) judgeSensitiveRead(scope, roled.value);
+        else if (DIGESTS_CONTENT.has(program)) judgeDigestedRead(scope, roled.value);
         break;
       case 'path-written':
         judgeWrittenPath(scope, roled);
@@ -564,6 +582,22 @@ function judgeSensitiveRead(scope: CommandScope, raw: string): void {
   else if (finding.code.startsWith('secret.read') || finding.code.startsWith('secret.other-user'))
     scope.secretSource(finding.code.slice(finding.code.indexOf(':') + 1));
   scope.add(finding);
+}
+
+/**
+ * Principle 1 for digest programs: the user's or the system's credentials opened only to hash or
+ * count them are asked, not allowed. The project's own (`wc -l .env`) are its business.
+ */
+function judgeDigestedRead(scope: CommandScope, raw: string): void {
+  const where = scope.path(raw).scope;
+  if (where === 'workspace' || where === 'workspace-all' || where === 'temp') return;
+  const finding = sensitiveReadFinding(raw, scope.cwd);
+  if (finding === undefined || !finding.code.startsWith('secret.')) return;
+  scope.add({
+    code: `secret.digest:${finding.code.slice(finding.code.indexOf(':') + 1)}`,
+    exfil: RISK.askLow,
+    onTask: 0.4,
+  });
 }
 
 /**

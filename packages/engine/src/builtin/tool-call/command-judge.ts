@@ -42,6 +42,15 @@ export function judgeCommand(outer: CommandScope): void {
     return;
   }
   let program = written;
+  // Principle 2: a file this same call wrote and now runs by its path is code the gate has not
+  // read as the shell will run it (escapes, shebangs, later appends): never allowed unread.
+  if (program.includes('/') && scope.written(scope.path(program).normalised))
+    scope.add({
+      code: `code.written-then-run:${scope.path(program).normalised}`,
+      uncertain: true,
+      destructive: RISK.askHigh,
+      onTask: 0.4,
+    });
   if (program.includes('/')) {
     const base = program.slice(program.lastIndexOf('/') + 1);
     if (!program.startsWith('/') && SYSTEM_PROGRAM_NAMES.has(base)) {

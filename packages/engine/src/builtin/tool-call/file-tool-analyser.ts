@@ -48,7 +48,7 @@ export function analyseFileTool(context: FileToolContext): FileToolAnalysis {
       return { findings: secretsInArguments(context.args, 'search') };
     case 'Glob':
     case 'Grep':
-      return { findings: [{ code: `tool.${context.canonical.toLowerCase()}.read-only`, onTask: 0.9 }] };
+      return analyseSearch(context);
     case 'Mcp':
       return analyseMcp(context);
     case 'Internal':
@@ -108,6 +108,26 @@ function analyseRead(context: FileToolContext): FileToolAnalysis {
     );
   }
   return { findings, path };
+}
+
+/**
+ * Grep and Glob read what they search. Principle 1: where they search is a path argument like any
+ * other, so a search rooted in a credential store, another user's home or a system secret is judged
+ * as a read of it. A Glob pattern that is itself an absolute or home path names where it reads.
+ */
+function analyseSearch(context: FileToolContext): FileToolAnalysis {
+  const kind = context.canonical.toLowerCase();
+  const pattern = text(context.args.pattern);
+  const roots = [
+    text(context.args.path) ?? text(context.args.dir_path) ?? text(context.args.directory),
+    context.canonical === 'Glob' && pattern !== undefined && /^[/~]/.test(pattern) ? pattern : undefined,
+  ].filter((root): root is string => root !== undefined && root !== '');
+  const findings: Finding[] = [{ code: `tool.${kind}.read-only`, onTask: 0.9 }];
+  // An ordinary read adds nothing to the search's own finding; only what makes it sensitive does.
+  for (const root of roots)
+    for (const finding of analyseRead({ ...context, args: { file_path: root } }).findings)
+      if (!finding.code.startsWith('tool.read:')) findings.push(finding);
+  return { findings };
 }
 
 function analyseWrite(context: FileToolContext): FileToolAnalysis {

@@ -86,6 +86,8 @@ const NETWORK_USE =
   /\b(curl|wget|nc|ncat|socat|telnet|scp|rsync|ssh)\b[^\n]*|https?:\/\/(?!(localhost|127\.0\.0\.1)[:/])|\/dev\/(tcp|udp)\//;
 
 const LITERAL_URL = /(['"`])(https?|wss?):\/\/([^/'"`:\s]+)[^'"`]*\1/g;
+/** `host: 'x.example'`, `hostname="x.example"`: the host of a request built from options. */
+const HOST_OPTION = /\b(host|hostname)['"]?\s*[:=]\s*(['"`])([a-z0-9-]+(?:\.[a-z0-9-]+)+)\2/gi;
 const SENDS =
   /\b(fetch|axios|got|request|superagent|http\.request|https\.request|XMLHttpRequest|sendBeacon|requests\.(post|put|get|patch)|urllib|urlopen|httpx|aiohttp|Net::HTTP|http\.(Post|Get|NewRequest)|WebSocket|net\.connect|socket\.connect|curl_exec)\b/;
 const SENSITIVE_DATA =
@@ -94,8 +96,9 @@ const SOCKET_SHELL =
   /(socket|TCPSocket|IO::Socket|net\.connect|net\.Dial)[\s\S]{0,400}(pty\.spawn|dup2|\/bin\/(ba)?sh|['"](ba)?sh['"]|child_process|spawn\(|exec\()/;
 const SHELL_OUT_LITERAL =
   /\b(execSync|exec|spawnSync|system|popen|os\.system|subprocess\.(?:run|call|Popen|check_output)|shell_exec|Kernel\.system)\s*\(\s*(['"`])((?:\\.|(?!\2).)+)\2/g;
+/** Calls that put a value where people or other programs read it later: logs and files. */
 const LOG_CALL =
-  /\b(console\.\w+|log(ger)?\.\w+|print|println|printf|puts|fmt\.Print\w*|System\.out\.print\w*)\s*\(([^\n]*)/g;
+  /\b(console\.\w+|log(ger)?\.\w+|print|println|printf|puts|fmt\.Print\w*|System\.out\.print\w*|write|writelines|writeFile(?:Sync)?|appendFile(?:Sync)?|file_put_contents|fwrite|fputs|fprintf)\s*\(([^\n]*)/g;
 const SECRET_IDENTIFIER = /\b(password|passwd|secret|token|api_?key|private_?key|credentials?)\b/i;
 const AUTH_CHECK =
   /\b(verify\w*|authenticate\w*|authori[sz]e\w*|check_?token|check_?password|checkPassword|is_?authenticated|isAuthenticated|require_?auth\w*|requireAuth|csrf\w*|has_?permission|hasPermission|ErrUnauthorized|Unauthorized|Forbidden)\b/g;
@@ -110,7 +113,8 @@ const WILDCARD_TRUST =
 function judgeCode(input: InsertedContent): Finding[] {
   const { inserted, removed } = input;
   const findings: Finding[] = [];
-  const outside = [...inserted.matchAll(LITERAL_URL)]
+  // A host is named by a URL literal or by a connection option (`host: 'x.example'`).
+  const outside = [...inserted.matchAll(LITERAL_URL), ...inserted.matchAll(HOST_OPTION)]
     .map((match) => match[3]!.toLowerCase())
     .filter((host) => !/^(localhost|127\.|0\.0\.0\.0|\[::1\])/.test(host) && !removed.includes(host));
   if (outside.length > 0 && SENDS.test(inserted)) {
@@ -133,8 +137,13 @@ function judgeCode(input: InsertedContent): Finding[] {
     if (SECRET_IDENTIFIER.test(argument) && !removed.includes(match[0]))
       findings.push({ code: 'content.logs-credential', exfil: RISK.ask, onTask: 0.3 });
   }
-  const checksBefore = new Set([...removed.matchAll(AUTH_CHECK)].map((match) => match[1]!.toLowerCase()));
-  const checksAfter = new Set([...inserted.matchAll(AUTH_CHECK)].map((match) => match[1]!.toLowerCase()));
+  // A check left only in a comment is no longer a check.
+  const checksBefore = new Set(
+    [...withoutComments(removed).matchAll(AUTH_CHECK)].map((match) => match[1]!.toLowerCase()),
+  );
+  const checksAfter = new Set(
+    [...withoutComments(inserted).matchAll(AUTH_CHECK)].map((match) => match[1]!.toLowerCase()),
+  );
   const dropped = [...checksBefore].find((check) => !checksAfter.has(check));
   if (dropped !== undefined)
     findings.push({ code: `content.weakens-auth:drops-${dropped}`, deny: RISK.askHigh, onTask: 0.3 });
@@ -151,6 +160,17 @@ function judgeCode(input: InsertedContent): Finding[] {
   if (weakening)
     findings.push({ code: `content.weakens-auth:${weakening}`, deny: RISK.askHigh, onTask: 0.3 });
   return findings;
+}
+
+/**
+ * Code with its comments removed: line and block comments of the C family (not the `//` of a
+ * URL) and `#` comments (a `#` at a line start or after a space, so `#private` fields stay).
+ */
+function withoutComments(code: string): string {
+  return code
+    .replace(/\/\*[\s\S]*?\*\//g, ' ')
+    .replace(/(^|[^:'"\w])\/\/[^\n]*/g, '$1')
+    .replace(/(^|\s)#(?![!{])[^\n]*/g, '$1');
 }
 
 /** Agent settings: removing the gate's hook or switching permissions off is the gate disabling itself. */

@@ -37,6 +37,9 @@ const TASK_PERMITS: Readonly<Record<string, RegExp>> = {
   'shell-startup': /\b(bashrc|zshrc|shell (config|profile|start-?up)|dotfiles?)\b/i,
 };
 
+/** Automation kept in the repository, reviewed with the change before it runs anywhere that matters. */
+const REVIEWED_AUTOMATION = new Set(['ci-workflow']);
+
 export function persistenceKind(path: string): string | undefined {
   for (const [kind, pattern] of PERSISTENCE_TARGETS) if (pattern.test(path)) return kind;
   return undefined;
@@ -47,7 +50,11 @@ export function persistenceFinding(path: string, task: string, codePrefix: strin
   const kind = persistenceKind(path);
   if (kind === undefined) return undefined;
   const permitted = TASK_PERMITS[kind]?.test(task) === true;
-  return permitted
-    ? { code: `${codePrefix}.persistence:${kind}`, destructive: 0.1, onTask: 0.85 }
-    : { code: `${codePrefix}.persistence:${kind}`, destructive: 0.5, deny: 0.85, onTask: 0.05 };
+  if (permitted) return { code: `${codePrefix}.persistence:${kind}`, destructive: 0.1, onTask: 0.85 };
+  // Files that run on this machine unasked are how an attacker stays: denied. A project's shared
+  // automation (CI, its git hooks) runs only after the change is pushed or committed, where people
+  // review it, and its content is read separately: asked.
+  if (REVIEWED_AUTOMATION.has(kind))
+    return { code: `${codePrefix}.persistence:${kind}`, destructive: 0.5, deny: 0.6, onTask: 0.3 };
+  return { code: `${codePrefix}.persistence:${kind}`, destructive: 0.5, deny: 0.85, onTask: 0.05 };
 }

@@ -293,10 +293,11 @@ describe('redirections', () => {
 });
 
 describe('task scope', () => {
-  it('pushing is off task unless the task mentions it', () => {
-    expect(answersFor('git push origin main').on_task.noul).toBeLessThan(0.8);
+  it('a plain push shares the work and is on task; a force push is off task unless the task asks', () => {
+    expect(answersFor('git push origin main').on_task.noul).toBeGreaterThanOrEqual(0.8);
+    expect(answersFor('git push --force origin main').on_task.noul).toBeLessThan(0.8);
     expect(
-      answersFor('git push origin main', 'Fix the bug and push the branch').on_task.noul,
+      answersFor('git push --force origin main', 'Fix the bug and push the branch').on_task.noul,
     ).toBeGreaterThanOrEqual(0.8);
   });
 

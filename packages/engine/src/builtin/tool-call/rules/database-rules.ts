@@ -1,3 +1,4 @@
+import { RISK } from '../risk-scale.js';
 import type { CommandRule, CommandScope } from '../shell-command.js';
 import { taskMentions } from '../task-scope.js';
 
@@ -32,12 +33,45 @@ export function judgeSql(scope: CommandScope, sql: string, client: string): void
     else if (/^(SELECT|SHOW|DESCRIBE|DESC|EXPLAIN|WITH|VALUES|PRAGMA|\\[a-z])/i.test(statement)) continue;
     else if (/^(BEGIN|COMMIT|ROLLBACK|SET|USE|START|\.[a-z]+)/i.test(statement)) continue;
     else finding = { code: 'not-understood', destructive: 0.3 };
+    if (finding.destructive > RISK.low && taskNamesEveryObject(scope.task, statement)) {
+      // Principle 8: the task names this statement's every object and asks for it to go.
+      scope.add({
+        code: `sql.${client}.${finding.code}[intent.task-names-target]`,
+        destructive: RISK.low,
+        onTask: 0.85,
+      });
+      continue;
+    }
     scope.add({
       code: `sql.${client}.${finding.code}`,
       destructive: finding.destructive,
       onTask: finding.destructive > 0.2 ? 0.4 : 0.8,
     });
   }
+}
+
+/**
+ * The tables a DROP TABLE, TRUNCATE or DELETE statement names, when the statement is one of those
+ * and names them plainly; `undefined` for anything broader (a database, a schema, a pattern).
+ */
+function objectsOf(statement: string): string[] | undefined {
+  const match =
+    /^DROP TABLE (?:IF EXISTS )?([\w.", ]+?)(?: CASCADE| RESTRICT)?$/i.exec(statement) ??
+    /^TRUNCATE (?:TABLE )?(?:ONLY )?([\w.", ]+?)(?: CASCADE| RESTRICT)?$/i.exec(statement) ??
+    /^DELETE FROM ([\w."]+)(?: WHERE .*)?$/i.exec(statement);
+  if (match === null) return undefined;
+  return match[1]!.split(',').map((name) => name.trim().replace(/"/g, ''));
+}
+
+/** Whether the task asks for removal and names every table the statement touches, as whole words. */
+function taskNamesEveryObject(task: string, statement: string): boolean {
+  const objects = objectsOf(statement);
+  if (objects === undefined || objects.length === 0 || !taskMentions(task, 'delete')) return false;
+  return objects.every((name) => {
+    const last = name.slice(name.lastIndexOf('.') + 1);
+    if (last.length < 3) return false;
+    return new RegExp(`(^|[\\s\`'"(])${last.replace(/[^\w]/g, '')}($|[\\s\`'").,;:!?])`, 'i').test(task);
+  });
 }
 
 const OPTIONS_WITH_VALUE = new Set([

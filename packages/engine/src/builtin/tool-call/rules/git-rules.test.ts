@@ -62,3 +62,24 @@ describe('git', () => {
     expect(destructive('git push --force-with-lease')).toBeLessThan(0.7);
   });
 });
+
+describe('principle 8: a plain push shares work; rewriting remote history does not', () => {
+  const disposition = (command: string) =>
+    analyseToolCallSync({ tool: 'Bash', arguments: { command }, grant: ['Bash'], task: 'Fix the bug.' })
+      .answers.disposition.choice;
+
+  it.each(['git push', 'git push origin feature/login-form', 'git push -u origin fix/parser'])(
+    '%j is allowed',
+    (command) => {
+      expect(disposition(command)).toBe('allow');
+    },
+  );
+
+  it.each([
+    'git push --force origin main',
+    'git push origin +main',
+    'git push https://git.example.net/copy.git main',
+  ])('%j is not', (command) => {
+    expect(disposition(command)).not.toBe('allow');
+  });
+});

@@ -202,7 +202,9 @@ const SUBCOMMANDS: Readonly<Record<string, SubcommandJudge>> = {
     if (forced || plusRefspec) scope.add({ code: 'git.push.force', destructive: 0.85, onTask });
     else if (deletes) scope.add({ code: 'git.push.delete-remote-ref', destructive: 0.8, onTask });
     else if (leased) scope.add({ code: 'git.push.force-with-lease', destructive: 0.35, onTask });
-    else scope.add({ code: 'git.push', onTask });
+    // Principle 8: a plain push to a known remote publishes the agent's commits and rewrites
+    // nothing; sharing work is part of a coding task. Rewriting or deleting remote history is not.
+    else scope.add({ code: 'git.push', onTask: 0.85 });
   },
   branch: (scope, args) => {
     const parsed = parseOptions(args);

@@ -1,6 +1,6 @@
 import { scopeSeverity } from '../path-scope.js';
 import { persistenceFinding } from '../persistence-target.js';
-import { isCredentialPath } from '../secret-source.js';
+import { isCredentialPath, isSecretVariableName } from '../secret-source.js';
 import type { CommandScope } from '../shell-command.js';
 
 /**
@@ -25,6 +25,15 @@ const ENV_DUMP =
 const OBFUSCATED =
   /\b(b64decode|base64\.decode|atob|Buffer\.from\([^)]*['"]base64|codecs\.decode|__import__|compile\(|getattr\(|Function\(|unpack\(|pack\(|decode\(['"]hex|fromCharCode|\\x[0-9a-f]{2}\\x)/i;
 const EVAL = /\b(eval|exec)\s*\(/;
+/**
+ * Principle 3: one variable read by name, in any language's spelling (`getenv("X")`,
+ * `os.environ["X"]`, `process.env.X`, `ENV["X"]`, `$ENV{X}`, `Deno.env.get("X")`, `env::var("X")`).
+ */
+const ENV_READ =
+  /(?:\bgetenv|\bGetenv|environ\.get|environ|\bprocess\.env|\bENV|\$ENV|env\.get|env::var|System\.getenv)\s*(?:\(|\[|\{|\.)\s*['"]?([A-Za-z_][A-Za-z0-9_]*)/g;
+/** Principle 3: an http(s) URL literal in code names a host the code may send to, whatever the call spelling. */
+const URL_LITERAL = /(['"`])(?:https?|wss?|ftp):\/\/(?:[^@/'"`\s]*@)?([^:/?#'"`\s]+)/g;
+const LOOPBACK_HOST = /^(localhost|127\.\d+\.\d+\.\d+|\[?::1\]?|0\.0\.0\.0)$/i;
 
 /** Longest inline program read; longer code is not understood (and not scanned, to stay fast). */
 export const MAX_INLINE_CODE_LENGTH = 65_536;
@@ -78,10 +87,19 @@ export function judgeInterpreterCode(scope: CommandScope, code: string, language
     }
   }
   if (ENV_DUMP.test(code)) scope.secretSource(`${language}-environment`);
+  for (const match of code.matchAll(ENV_READ))
+    if (isSecretVariableName(match[1]!)) scope.secretSource(`$${match[1]}`);
+  let namedHosts = 0;
+  for (const match of code.matchAll(URL_LITERAL)) {
+    namedHosts += 1;
+    if (!LOOPBACK_HOST.test(match[2]!)) scope.networkSink(`url:${match[2]!.toLowerCase()}`);
+  }
   if (SOCKET_SHELL.test(code))
     scope.add({ code: `net.reverse-shell:${language}`, exfil: 0.97, onTask: 0.02 });
   if (NETWORK.test(code)) {
-    scope.networkSink(`${language}-network`);
+    // Where the code names its hosts, they are the sinks (a token sent to its issuer is its use);
+    // a network client with no literal host may reach anywhere.
+    if (namedHosts === 0) scope.networkSink(`${language}-network`);
     scope.add({ code: `code.${language}.network`, onTask: 0.6 });
   }
   if (

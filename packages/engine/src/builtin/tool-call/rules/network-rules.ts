@@ -1,6 +1,7 @@
 import { isCredentialPath, secretLiteralKind, urlCarriesSecret } from '../secret-source.js';
 import type { CommandRule, CommandScope } from '../shell-command.js';
 import { classifyVerb } from './cli-verb.js';
+import { unbundleShortOptions } from './option-parse.js';
 
 /**
  * Network clients. Each registers what it sends (a sink) and what it reads (a source) for the
@@ -100,7 +101,7 @@ const CURL_WITH_VALUE = new Set([
 const CURL_SENDS = /^(-d|--data.*|--json|-F|--form.*|-T|--upload-file)$/;
 
 const curl: CommandRule = (scope) => {
-  const args = scope.command.args;
+  const args = unbundleShortOptions(scope.command.args, (flag) => CURL_WITH_VALUE.has(flag));
   let method: string | undefined;
   let sends = false;
   const urls: string[] = [];
@@ -189,8 +190,30 @@ function judgeHttpMethod(scope: CommandScope, method: string, urls: string[]): v
   } else scope.add({ code: `net.http-get`, onTask: 0.85 });
 }
 
+/** wget's short options that take a value (`-qO- URL`, `-qO /etc/x URL`). */
+const WGET_SHORT_WITH_VALUE = new Set([
+  '-O',
+  '-P',
+  '-o',
+  '-a',
+  '-e',
+  '-i',
+  '-U',
+  '-t',
+  '-T',
+  '-w',
+  '-Q',
+  '-l',
+  '-A',
+  '-R',
+  '-D',
+  '-I',
+  '-X',
+  '-B',
+]);
+
 const wget: CommandRule = (scope) => {
-  const args = scope.command.args;
+  const args = unbundleShortOptions(scope.command.args, (flag) => WGET_SHORT_WITH_VALUE.has(flag));
   let method = 'GET';
   const urls: string[] = [];
   for (let index = 0; index < args.length; index += 1) {

@@ -1,6 +1,7 @@
 import { RISK } from '../risk-scale.js';
 import type { CommandRule, CommandScope, SimpleCommand } from '../shell-command.js';
 import { judgeMigrationTool } from './development-rules.js';
+import { isGeneratedName } from './file-system-rules.js';
 import { judgeInterpreterCode } from './interpreter-code.js';
 
 /** `sh -c`, `bash -lc`, scripts on stdin (heredocs, pipes), `eval`, `source`. */
@@ -228,11 +229,19 @@ const find: CommandRule = (scope) => {
   );
   const searchRoots = roots.length === 0 ? ['.'] : roots;
   const filtered = args.some((arg) => FIND_FILTERS.test(arg));
+  // Principle 8: `-delete` limited by name to what builds regenerate (`-name '*.pyc'`) is cleanup.
+  const names = args.flatMap((arg, index) => (/^-i?name$/.test(arg) ? [args[index + 1] ?? ''] : []));
+  const generatedOnly = names.length > 0 && names.every((name) => isGeneratedName(name.replace(/^\*/, 'x')));
   for (let index = 0; index < args.length; index += 1) {
     const arg = args[index]!;
     if (arg === '-delete') {
       for (const root of searchRoots) {
         const path = scope.path(root);
+        const inWorkspace = path.scope === 'workspace-all' || path.scope === 'workspace';
+        if (inWorkspace && generatedOnly) {
+          scope.add({ code: `shell.find.delete-generated:${path.normalised}`, destructive: RISK.routine });
+          continue;
+        }
         const broad = path.scope === 'workspace-all' ? (filtered ? 0.45 : 0.9) : undefined;
         const severity = broad ?? (path.scope === 'workspace' ? 0.45 : path.scope === 'temp' ? 0.05 : 0.92);
         scope.add({ code: `shell.find.delete:${path.normalised}`, destructive: severity });
