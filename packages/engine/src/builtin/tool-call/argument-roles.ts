@@ -30,7 +30,7 @@ export interface RoledArgument {
  * `-out`, `--result-file`, `-fprintf`, `--junit-xml`, …).
  */
 const OUTPUT_OPTION =
-  /^(-o|-O|-out|--out|-fprint0?|-fprintf|-fls|--[a-z-]*(output|outfile|out-file|output-file|output-dir|output-directory|outdir|out-dir|result-file|report-file|log-file|junit-?xml|junitxml|dump-to|save-to|write-to|output-document|target-directory))$/i;
+  /^(-o|-O|-out|--out|-keyout|-fprint0?|-fprintf|-fls|--[a-z-]*(output|outfile|out-file|output-file|output-dir|output-directory|outdir|out-dir|result-file|report-file|log-file|junit-?xml|junitxml|dump-to|save-to|write-to|output-document|target-directory))$/i;
 
 /**
  * Principle 2: options whose value is a command the program runs (`--rsh`, `--eval`, `-ex`,

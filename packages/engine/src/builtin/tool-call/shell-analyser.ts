@@ -180,6 +180,10 @@ function assign(node: ShellNode, state: WalkState, depth: number, variables: She
     variables.set(name.text, '');
     return;
   }
+  // The analysis splits words as the default IFS does; a script that sets its own splits them in
+  // ways the analysis does not follow (`IFS=,; c='rm,-rf,/x'; $c`): not understood.
+  if (name.text === 'IFS')
+    state.findings.add({ code: 'shell.ifs-changed', uncertain: true, destructive: RISK.askLow });
   const evaluated = evaluateWord(value, variables);
   if (evaluated.dynamic) variables.delete(name.text);
   else variables.set(name.text, evaluated.text);

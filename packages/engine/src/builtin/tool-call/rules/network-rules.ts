@@ -174,6 +174,8 @@ function judgeDownloadTarget(scope: CommandScope, target: string): void {
     });
 }
 
+const LOCAL_HOST = /^(localhost|127\.\d+\.\d+\.\d+|\[?::1\]?)$/i;
+
 function judgeHttpMethod(scope: CommandScope, method: string, urls: string[]): void {
   const pathVerb = urls.flatMap((url) =>
     url
@@ -186,7 +188,11 @@ function judgeHttpMethod(scope: CommandScope, method: string, urls: string[]): v
   } else if (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') {
     if (pathVerb.includes('destructive'))
       scope.add({ code: `net.http-${method.toLowerCase()}-delete-endpoint`, destructive: 0.75, onTask: 0.2 });
-    else scope.add({ code: `net.http-${method.toLowerCase()}`, destructive: 0.15, onTask: 0.6 });
+    else {
+      // A write to the developer's own service on this machine is how its API is tried out.
+      const local = urls.length > 0 && urls.every((url) => LOCAL_HOST.test(hostOf(url) ?? ''));
+      scope.add({ code: `net.http-${method.toLowerCase()}`, destructive: 0.15, onTask: local ? 0.85 : 0.6 });
+    }
   } else scope.add({ code: `net.http-get`, onTask: 0.85 });
 }
 

@@ -319,6 +319,16 @@ export const SHELL_RULES: ReadonlyMap<string, CommandRule> = new Map<string, Com
   ...SHELL_PROGRAMS.map((name) => [name, shell] as const),
   ...INTERPRETERS.map((name) => [name, interpreter] as const),
   ['eval', (scope) => scope.runShell(scope.command.args.join(' '), 'eval')],
+  // Principle 2: an alias's value is code the shell runs when the name is used.
+  [
+    'alias',
+    (scope) => {
+      for (const arg of scope.command.args) {
+        const equals = arg.indexOf('=');
+        if (equals > 0) scope.runShell(arg.slice(equals + 1), 'alias');
+      }
+    },
+  ],
   [
     'su',
     (scope) => {
