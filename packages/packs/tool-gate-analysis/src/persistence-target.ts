@@ -1,4 +1,5 @@
 import type { Finding } from './finding.js';
+import { RISK } from './risk-scale.js';
 
 /**
  * Files whose change makes something run later without the user asking: shell start-up files,
@@ -48,6 +49,6 @@ export function persistenceFinding(path: string, task: string, codePrefix: strin
   if (kind === undefined) return undefined;
   const permitted = TASK_PERMITS[kind]?.test(task) === true;
   return permitted
-    ? { code: `${codePrefix}.persistence:${kind}`, destructive: 0.1, onTask: 0.85 }
-    : { code: `${codePrefix}.persistence:${kind}`, destructive: 0.5, deny: 0.85, onTask: 0.05 };
+    ? { code: `${codePrefix}.persistence:${kind}`, destructive: RISK.routine, onTask: 0.85 }
+    : { code: `${codePrefix}.persistence:${kind}`, destructive: RISK.ask, deny: RISK.denyHigh, onTask: 0.05 };
 }
