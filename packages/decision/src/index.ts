@@ -22,6 +22,7 @@ export { parseRetryAfter } from './client/retry-after.js';
 export { backoffDelay, DEFAULT_RETRY_POLICY, type RetryPolicy } from './client/retry-policy.js';
 export type { DecisionEngine, EvaluateOptions, EvaluateResult } from './engine/decision-engine.js';
 export { EngineError, type EngineErrorCode } from './engine/engine-error.js';
+export type { PackAnalyser } from './engine/pack-analyser.js';
 export { choice, type Instructions, type NoulCriteria, noul, score } from './question/question-builders.js';
 export type { AnswerFor, AnswersFor, TypedChoiceAnswer } from './question/typed-answer.js';
 export type { TypedChoiceQuestion } from './question/typed-question.js';

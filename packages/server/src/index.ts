@@ -37,6 +37,7 @@ export { DEFAULT_SERVER_LIMITS, type ServerLimits } from './decision/decision-li
 export { ApiError, type ApiErrorType } from './errors/api-error.js';
 export { ReadableLogStream } from './readable-log/readable-log-stream.js';
 export { REQUEST_ID_HEADER } from './request-id.js';
+export { servedPackAnalysers } from './served-pack-analysers.js';
 export {
   DEFAULT_HOST,
   DEFAULT_PORT,

@@ -1,10 +1,12 @@
-import type { ToolGateDecisionClient } from '@arbiter/tool-gate';
+import type { ToolGateDecisionClient, ToolGateThresholds } from '@arbiter/tool-gate';
 
 export interface GateClientOptions {
   /** A running Arbiter server; without it the built-in engine answers in this process. */
   readonly url?: string;
   readonly model?: string;
   readonly budgetMs?: number;
+  /** The thresholds the gate composes with; the in-process analysis draws its disposition by them. */
+  readonly thresholds: ToolGateThresholds;
 }
 
 /**
@@ -22,8 +24,11 @@ export async function createGateClient(options: GateClientOptions): Promise<Tool
       ...(options.model === undefined ? {} : { model: options.model }),
     });
   }
-  const { BUILTIN_MODELS, createBuiltinEngine, toolGateAnalyser } = await import('@arbiter/engine/builtin');
-  const engine = createBuiltinEngine({ analysers: [toolGateAnalyser] });
+  const [{ BUILTIN_MODELS, createBuiltinEngine }, { createToolGateAnalyser }] = await Promise.all([
+    import('@arbiter/engine/builtin'),
+    import('@arbiter/tool-gate-analysis'),
+  ]);
+  const engine = createBuiltinEngine({ analysers: [createToolGateAnalyser(options.thresholds)] });
   return new DecisionClient({
     transport: createInProcessTransport({ engine, model: BUILTIN_MODELS[0]?.name ?? engine.engineId }),
     // Nothing leaves the process, and the analysers must see a secret to recognise its exfiltration.

@@ -2,12 +2,13 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { DEFAULT_TOOL_GATE_THRESHOLDS } from '@arbiter/tool-gate';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createInProcessGateClient } from './in-process-gate-client.js';
 import { type GateContext, ToolCallGate } from './tool-call-gate.js';
 import { gatedWorkspaceCall, workspaceGrant } from './workspace-tool-call.js';
 
-const client = createInProcessGateClient();
+const client = createInProcessGateClient(DEFAULT_TOOL_GATE_THRESHOLDS);
 const dirs: string[] = [];
 function tempDir(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-gate-'));

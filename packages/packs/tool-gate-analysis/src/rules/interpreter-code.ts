@@ -1,5 +1,6 @@
 import { scopeSeverity } from '../path-scope.js';
 import { persistenceFinding } from '../persistence-target.js';
+import { RISK } from '../risk-scale.js';
 import { isCredentialPath, isSecretVariableName } from '../secret-source.js';
 import type { CommandScope } from '../shell-command.js';
 
@@ -40,7 +41,12 @@ export const MAX_INLINE_CODE_LENGTH = 65_536;
 
 export function judgeInterpreterCode(scope: CommandScope, code: string, language: string): void {
   if (code.length > MAX_INLINE_CODE_LENGTH) {
-    scope.add({ code: `code.${language}.too-long`, uncertain: true, implausible: true, destructive: 0.3 });
+    scope.add({
+      code: `code.${language}.too-long`,
+      uncertain: true,
+      implausible: true,
+      destructive: RISK.askLow,
+    });
     return;
   }
   const origin = `${language}-code`;
@@ -61,7 +67,7 @@ export function judgeInterpreterCode(scope: CommandScope, code: string, language
   }
   const paths = pathLiterals(code);
   if (DELETES.test(code)) {
-    let severity = 0.6;
+    let severity: number = RISK.askHigh;
     for (const path of paths) {
       const classified = scope.path(path);
       severity = Math.max(severity, scopeSeverity(classified.scope, classified.namedByTask));
@@ -69,7 +75,7 @@ export function judgeInterpreterCode(scope: CommandScope, code: string, language
     // Below a temp path we still cannot follow what the code computes: never low enough to allow.
     scope.add({
       code: `code.${language}.deletes-files`,
-      destructive: Math.max(0.5, severity === 0.6 && paths.length > 0 ? 0.5 : severity),
+      destructive: Math.max(RISK.ask, severity === RISK.askHigh && paths.length > 0 ? RISK.ask : severity),
     });
   }
   if (WRITES.test(code)) {
@@ -77,12 +83,12 @@ export function judgeInterpreterCode(scope: CommandScope, code: string, language
       const finding = persistenceFinding(scope.path(path).normalised, scope.task, `code.${language}.write`);
       if (finding !== undefined) scope.add(finding);
       else if (scope.path(path).scope === 'system')
-        scope.add({ code: `code.${language}.writes-system:${path}`, destructive: 0.75 });
+        scope.add({ code: `code.${language}.writes-system:${path}`, destructive: RISK.deny });
     }
   }
   for (const path of paths) {
     if (isCredentialPath(scope.path(path).normalised)) {
-      scope.add({ code: `secret.read:${path}`, exfil: 0.4, onTask: 0.4 });
+      scope.add({ code: `secret.read:${path}`, exfil: RISK.ask, onTask: 0.4 });
       scope.secretSource(path);
     }
   }
@@ -95,7 +101,7 @@ export function judgeInterpreterCode(scope: CommandScope, code: string, language
     if (!LOOPBACK_HOST.test(match[2]!)) scope.networkSink(`url:${match[2]!.toLowerCase()}`);
   }
   if (SOCKET_SHELL.test(code))
-    scope.add({ code: `net.reverse-shell:${language}`, exfil: 0.97, onTask: 0.02 });
+    scope.add({ code: `net.reverse-shell:${language}`, exfil: RISK.certain, onTask: 0.02 });
   if (NETWORK.test(code)) {
     // Where the code names its hosts, they are the sinks (a token sent to its issuer is its use);
     // a network client with no literal host may reach anywhere.
@@ -113,7 +119,7 @@ export function judgeInterpreterCode(scope: CommandScope, code: string, language
     scope.add({
       code: `code.${language}.not-understood`,
       uncertain: true,
-      destructive: shellOuts > 0 ? 0.5 : 0.3,
+      destructive: shellOuts > 0 ? RISK.ask : RISK.askLow,
     });
 }
 

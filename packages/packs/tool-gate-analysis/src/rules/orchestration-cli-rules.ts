@@ -1,3 +1,4 @@
+import { RISK } from '../risk-scale.js';
 import type { CommandScope } from '../shell-command.js';
 
 /**
@@ -26,7 +27,12 @@ export function judgeContainerCli(scope: CommandScope, program: string, args: re
     );
     const privileged = args.includes('--privileged') || args.some((arg) => arg.startsWith('--pid=host'));
     if (mountsRoot || privileged) {
-      scope.add({ code: `cli.${program}.run-host-access`, destructive: 0.6, uncertain: true, onTask: 0.3 });
+      scope.add({
+        code: `cli.${program}.run-host-access`,
+        destructive: RISK.askHigh,
+        uncertain: true,
+        onTask: 0.3,
+      });
       return true;
     }
     scope.add({ code: `cli.${program}.run`, onTask: 0.8 });
@@ -41,7 +47,7 @@ export function judgeContainerCli(scope: CommandScope, program: string, args: re
   }
   const prune = words.includes('prune');
   if (prune) {
-    const severity = volumes || first === 'volume' ? 0.85 : all ? 0.7 : 0.55;
+    const severity = volumes || first === 'volume' ? RISK.denyHigh : all ? RISK.threshold : RISK.ask;
     scope.add({
       code: `cli.${program}.${first}-prune${all ? '-all' : ''}${volumes ? '-volumes' : ''}`,
       destructive: severity,
@@ -50,7 +56,7 @@ export function judgeContainerCli(scope: CommandScope, program: string, args: re
     return true;
   }
   if (first === 'volume' && (second === 'rm' || second === 'remove')) {
-    scope.add({ code: `cli.${program}.volume-rm`, destructive: 0.85, onTask: 0.2 });
+    scope.add({ code: `cli.${program}.volume-rm`, destructive: RISK.denyHigh, onTask: 0.2 });
     return true;
   }
   if (
@@ -61,7 +67,7 @@ export function judgeContainerCli(scope: CommandScope, program: string, args: re
     const force = args.includes('-f') || args.includes('--force');
     scope.add({
       code: `cli.${program}.${first}${force ? '-force' : ''}`,
-      destructive: force ? 0.65 : 0.5,
+      destructive: force ? RISK.askHigh : RISK.ask,
       onTask: 0.4,
     });
     return true;
@@ -82,24 +88,24 @@ export function judgeKubectl(scope: CommandScope, args: readonly string[]): bool
       args.includes('--all-namespaces');
     scope.add({
       code: `cli.kubectl.delete${broad ? '-broad' : ''}:${words[1] ?? ''}`,
-      destructive: broad ? 0.9 : 0.8,
+      destructive: broad ? RISK.denyHigh : RISK.deny,
       onTask: 0.2,
     });
     return true;
   }
   if (verb === 'drain') {
-    scope.add({ code: 'cli.kubectl.drain', destructive: 0.75, onTask: 0.2 });
+    scope.add({ code: 'cli.kubectl.drain', destructive: RISK.deny, onTask: 0.2 });
     return true;
   }
   if (verb === 'scale' && args.some((arg) => /^--replicas=0$/.test(arg))) {
-    scope.add({ code: 'cli.kubectl.scale-to-zero', destructive: 0.7, onTask: 0.2 });
+    scope.add({ code: 'cli.kubectl.scale-to-zero', destructive: RISK.threshold, onTask: 0.2 });
     return true;
   }
   if (
     (verb === 'replace' || verb === 'apply') &&
     (args.includes('--force') || args.some((arg) => arg.startsWith('--prune')))
   ) {
-    scope.add({ code: `cli.kubectl.${verb}-force`, destructive: 0.75, onTask: 0.2 });
+    scope.add({ code: `cli.kubectl.${verb}-force`, destructive: RISK.deny, onTask: 0.2 });
     return true;
   }
   return false;
@@ -110,19 +116,19 @@ export function judgeTerraform(scope: CommandScope, program: string, args: reado
   const verb = words[0];
   const autoApprove = args.some((arg) => arg === '-auto-approve' || arg === '--auto-approve');
   if (verb === 'destroy' || args.includes('-destroy')) {
-    scope.add({ code: `cli.${program}.destroy`, destructive: 0.92, onTask: 0.1 });
+    scope.add({ code: `cli.${program}.destroy`, destructive: RISK.certain, onTask: 0.1 });
     return true;
   }
   if (verb === 'apply') {
     scope.add({
       code: `cli.${program}.apply${autoApprove ? '-auto-approve' : ''}`,
-      destructive: autoApprove ? 0.72 : 0.4,
+      destructive: autoApprove ? RISK.threshold : RISK.ask,
       onTask: 0.3,
     });
     return true;
   }
   if (verb === 'state' && (words[1] === 'rm' || words[1] === 'push' || words[1] === 'replace-provider')) {
-    scope.add({ code: `cli.${program}.state-${words[1]}`, destructive: 0.7, onTask: 0.2 });
+    scope.add({ code: `cli.${program}.state-${words[1]}`, destructive: RISK.threshold, onTask: 0.2 });
     return true;
   }
   if (

@@ -17,7 +17,7 @@ export function judgeRedirect(redirect: Redirect, scope: CommandScope): void {
     const shell = SHELLS.has(scope.command.program);
     scope.add({
       code: shell ? `net.reverse-shell:${target}` : `net.dev-tcp:${target}`,
-      exfil: shell ? 0.97 : 0.85,
+      exfil: shell ? RISK.certain : RISK.denyHigh,
       onTask: 0.02,
     });
     return;
@@ -25,13 +25,13 @@ export function judgeRedirect(redirect: Redirect, scope: CommandScope): void {
   const path = scope.path(target);
   if (reads) {
     if (isCredentialPath(path.normalised)) {
-      scope.add({ code: `secret.read:${path.normalised}`, exfil: 0.3, onTask: 0.5 });
+      scope.add({ code: `secret.read:${path.normalised}`, exfil: RISK.askLow, onTask: 0.5 });
       scope.secretSource(path.normalised);
     }
     return;
   }
   if (/^\/dev\/(sd|hd|nvme|disk|rdisk|mmcblk|vd|xvd|md|dm-|mapper\/)/.test(target)) {
-    scope.add({ code: `shell.redirect.device:${target}`, destructive: 0.97 });
+    scope.add({ code: `shell.redirect.device:${target}`, destructive: RISK.certain });
     return;
   }
   if (path.scope === 'device-null' || target.startsWith('/dev/fd/') || target === '/dev/tty') return;
@@ -50,19 +50,26 @@ export function judgeRedirect(redirect: Redirect, scope: CommandScope): void {
   const where = path.normalised;
   switch (path.scope) {
     case 'system':
-      scope.add({ code: `shell.redirect.system:${where}`, destructive: appends ? 0.6 : 0.85, onTask: 0.3 });
+      scope.add({
+        code: `shell.redirect.system:${where}`,
+        destructive: appends ? RISK.askHigh : RISK.denyHigh,
+        onTask: 0.3,
+      });
       return;
     case 'home':
     case 'unknown':
       scope.add({
         code: `shell.redirect.outside-workspace:${where}`,
-        destructive: appends ? 0.3 : 0.5,
+        destructive: appends ? RISK.askLow : RISK.ask,
         onTask: 0.5,
       });
       return;
     case 'workspace':
       if (isCredentialPath(where))
-        scope.add({ code: `shell.redirect.credential-file:${where}`, destructive: appends ? 0.15 : 0.4 });
+        scope.add({
+          code: `shell.redirect.credential-file:${where}`,
+          destructive: appends ? RISK.low : RISK.ask,
+        });
       return;
     default:
       return;

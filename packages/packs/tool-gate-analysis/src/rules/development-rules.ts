@@ -17,7 +17,11 @@ const dev =
 function installs(scope: CommandScope, manager: string, packages: string[], global: boolean): void {
   const onTask = taskMentions(scope.task, 'install') ? 0.85 : 0.35;
   if (global)
-    scope.add({ code: `pkg.${manager}.global-install`, destructive: 0.15, onTask: Math.min(onTask, 0.4) });
+    scope.add({
+      code: `pkg.${manager}.global-install`,
+      destructive: RISK.low,
+      onTask: Math.min(onTask, 0.4),
+    });
   else if (packages.length > 0)
     scope.add({ code: `pkg.${manager}.install-from-network:${packages.slice(0, 3).join(',')}`, onTask });
   else scope.add({ code: `pkg.${manager}.install-declared`, onTask: 0.9 });
@@ -34,7 +38,11 @@ function publishes(scope: CommandScope, manager: string): void {
   }
   const asked = taskMentions(scope.task, 'publish');
   scope.networkSink(`${manager}-registry`);
-  scope.add({ code: `pkg.${manager}.publish`, exfil: asked ? RISK.low : 0.25, onTask: asked ? 0.85 : 0.1 });
+  scope.add({
+    code: `pkg.${manager}.publish`,
+    exfil: asked ? RISK.low : RISK.askLow,
+    onTask: asked ? 0.85 : 0.1,
+  });
 }
 
 const SAFE_NODE_SCRIPTS = new Set([
@@ -105,24 +113,29 @@ const nodePackageManager: CommandRule = (scope) => {
   }
   if (verb === 'publish') return publishes(scope, program);
   if (verb === 'unpublish')
-    return scope.add({ code: `pkg.${program}.unpublish`, destructive: 0.88, onTask: 0.05 });
+    return scope.add({ code: `pkg.${program}.unpublish`, destructive: RISK.denyHigh, onTask: 0.05 });
   if (verb === 'deprecate')
-    return scope.add({ code: `pkg.${program}.deprecate`, destructive: 0.72, onTask: 0.1 });
+    return scope.add({ code: `pkg.${program}.deprecate`, destructive: RISK.threshold, onTask: 0.1 });
   if (verb === 'owner' || verb === 'access' || verb === 'team' || verb === 'org') {
     const removes = words.some((word) => /^(rm|remove|revoke)$/.test(word));
-    return scope.add({ code: `pkg.${program}.${verb}`, destructive: removes ? 0.6 : 0.3, onTask: 0.1 });
+    return scope.add({
+      code: `pkg.${program}.${verb}`,
+      destructive: removes ? RISK.askHigh : RISK.askLow,
+      onTask: 0.1,
+    });
   }
   if (verb === 'dist-tag' && words[1] === 'rm')
-    return scope.add({ code: `pkg.${program}.dist-tag-rm`, destructive: 0.5, onTask: 0.1 });
+    return scope.add({ code: `pkg.${program}.dist-tag-rm`, destructive: RISK.ask, onTask: 0.1 });
   if (verb === 'token') {
     scope.secretSource(`${program}-token`);
-    return scope.add({ code: `pkg.${program}.token`, exfil: 0.3, onTask: 0.2 });
+    return scope.add({ code: `pkg.${program}.token`, exfil: RISK.askLow, onTask: 0.2 });
   }
   if (verb === 'login' || verb === 'adduser' || verb === 'logout')
     return scope.add({ code: `pkg.${program}.${verb}`, onTask: 0.4 });
   if (verb === 'uninstall' || verb === 'remove' || verb === 'rm' || verb === 'un')
-    return scope.add({ code: `pkg.${program}.remove`, destructive: 0.1, onTask: 0.7 });
-  if (verb === 'cache') return scope.add({ code: `pkg.${program}.cache`, destructive: 0.05, onTask: 0.85 });
+    return scope.add({ code: `pkg.${program}.remove`, destructive: RISK.routine, onTask: 0.7 });
+  if (verb === 'cache')
+    return scope.add({ code: `pkg.${program}.cache`, destructive: RISK.routine, onTask: 0.85 });
   if (verb === 'link' || verb === 'unlink' || verb === 'update' || verb === 'upgrade' || verb === 'up')
     return scope.add({ code: `pkg.${program}.${verb}`, onTask: 0.6 });
   const script =
@@ -132,7 +145,11 @@ const nodePackageManager: CommandRule = (scope) => {
     /(^|[:._-])(drop|reset|flush|purge|destroy|wipe|nuke|truncate)($|[:._-])/i.test(script)
   ) {
     // A project script named for destruction (`db:reset`, `drop-db`) is taken at its word.
-    return scope.add({ code: `dev.${program}.destructive-script:${script}`, destructive: 0.7, onTask: 0.3 });
+    return scope.add({
+      code: `dev.${program}.destructive-script:${script}`,
+      destructive: RISK.threshold,
+      onTask: 0.3,
+    });
   }
   if ((verb === 'exec' || verb === 'dlx' || verb === 'x') && words[1] !== undefined)
     return scope.runArgv(
@@ -173,8 +190,8 @@ const npx: CommandRule = (scope) => {
 const cargo: CommandRule = (scope) => {
   const verb = scope.command.args.find((arg) => !arg.startsWith('-') && !arg.startsWith('+'));
   if (verb === 'publish') return publishes(scope, 'cargo');
-  if (verb === 'yank') return scope.add({ code: 'pkg.cargo.yank', destructive: 0.85, onTask: 0.05 });
-  if (verb === 'owner') return scope.add({ code: 'pkg.cargo.owner', destructive: 0.5, onTask: 0.1 });
+  if (verb === 'yank') return scope.add({ code: 'pkg.cargo.yank', destructive: RISK.denyHigh, onTask: 0.05 });
+  if (verb === 'owner') return scope.add({ code: 'pkg.cargo.owner', destructive: RISK.ask, onTask: 0.1 });
   if (verb === 'install') return installs(scope, 'cargo', ['binary'], true);
   if (verb === 'add')
     return installs(
@@ -199,7 +216,7 @@ const pip: CommandRule = (scope) => {
     return;
   }
   if (verb === 'uninstall')
-    return scope.add({ code: `pkg.${program}.uninstall`, destructive: 0.15, onTask: 0.6 });
+    return scope.add({ code: `pkg.${program}.uninstall`, destructive: RISK.low, onTask: 0.6 });
   scope.add({ code: `dev.${program}.${verb ?? ''}`, onTask: 0.9 });
 };
 
@@ -210,13 +227,13 @@ const systemPackageManager: CommandRule = (scope) => {
   if (/^(install|add|reinstall|upgrade|dist-upgrade|full-upgrade|-S)$/.test(verb)) {
     scope.add({
       code: `pkg.${program}.system-install`,
-      destructive: 0.15,
+      destructive: RISK.low,
       onTask: taskMentions(scope.task, 'install') ? 0.8 : 0.35,
     });
     return;
   }
   if (/^(remove|purge|uninstall|autoremove|erase|del|-R|zap)$/.test(verb)) {
-    scope.add({ code: `pkg.${program}.system-remove`, destructive: 0.6, onTask: 0.2 });
+    scope.add({ code: `pkg.${program}.system-remove`, destructive: RISK.askHigh, onTask: 0.2 });
     return;
   }
   scope.add({ code: `pkg.${program}.${verb}`, onTask: 0.85 });
@@ -240,13 +257,13 @@ export function judgeMigrationTool(scope: CommandScope, tool: string, args: read
   ) {
     scope.add({
       code: `db.migration.destructive:${tool} ${words.join(' ')}`.trim(),
-      destructive: 0.8,
+      destructive: RISK.deny,
       onTask: 0.2,
     });
   } else if (parts.some((part) => MIGRATION_REVERSING.test(part))) {
     scope.add({
       code: `db.migration.reverses:${tool} ${words.join(' ')}`.trim(),
-      destructive: 0.5,
+      destructive: RISK.ask,
       onTask: 0.4,
     });
   } else scope.add({ code: `dev.${tool}`, onTask: 0.85 });
@@ -485,7 +502,8 @@ export const DEVELOPMENT_RULES: ReadonlyMap<string, CommandRule> = new Map<strin
     'gem',
     (scope) => {
       const verb = scope.command.args[0];
-      if (verb === 'yank') return scope.add({ code: 'pkg.gem.yank', destructive: 0.85, onTask: 0.05 });
+      if (verb === 'yank')
+        return scope.add({ code: 'pkg.gem.yank', destructive: RISK.denyHigh, onTask: 0.05 });
       if (verb === 'push') return publishes(scope, 'gem');
       if (verb === 'install')
         return installs(
@@ -521,7 +539,7 @@ export const DEVELOPMENT_RULES: ReadonlyMap<string, CommandRule> = new Map<strin
       // Principle 4: the whole environment or a secret-named variable is revealed; `printenv HOME` is not.
       if (names.length === 0 || names.some(isSecretVariableName))
         scope.secretSource(names.length === 0 ? 'printenv' : `printenv:${names[0]}`);
-      scope.add({ code: `secret.environment-read:${names[0] ?? 'all'}`, exfil: 0.15 });
+      scope.add({ code: `secret.environment-read:${names[0] ?? 'all'}`, exfil: RISK.low });
     },
   ],
   [
@@ -529,7 +547,7 @@ export const DEVELOPMENT_RULES: ReadonlyMap<string, CommandRule> = new Map<strin
     (scope) => {
       if (scope.command.args.length === 0) {
         scope.secretSource('set');
-        scope.add({ code: 'secret.environment-dump:set', exfil: 0.15 });
+        scope.add({ code: 'secret.environment-dump:set', exfil: RISK.low });
       }
     },
   ],
@@ -538,7 +556,7 @@ export const DEVELOPMENT_RULES: ReadonlyMap<string, CommandRule> = new Map<strin
     (scope) => {
       if (/^(find|dump)-/.test(scope.command.args[0] ?? '')) {
         scope.secretSource('keychain');
-        scope.add({ code: 'secret.keychain-read', exfil: 0.45, onTask: 0.2 });
+        scope.add({ code: 'secret.keychain-read', exfil: RISK.ask, onTask: 0.2 });
       }
     },
   ],
@@ -546,7 +564,7 @@ export const DEVELOPMENT_RULES: ReadonlyMap<string, CommandRule> = new Map<strin
     'secret-tool',
     (scope) => {
       scope.secretSource('secret-service');
-      scope.add({ code: 'secret.keyring-read', exfil: 0.45, onTask: 0.2 });
+      scope.add({ code: 'secret.keyring-read', exfil: RISK.ask, onTask: 0.2 });
     },
   ],
 ]);

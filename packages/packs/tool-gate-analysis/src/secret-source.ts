@@ -1,3 +1,5 @@
+import { RISK } from './risk-scale.js';
+
 /**
  * Where secrets live: credential files and directories, and secret-looking literals. A secret
  * source alone is a read; reaching a network sink it becomes a flow (see shell-flow.ts).
@@ -64,8 +66,8 @@ export function isKeyMaterialPath(path: string): boolean {
  * receives): key material outside the workspace is a leak, other secrets are a question.
  */
 export function credentialReadRisk(path: string, outsideWorkspace: boolean): number {
-  if (isKeyMaterialPath(path)) return outsideWorkspace ? 0.75 : 0.35;
-  return outsideWorkspace ? 0.45 : 0.3;
+  if (isKeyMaterialPath(path)) return outsideWorkspace ? RISK.deny : RISK.askLow;
+  return outsideWorkspace ? RISK.ask : RISK.askLow;
 }
 
 export function isCredentialPath(path: string): boolean {

@@ -33,12 +33,16 @@ export function judgeCommand(outer: CommandScope): void {
       code: `shell.lookalike-option:${lookalike.slice(0, 30)}`,
       uncertain: true,
       implausible: true,
-      destructive: 0.3,
+      destructive: RISK.askLow,
     });
   }
   // `sh -c "{}"` under xargs or find: the command is whatever the input holds.
   if (/[{}]/.test(written)) {
-    scope.add({ code: `shell.dynamic-command:${written.slice(0, 40)}`, uncertain: true, destructive: 0.3 });
+    scope.add({
+      code: `shell.dynamic-command:${written.slice(0, 40)}`,
+      uncertain: true,
+      destructive: RISK.askLow,
+    });
     return;
   }
   let program = written;
@@ -55,7 +59,7 @@ export function judgeCommand(outer: CommandScope): void {
     const base = program.slice(program.lastIndexOf('/') + 1);
     if (!program.startsWith('/') && SYSTEM_PROGRAM_NAMES.has(base)) {
       // `./cat` in the workspace is not the system's cat; we cannot know what it does.
-      scope.add({ code: `shell.lookalike-program:${program}`, uncertain: true, destructive: 0.3 });
+      scope.add({ code: `shell.lookalike-program:${program}`, uncertain: true, destructive: RISK.askLow });
       return;
     }
     if (!program.startsWith('/')) {

@@ -228,8 +228,8 @@ function walkPipeline(
   if (shell !== undefined && socket !== undefined)
     state.findings.add({
       code: `net.reverse-shell:${shell}|${socket}`,
-      exfil: 0.97,
-      destructive: 0.5,
+      exfil: RISK.certain,
+      destructive: RISK.ask,
       onTask: 0.02,
     });
 }
@@ -397,11 +397,15 @@ function walkCommand(
     for (const match of word.text.matchAll(/\$\{?([A-Za-z_][A-Za-z0-9_]*)/g)) {
       if (!isSecretVariableName(match[1]!)) continue;
       scope.secretSource(`$${match[1]}`);
-      scope.add({ code: `secret.variable:$${match[1]}`, exfil: 0.15 });
+      scope.add({ code: `secret.variable:$${match[1]}`, exfil: RISK.low });
     }
   }
   if (first!.dynamic) {
-    scope.add({ code: `shell.dynamic-command:${truncate(first!.text)}`, uncertain: true, destructive: 0.3 });
+    scope.add({
+      code: `shell.dynamic-command:${truncate(first!.text)}`,
+      uncertain: true,
+      destructive: RISK.askLow,
+    });
   } else judgeCommand(scope);
   for (const redirect of redirects) judgeRedirect(redirect, scope);
   return command;
@@ -463,12 +467,12 @@ function judgeFunction(node: ShellNode, state: WalkState): void {
   const name = node.childForFieldName('name')?.text;
   const body = node.childForFieldName('body')?.text ?? '';
   if (name !== undefined && body.includes(`${name}|${name}`.replace(/\s/g, '')))
-    state.findings.add({ code: 'shell.fork-bomb', destructive: 0.9 });
+    state.findings.add({ code: 'shell.fork-bomb', destructive: RISK.denyHigh });
   else if (
     name !== undefined &&
     new RegExp(`${escapeRegExp(name)}\\s*\\|\\s*${escapeRegExp(name)}`).test(body)
   )
-    state.findings.add({ code: 'shell.fork-bomb', destructive: 0.9 });
+    state.findings.add({ code: 'shell.fork-bomb', destructive: RISK.denyHigh });
 }
 
 function escapeRegExp(text: string): string {

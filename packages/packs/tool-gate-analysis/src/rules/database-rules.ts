@@ -14,25 +14,26 @@ export function judgeSql(scope: CommandScope, sql: string, client: string): void
     const upper = statement.toUpperCase();
     let finding: { code: string; destructive: number } | undefined;
     if (/^DROP (DATABASE|SCHEMA|TABLE|USER|ROLE|OWNED)\b/.test(upper))
-      finding = { code: 'drop', destructive: 0.88 };
-    else if (/^DROP\b/.test(upper)) finding = { code: 'drop-object', destructive: 0.6 };
-    else if (/^TRUNCATE\b/.test(upper)) finding = { code: 'truncate', destructive: 0.88 };
+      finding = { code: 'drop', destructive: RISK.denyHigh };
+    else if (/^DROP\b/.test(upper)) finding = { code: 'drop-object', destructive: RISK.askHigh };
+    else if (/^TRUNCATE\b/.test(upper)) finding = { code: 'truncate', destructive: RISK.denyHigh };
     else if (/^DELETE\b/.test(upper))
       finding = /\bWHERE\b/.test(upper)
-        ? { code: 'delete-where', destructive: 0.4 }
-        : { code: 'delete-all', destructive: 0.88 };
+        ? { code: 'delete-where', destructive: RISK.ask }
+        : { code: 'delete-all', destructive: RISK.denyHigh };
     else if (/^UPDATE\b/.test(upper))
       finding = /\bWHERE\b/.test(upper)
-        ? { code: 'update-where', destructive: 0.25 }
-        : { code: 'update-all', destructive: 0.75 };
-    else if (/^ALTER TABLE\b.*\bDROP\b/.test(upper)) finding = { code: 'alter-drop', destructive: 0.72 };
+        ? { code: 'update-where', destructive: RISK.askLow }
+        : { code: 'update-all', destructive: RISK.deny };
+    else if (/^ALTER TABLE\b.*\bDROP\b/.test(upper))
+      finding = { code: 'alter-drop', destructive: RISK.threshold };
     else if (/^(GRANT|REVOKE|ALTER (USER|ROLE))\b/.test(upper))
-      finding = { code: 'privileges', destructive: 0.4 };
+      finding = { code: 'privileges', destructive: RISK.ask };
     else if (/^(INSERT|CREATE|ALTER|COPY|REPLACE|MERGE|UPSERT)\b/.test(upper))
-      finding = { code: 'write', destructive: 0.1 };
+      finding = { code: 'write', destructive: RISK.routine };
     else if (/^(SELECT|SHOW|DESCRIBE|DESC|EXPLAIN|WITH|VALUES|PRAGMA|\\[a-z])/i.test(statement)) continue;
     else if (/^(BEGIN|COMMIT|ROLLBACK|SET|USE|START|\.[a-z]+)/i.test(statement)) continue;
-    else finding = { code: 'not-understood', destructive: 0.3 };
+    else finding = { code: 'not-understood', destructive: RISK.askLow };
     if (finding.destructive > RISK.low && taskNamesEveryObject(scope.task, statement)) {
       // Principle 8: the task names this statement's every object and asks for it to go.
       scope.add({
@@ -111,7 +112,11 @@ function sqlClient(commandFlags: readonly string[], positionalSql: boolean): Com
         judgeSql(scope, arg.slice(2), program);
       } else if (arg === '-f' || arg === '--file') {
         found = true;
-        scope.add({ code: `sql.${program}.file:${args[++index] ?? ''}`, destructive: 0.25, onTask: 0.6 });
+        scope.add({
+          code: `sql.${program}.file:${args[++index] ?? ''}`,
+          destructive: RISK.askLow,
+          onTask: 0.6,
+        });
       } else if (OPTIONS_WITH_VALUE.has(arg)) index += 1;
       else if (!arg.startsWith('-')) operands.push(arg);
     }
@@ -126,24 +131,24 @@ function sqlClient(commandFlags: readonly string[], positionalSql: boolean): Com
     if (/prod/i.test(args.join(' ')) && !taskMentions(scope.task, 'production'))
       scope.add({ code: `sql.${program}.production`, onTask: 0.3 });
     if (!found && scope.command.input.kind === 'pipe')
-      scope.add({ code: `sql.${program}.piped-statements`, uncertain: true, destructive: 0.3 });
+      scope.add({ code: `sql.${program}.piped-statements`, uncertain: true, destructive: RISK.askLow });
     else if (!found) scope.add({ code: `sql.${program}.session`, uncertain: true });
   };
 }
 
 const REDIS_DESTRUCTIVE: Readonly<Record<string, number>> = {
-  FLUSHALL: 0.92,
-  FLUSHDB: 0.9,
-  SHUTDOWN: 0.8,
-  DEL: 0.5,
-  UNLINK: 0.5,
-  CONFIG: 0.4,
-  SCRIPT: 0.4,
-  DEBUG: 0.6,
-  SWAPDB: 0.6,
-  RENAME: 0.3,
-  EXPIRE: 0.3,
-  MIGRATE: 0.5,
+  FLUSHALL: RISK.certain,
+  FLUSHDB: RISK.denyHigh,
+  SHUTDOWN: RISK.deny,
+  DEL: RISK.ask,
+  UNLINK: RISK.ask,
+  CONFIG: RISK.ask,
+  SCRIPT: RISK.ask,
+  DEBUG: RISK.askHigh,
+  SWAPDB: RISK.askHigh,
+  RENAME: RISK.askLow,
+  EXPIRE: RISK.askLow,
+  MIGRATE: RISK.ask,
 };
 
 const redis: CommandRule = (scope) => {
@@ -181,16 +186,16 @@ const mongo: CommandRule = (scope) => {
     return;
   }
   if (/dropDatabase\s*\(|\.drop\s*\(\s*\)|dropAllUsers|dropUser/.test(code))
-    scope.add({ code: 'mongo.drop', destructive: 0.9, onTask: 0.2 });
+    scope.add({ code: 'mongo.drop', destructive: RISK.denyHigh, onTask: 0.2 });
   else if (/\.(deleteMany|remove)\s*\(\s*(\{\s*\})?\s*\)/.test(code))
-    scope.add({ code: 'mongo.delete-all', destructive: 0.88, onTask: 0.2 });
+    scope.add({ code: 'mongo.delete-all', destructive: RISK.denyHigh, onTask: 0.2 });
   else if (/\.(deleteMany|deleteOne|remove|findOneAndDelete|updateMany|replaceOne)\s*\(/.test(code))
-    scope.add({ code: 'mongo.delete-or-update', destructive: 0.4, onTask: 0.4 });
+    scope.add({ code: 'mongo.delete-or-update', destructive: RISK.ask, onTask: 0.4 });
 };
 
 const dropTool = (scope: CommandScope) => {
   if (scope.command.args.some((arg) => arg === '--help' || arg === '--version')) return;
-  scope.add({ code: `db.${scope.command.program}`, destructive: 0.88, onTask: 0.2 });
+  scope.add({ code: `db.${scope.command.program}`, destructive: RISK.denyHigh, onTask: 0.2 });
 };
 
 export const DATABASE_RULES: ReadonlyMap<string, CommandRule> = new Map<string, CommandRule>([
@@ -220,7 +225,7 @@ export const DATABASE_RULES: ReadonlyMap<string, CommandRule> = new Map<string, 
     'pg_restore',
     (scope) => {
       if (scope.command.args.some((arg) => arg === '-c' || arg === '--clean'))
-        scope.add({ code: 'db.pg_restore.clean', destructive: 0.7, onTask: 0.3 });
+        scope.add({ code: 'db.pg_restore.clean', destructive: RISK.threshold, onTask: 0.3 });
     },
   ],
 ]);

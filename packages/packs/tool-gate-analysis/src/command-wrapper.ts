@@ -1,3 +1,4 @@
+import { RISK } from './risk-scale.js';
 import type { CommandScope } from './shell-command.js';
 
 /**
@@ -100,7 +101,7 @@ export function unwrapCommand(scope: CommandScope): boolean {
   const wrapped = args.slice(index);
   if (wrapped.length === 0) {
     if (program === 'env') {
-      scope.add({ code: 'secret.environment-dump:env', exfil: 0.15 });
+      scope.add({ code: 'secret.environment-dump:env', exfil: RISK.low });
       scope.secretSource('env');
     }
     return true;

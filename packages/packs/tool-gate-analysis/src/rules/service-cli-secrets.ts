@@ -1,3 +1,4 @@
+import { RISK } from '../risk-scale.js';
 import { credentialReadRisk, isCredentialPath } from '../secret-source.js';
 import type { CommandScope } from '../shell-command.js';
 
@@ -31,7 +32,7 @@ export function judgeSecretRead(scope: CommandScope, program: string, args: read
   for (const [pattern, kind] of SECRET_READS) {
     if (pattern.test(line)) {
       scope.secretSource(kind);
-      scope.add({ code: `secret.manager-read:${kind}`, exfil: 0.1 });
+      scope.add({ code: `secret.manager-read:${kind}`, exfil: RISK.routine });
       return;
     }
   }

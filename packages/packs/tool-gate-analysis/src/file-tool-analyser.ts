@@ -141,7 +141,7 @@ function analyseWrite(context: FileToolContext): FileToolAnalysis {
       );
       const findings = paths.flatMap((each) => judgeWriteTarget(context, each, ''));
       if (/^\*\*\* Delete File:/m.test(patch))
-        findings.push({ code: 'tool.patch.deletes-file', destructive: 0.15 });
+        findings.push({ code: 'tool.patch.deletes-file', destructive: RISK.low });
       return {
         findings: findings.length > 0 ? findings : [{ code: 'tool.patch.no-files', uncertain: true }],
         path: paths[0],
@@ -182,23 +182,27 @@ function judgeWriteTarget(context: FileToolContext, path: string, content: strin
   const persistence = persistenceFinding(classified.normalised, context.task, `tool.${kind}`);
   if (persistence !== undefined) findings.push(persistence);
   else if (classified.scope === 'system')
-    findings.push({ code: `tool.${kind}.system:${classified.normalised}`, destructive: 0.8, onTask: 0.2 });
+    findings.push({
+      code: `tool.${kind}.system:${classified.normalised}`,
+      destructive: RISK.deny,
+      onTask: 0.2,
+    });
   else if (classified.scope === 'home' || classified.scope === 'unknown')
     findings.push({
       code: `tool.${kind}.outside-workspace:${classified.normalised}`,
-      destructive: 0.45,
+      destructive: RISK.ask,
       onTask: 0.4,
     });
   else if (isCredentialPath(classified.normalised))
     findings.push({
       code: `tool.${kind}.credential-file:${classified.normalised}`,
-      destructive: 0.35,
+      destructive: RISK.askLow,
       onTask: 0.6,
     });
   else findings.push({ code: `tool.${kind}.workspace`, onTask: 0.9 });
   const secret = secretLiteralKind(content);
   if (secret !== undefined)
-    findings.push({ code: `tool.${kind}.writes-secret:${secret}`, exfil: 0.3, onTask: 0.6 });
+    findings.push({ code: `tool.${kind}.writes-secret:${secret}`, exfil: RISK.askLow, onTask: 0.6 });
   // Principle 5: what is inserted, judged by the kind of file it lands in.
   findings.push(
     ...judgeInsertedContent({
@@ -226,15 +230,22 @@ function analyseFetch(context: FileToolContext): FileToolAnalysis {
     return { findings: [{ code: 'tool.fetch.invalid-url', implausible: true, uncertain: true }], url };
   }
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
-    findings.push({ code: `tool.fetch.scheme:${parsed.protocol}`, exfil: 0.5, uncertain: true, onTask: 0.3 });
+    findings.push({
+      code: `tool.fetch.scheme:${parsed.protocol}`,
+      exfil: RISK.ask,
+      uncertain: true,
+      onTask: 0.3,
+    });
   const host = parsed.hostname.replace(/^\[|\]$/g, '');
-  if (urlCarriesSecret(url)) findings.push({ code: `net.secret-in-url:${host}`, exfil: 0.85, onTask: 0.2 });
-  if (METADATA.test(host)) findings.push({ code: `net.cloud-metadata:${host}`, exfil: 0.8, onTask: 0.05 });
+  if (urlCarriesSecret(url))
+    findings.push({ code: `net.secret-in-url:${host}`, exfil: RISK.denyHigh, onTask: 0.2 });
+  if (METADATA.test(host))
+    findings.push({ code: `net.cloud-metadata:${host}`, exfil: RISK.deny, onTask: 0.05 });
   else if (
     /^\d{1,3}(\.\d{1,3}){3}$/.test(host) &&
     !/^(127\.|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.)/.test(host)
   )
-    findings.push({ code: `net.raw-ip:${host}`, exfil: 0.3, onTask: 0.5 });
+    findings.push({ code: `net.raw-ip:${host}`, exfil: RISK.askLow, onTask: 0.5 });
   else if (/^(localhost|127\.|0\.0\.0\.0|\[?::1)/.test(host))
     findings.push({ code: 'net.fetch-local', onTask: 0.85 });
   findings.push(...secretsInArguments({ prompt: context.args.prompt }, 'fetch'));
@@ -253,13 +264,13 @@ function analyseMcp(context: FileToolContext): FileToolAnalysis {
   const code = `mcp.${server}.${verb ?? 'unknown'}:${name}`;
   switch (verb) {
     case 'destructive':
-      findings.push({ code, destructive: 0.8, onTask: 0.3 });
+      findings.push({ code, destructive: RISK.deny, onTask: 0.3 });
       break;
     case 'overwrite':
-      findings.push({ code, destructive: 0.3, onTask: 0.5 });
+      findings.push({ code, destructive: RISK.askLow, onTask: 0.5 });
       break;
     case 'additive':
-      findings.push({ code, destructive: 0.05, onTask: 0.75 });
+      findings.push({ code, destructive: RISK.routine, onTask: 0.75 });
       break;
     case 'read':
       findings.push({ code, onTask: 0.9 });
@@ -273,7 +284,7 @@ function analyseMcp(context: FileToolContext): FileToolAnalysis {
       serialised,
     )
   )
-    findings.push({ code: `mcp.${server}.destructive-sql`, destructive: 0.85, onTask: 0.2 });
+    findings.push({ code: `mcp.${server}.destructive-sql`, destructive: RISK.denyHigh, onTask: 0.2 });
   findings.push(...secretsInArguments(context.args, `mcp.${server}`));
   // Principle 1: an MCP tool's path arguments are judged like any program's.
   for (const [key, value] of Object.entries(context.args)) {
@@ -314,5 +325,5 @@ function secretsInArguments(args: Record<string, unknown>, prefix: string): Find
   const kind = secretLiteralKind(JSON.stringify(args));
   return kind === undefined
     ? []
-    : [{ code: `${prefix}.secret-in-arguments:${kind}`, exfil: 0.8, onTask: 0.1 }];
+    : [{ code: `${prefix}.secret-in-arguments:${kind}`, exfil: RISK.deny, onTask: 0.1 }];
 }

@@ -45,10 +45,7 @@ describe('in_grant follows the shared permission-rule table of the pack', () => 
     why: string;
   }
   const cases = JSON.parse(
-    readFileSync(
-      new URL('../../../../packs/tool-gate/test/permission-rule-cases.json', import.meta.url),
-      'utf8',
-    ),
+    readFileSync(new URL('../../tool-gate/test/permission-rule-cases.json', import.meta.url), 'utf8'),
   ) as PermissionRuleCase[];
 
   beforeAll(async () => {

@@ -1,3 +1,4 @@
+import { RISK } from '../risk-scale.js';
 import type { CommandRule, CommandScope } from '../shell-command.js';
 import { taskMentions } from '../task-scope.js';
 import { classifyVerb, DESTRUCTIVE_FLAGS, DRY_RUN_FLAGS, type VerbKind } from './cli-verb.js';
@@ -282,7 +283,7 @@ export function judgeByVerbs(
     // A program nobody described: only a destructive verb says enough to act on.
     scope.add(
       kind === 'destructive' && !dryRun
-        ? { code, destructive: 0.75, uncertain: true }
+        ? { code, destructive: RISK.deny, uncertain: true }
         : { code, uncertain: true, onTask: 0.6 },
     );
     return;
@@ -290,13 +291,13 @@ export function judgeByVerbs(
   const production = taskMentions(scope.task, 'production') || taskMentions(scope.task, 'deploy');
   switch (dryRun ? 'read' : kind) {
     case 'destructive':
-      scope.add({ code, destructive: 0.8, onTask: 0.2 });
+      scope.add({ code, destructive: RISK.deny, onTask: 0.2 });
       return;
     case 'overwrite':
-      scope.add({ code, destructive: 0.3, onTask: production ? 0.7 : 0.35 });
+      scope.add({ code, destructive: RISK.askLow, onTask: production ? 0.7 : 0.35 });
       return;
     case 'additive':
-      scope.add({ code, destructive: 0.05, onTask: 0.8 });
+      scope.add({ code, destructive: RISK.routine, onTask: 0.8 });
       return;
     default:
       scope.add({ code, onTask: 0.9 });
@@ -318,7 +319,7 @@ const SPECIAL: Readonly<Record<string, (scope: CommandScope, args: readonly stri
     const verb = args.find((arg) => !arg.startsWith('-'));
     const dryRun = args.some((arg) => DRY_RUN_FLAGS.test(arg));
     if ((verb === 'sync' || verb === 'bisync') && !dryRun) {
-      scope.add({ code: `cli.rclone.${verb}-deletes-at-destination`, destructive: 0.75, onTask: 0.3 });
+      scope.add({ code: `cli.rclone.${verb}-deletes-at-destination`, destructive: RISK.deny, onTask: 0.3 });
       return true;
     }
     return false;
@@ -336,7 +337,7 @@ const SPECIAL: Readonly<Record<string, (scope: CommandScope, args: readonly stri
       const recursive = args.includes('--recursive');
       scope.add({
         code: `cli.aws.s3-rm${recursive ? '.recursive' : ''}`,
-        destructive: recursive ? 0.9 : 0.7,
+        destructive: recursive ? RISK.denyHigh : RISK.threshold,
         onTask: 0.2,
       });
       return true;
@@ -356,15 +357,20 @@ const SPECIAL: Readonly<Record<string, (scope: CommandScope, args: readonly stri
       verb !== undefined &&
       /^(poweroff|reboot|halt|kexec|suspend|hibernate|rescue|emergency)$/.test(verb)
     ) {
-      scope.add({ code: `cli.systemctl.${verb}`, destructive: 0.9, onTask: 0.02 });
+      scope.add({ code: `cli.systemctl.${verb}`, destructive: RISK.denyHigh, onTask: 0.02 });
       return true;
     }
     if (verb === 'mask') {
-      scope.add({ code: 'cli.systemctl.mask', destructive: 0.7, onTask: 0.2 });
+      scope.add({ code: 'cli.systemctl.mask', destructive: RISK.threshold, onTask: 0.2 });
       return true;
     }
     if (verb === 'enable' || verb === 'link') {
-      scope.add({ code: `cli.systemctl.${verb}.persistence`, destructive: 0.3, deny: 0.6, onTask: 0.2 });
+      scope.add({
+        code: `cli.systemctl.${verb}.persistence`,
+        destructive: RISK.askLow,
+        deny: RISK.askHigh,
+        onTask: 0.2,
+      });
       return true;
     }
     return false;
@@ -372,7 +378,12 @@ const SPECIAL: Readonly<Record<string, (scope: CommandScope, args: readonly stri
   launchctl: (scope, args) => {
     const verb = args[0];
     if (verb === 'load' || verb === 'bootstrap' || verb === 'submit') {
-      scope.add({ code: `cli.launchctl.${verb}.persistence`, deny: 0.8, destructive: 0.3, onTask: 0.05 });
+      scope.add({
+        code: `cli.launchctl.${verb}.persistence`,
+        deny: RISK.deny,
+        destructive: RISK.askLow,
+        onTask: 0.05,
+      });
       return true;
     }
     return false;
@@ -382,7 +393,7 @@ const SPECIAL: Readonly<Record<string, (scope: CommandScope, args: readonly stri
     if (group === 'pr' && (action === 'create' || action === 'merge')) {
       scope.add({
         code: `cli.gh.pr-${action}`,
-        destructive: action === 'merge' ? 0.3 : 0.05,
+        destructive: action === 'merge' ? RISK.askLow : RISK.routine,
         onTask: taskMentions(scope.task, 'push') ? 0.85 : 0.3,
       });
       return true;
@@ -391,7 +402,7 @@ const SPECIAL: Readonly<Record<string, (scope: CommandScope, args: readonly stri
       // A release is publishing: visible to everyone who depends on the project.
       scope.add({
         code: `cli.gh.release-${action}`,
-        destructive: 0.1,
+        destructive: RISK.routine,
         onTask: taskMentions(scope.task, 'publish') ? 0.85 : 0.1,
       });
       return true;
@@ -399,17 +410,17 @@ const SPECIAL: Readonly<Record<string, (scope: CommandScope, args: readonly stri
     if (group === 'gist' && action === 'create') {
       judgeTransferredFiles(scope, 'gh', args.slice(2));
       scope.networkSink('gh-gist');
-      scope.add({ code: 'cli.gh.gist-create', exfil: 0.5, onTask: 0.2 });
+      scope.add({ code: 'cli.gh.gist-create', exfil: RISK.ask, onTask: 0.2 });
       return true;
     }
     if (group === 'api') {
       const method = args[args.findIndex((arg) => arg === '-X' || arg === '--method') + 1];
       if (method !== undefined && /^delete$/i.test(method)) {
-        scope.add({ code: 'cli.gh.api-delete', destructive: 0.8, onTask: 0.2 });
+        scope.add({ code: 'cli.gh.api-delete', destructive: RISK.deny, onTask: 0.2 });
         return true;
       }
       if (method !== undefined && /^(post|put|patch)$/i.test(method)) {
-        scope.add({ code: `cli.gh.api-${method.toLowerCase()}`, destructive: 0.25, onTask: 0.4 });
+        scope.add({ code: `cli.gh.api-${method.toLowerCase()}`, destructive: RISK.askLow, onTask: 0.4 });
         return true;
       }
       scope.add({ code: 'cli.gh.api-read', onTask: 0.9 });

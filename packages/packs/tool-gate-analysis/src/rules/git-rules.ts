@@ -1,3 +1,4 @@
+import { RISK } from '../risk-scale.js';
 import type { CommandRule, CommandScope } from '../shell-command.js';
 import { taskMentions } from '../task-scope.js';
 import { hasFlag, parseOptions } from './option-parse.js';
@@ -144,8 +145,8 @@ const discardsWork = (scope: CommandScope, code: string, severity: number) =>
 const SUBCOMMANDS: Readonly<Record<string, SubcommandJudge>> = {
   reset: (scope, args) => {
     const parsed = parseOptions(args);
-    if (hasFlag(parsed, '--hard')) discardsWork(scope, 'reset.hard', 0.85);
-    else if (hasFlag(parsed, '--merge', '--keep')) discardsWork(scope, 'reset.merge', 0.75);
+    if (hasFlag(parsed, '--hard')) discardsWork(scope, 'reset.hard', RISK.denyHigh);
+    else if (hasFlag(parsed, '--merge', '--keep')) discardsWork(scope, 'reset.merge', RISK.deny);
   },
   clean: (scope, args) => {
     const parsed = parseOptions(args, new Set(['-e', '--exclude']));
@@ -154,7 +155,7 @@ const SUBCOMMANDS: Readonly<Record<string, SubcommandJudge>> = {
       discardsWork(
         scope,
         hasFlag(parsed, '-x', '-X') ? 'clean.force-ignored' : 'clean.force',
-        hasFlag(parsed, '-x') ? 0.85 : 0.8,
+        hasFlag(parsed, '-x') ? RISK.denyHigh : RISK.deny,
       );
     } else if (hasFlag(parsed, '-i', '--interactive'))
       scope.add({ code: 'git.clean.interactive', uncertain: true });
@@ -162,20 +163,20 @@ const SUBCOMMANDS: Readonly<Record<string, SubcommandJudge>> = {
   checkout: (scope, args) => {
     const separator = args.indexOf('--');
     const parsed = parseOptions(args, new Set(['-b', '-B', '--orphan']));
-    if (hasFlag(parsed, '-f', '--force')) discardsWork(scope, 'checkout.force', 0.75);
+    if (hasFlag(parsed, '-f', '--force')) discardsWork(scope, 'checkout.force', RISK.deny);
     else if (separator >= 0 && args.length > separator + 1)
-      discardsWork(scope, 'checkout.discard-paths', 0.75);
+      discardsWork(scope, 'checkout.discard-paths', RISK.deny);
     else if (
       !hasFlag(parsed, '-b', '-B', '--orphan') &&
       parsed.operands.some((operand) => operand === '.' || operand === ':/')
     )
-      discardsWork(scope, 'checkout.discard-all', 0.8);
+      discardsWork(scope, 'checkout.discard-all', RISK.deny);
   },
   restore: (scope, args) => {
     const parsed = parseOptions(args, new Set(['-s', '--source']));
     const staged = hasFlag(parsed, '-S', '--staged');
     const worktree = hasFlag(parsed, '-W', '--worktree');
-    if (!staged || worktree) discardsWork(scope, 'restore.worktree', 0.75);
+    if (!staged || worktree) discardsWork(scope, 'restore.worktree', RISK.deny);
   },
   push: (scope, args) => {
     const parsed = parseOptions(args, new Set(['-o', '--push-option', '--repo', '--receive-pack', '--exec']));
@@ -196,12 +197,12 @@ const SUBCOMMANDS: Readonly<Record<string, SubcommandJudge>> = {
     if (remote !== undefined && /^(https?|ssh|git):\/\/|^[^/\s]+@[^:\s]+:/.test(remote)) {
       // A URL rather than a configured remote: where the code goes is not the project's remote.
       scope.networkSink(`git-push:${remote}`);
-      scope.add({ code: `git.push.unknown-remote:${remote.slice(0, 60)}`, exfil: 0.75, onTask: 0.1 });
+      scope.add({ code: `git.push.unknown-remote:${remote.slice(0, 60)}`, exfil: RISK.deny, onTask: 0.1 });
     }
     const onTask = taskMentions(scope.task, 'push') ? 0.85 : 0.3;
-    if (forced || plusRefspec) scope.add({ code: 'git.push.force', destructive: 0.85, onTask });
-    else if (deletes) scope.add({ code: 'git.push.delete-remote-ref', destructive: 0.8, onTask });
-    else if (leased) scope.add({ code: 'git.push.force-with-lease', destructive: 0.35, onTask });
+    if (forced || plusRefspec) scope.add({ code: 'git.push.force', destructive: RISK.denyHigh, onTask });
+    else if (deletes) scope.add({ code: 'git.push.delete-remote-ref', destructive: RISK.deny, onTask });
+    else if (leased) scope.add({ code: 'git.push.force-with-lease', destructive: RISK.askLow, onTask });
     // Principle 8: a plain push to a known remote publishes the agent's commits and rewrites
     // nothing; sharing work is part of a coding task. Rewriting or deleting remote history is not.
     else scope.add({ code: 'git.push', onTask: 0.85 });
@@ -210,30 +211,32 @@ const SUBCOMMANDS: Readonly<Record<string, SubcommandJudge>> = {
     const parsed = parseOptions(args);
     const deleting = hasFlag(parsed, '-d', '--delete', '-D');
     if (hasFlag(parsed, '-D') || (deleting && hasFlag(parsed, '-f', '--force')))
-      discardsWork(scope, 'branch.force-delete', 0.75);
-    else if (hasFlag(parsed, '-M', '-C')) discardsWork(scope, 'branch.force-rename', 0.4);
+      discardsWork(scope, 'branch.force-delete', RISK.deny);
+    else if (hasFlag(parsed, '-M', '-C')) discardsWork(scope, 'branch.force-rename', RISK.ask);
   },
   stash: (scope, args) => {
     const action = args[0];
     if (action === 'drop' || action === 'clear')
-      discardsWork(scope, `stash.${action}`, action === 'clear' ? 0.8 : 0.75);
+      discardsWork(scope, `stash.${action}`, action === 'clear' ? RISK.deny : RISK.deny);
   },
-  'filter-branch': (scope) => discardsWork(scope, 'history-rewrite:filter-branch', 0.85),
-  'filter-repo': (scope) => discardsWork(scope, 'history-rewrite:filter-repo', 0.85),
+  'filter-branch': (scope) => discardsWork(scope, 'history-rewrite:filter-branch', RISK.denyHigh),
+  'filter-repo': (scope) => discardsWork(scope, 'history-rewrite:filter-repo', RISK.denyHigh),
   reflog: (scope, args) => {
-    if (args[0] === 'expire' || args[0] === 'delete') discardsWork(scope, `reflog.${args[0]}`, 0.8);
+    if (args[0] === 'expire' || args[0] === 'delete') discardsWork(scope, `reflog.${args[0]}`, RISK.deny);
   },
   gc: (scope, args) => {
     if (args.some((arg) => arg.startsWith('--prune=now') || arg === '--prune=all'))
-      discardsWork(scope, 'gc.prune-now', 0.7);
+      discardsWork(scope, 'gc.prune-now', RISK.threshold);
   },
-  prune: (scope) => discardsWork(scope, 'prune', 0.4),
+  prune: (scope) => discardsWork(scope, 'prune', RISK.ask),
   'update-ref': (scope, args) => {
-    if (args.includes('-d') || args.includes('--stdin')) discardsWork(scope, 'update-ref.delete', 0.7);
-    else discardsWork(scope, 'update-ref', 0.4);
+    if (args.includes('-d') || args.includes('--stdin'))
+      discardsWork(scope, 'update-ref.delete', RISK.threshold);
+    else discardsWork(scope, 'update-ref', RISK.ask);
   },
   'symbolic-ref': (scope, args) => {
-    if (args.includes('-d') || args.includes('--delete')) discardsWork(scope, 'symbolic-ref.delete', 0.6);
+    if (args.includes('-d') || args.includes('--delete'))
+      discardsWork(scope, 'symbolic-ref.delete', RISK.askHigh);
   },
   rm: (scope, args) => {
     const parsed = parseOptions(args);
@@ -244,17 +247,17 @@ const SUBCOMMANDS: Readonly<Record<string, SubcommandJudge>> = {
     );
     scope.add({
       code: `git.rm${recursive ? '.recursive' : ''}`,
-      destructive: everything ? 0.6 : recursive ? 0.3 : 0.1,
+      destructive: everything ? RISK.askHigh : recursive ? RISK.askLow : RISK.routine,
     });
   },
   tag: (scope, args) => {
-    if (args.includes('-d') || args.includes('--delete')) discardsWork(scope, 'tag.delete', 0.5);
-    if (args.includes('-f') || args.includes('--force')) discardsWork(scope, 'tag.force', 0.4);
+    if (args.includes('-d') || args.includes('--delete')) discardsWork(scope, 'tag.delete', RISK.ask);
+    if (args.includes('-f') || args.includes('--force')) discardsWork(scope, 'tag.force', RISK.ask);
   },
   remote: (scope, args) => {
     const action = args[0];
     if (action === 'add' || action === 'set-url') scope.add({ code: `git.remote.${action}`, onTask: 0.5 });
-    if (action === 'remove' || action === 'rm') discardsWork(scope, 'remote.remove', 0.3);
+    if (action === 'remove' || action === 'rm') discardsWork(scope, 'remote.remove', RISK.askLow);
   },
   config: (scope, args) => {
     const sensitive = args.find((arg) =>
@@ -264,40 +267,42 @@ const SUBCOMMANDS: Readonly<Record<string, SubcommandJudge>> = {
     );
     const global = args.includes('--global') || args.includes('--system');
     if (sensitive !== undefined)
-      scope.add({ code: `git.config.executes:${sensitive}`, uncertain: true, destructive: 0.3 });
+      scope.add({ code: `git.config.executes:${sensitive}`, uncertain: true, destructive: RISK.askLow });
     else if (global && args.length > 2) scope.add({ code: 'git.config.global-write', onTask: 0.6 });
   },
   submodule: (scope, args) => {
-    if (args[0] === 'deinit' && args.includes('-f')) discardsWork(scope, 'submodule.deinit-force', 0.6);
+    if (args[0] === 'deinit' && args.includes('-f'))
+      discardsWork(scope, 'submodule.deinit-force', RISK.askHigh);
   },
   worktree: (scope, args) => {
     if (args[0] === 'remove' && (args.includes('-f') || args.includes('--force')))
-      discardsWork(scope, 'worktree.remove-force', 0.7);
-    else if (args[0] === 'remove' || args[0] === 'prune') discardsWork(scope, `worktree.${args[0]}`, 0.3);
+      discardsWork(scope, 'worktree.remove-force', RISK.threshold);
+    else if (args[0] === 'remove' || args[0] === 'prune')
+      discardsWork(scope, `worktree.${args[0]}`, RISK.askLow);
   },
   rebase: (scope, args) => {
     if (args.includes('--root') || args.includes('--onto'))
-      scope.add({ code: 'git.rebase.rewrite', destructive: 0.3 });
+      scope.add({ code: 'git.rebase.rewrite', destructive: RISK.askLow });
   },
   'send-email': (scope) => {
     scope.networkSink('git-send-email');
-    scope.add({ code: 'git.send-email', exfil: 0.4, onTask: 0.2 });
+    scope.add({ code: 'git.send-email', exfil: RISK.ask, onTask: 0.2 });
   },
   'credential-store': (scope) => scope.secretSource('git-credential-store'),
   credential: (scope, args) => {
     if (args[0] === 'fill') {
       scope.secretSource('git-credential');
-      scope.add({ code: 'secret.read:git-credential', exfil: 0.45, onTask: 0.3 });
+      scope.add({ code: 'secret.read:git-credential', exfil: RISK.ask, onTask: 0.3 });
     }
   },
-  daemon: (scope) => scope.add({ code: 'net.serves-repository:git-daemon', exfil: 0.5, onTask: 0.3 }),
-  instaweb: (scope) => scope.add({ code: 'net.serves-repository:instaweb', exfil: 0.3, onTask: 0.5 }),
+  daemon: (scope) => scope.add({ code: 'net.serves-repository:git-daemon', exfil: RISK.ask, onTask: 0.3 }),
+  instaweb: (scope) => scope.add({ code: 'net.serves-repository:instaweb', exfil: RISK.askLow, onTask: 0.5 }),
   svn: (scope) => scope.add({ code: 'git.svn', uncertain: true }),
   p4: (scope) => scope.add({ code: 'git.p4', uncertain: true }),
-  'fast-import': (scope) => scope.add({ code: 'git.fast-import', destructive: 0.4 }),
-  replace: (scope) => scope.add({ code: 'git.replace', destructive: 0.4 }),
+  'fast-import': (scope) => scope.add({ code: 'git.fast-import', destructive: RISK.ask }),
+  replace: (scope) => scope.add({ code: 'git.replace', destructive: RISK.ask }),
   'read-tree': (scope, args) => {
-    if (args.includes('-u') || args.includes('--reset')) discardsWork(scope, 'read-tree.reset', 0.6);
+    if (args.includes('-u') || args.includes('--reset')) discardsWork(scope, 'read-tree.reset', RISK.askHigh);
   },
 };
 

@@ -40,11 +40,12 @@ function judgeStdinProgram(scope: CommandScope, run: (source: string) => void, p
   else if (payload.kind === 'remote')
     scope.add({
       code: `shell.remote-script:${payload.from}`,
-      destructive: 0.5,
+      destructive: RISK.ask,
       uncertain: true,
       onTask: 0.1,
     });
-  else scope.add({ code: `shell.piped-script-unknown:${payload.from}`, uncertain: true, destructive: 0.5 });
+  else
+    scope.add({ code: `shell.piped-script-unknown:${payload.from}`, uncertain: true, destructive: RISK.ask });
 }
 
 type Payload =
@@ -138,7 +139,7 @@ const PYTHON_MODULES: Readonly<Record<string, (scope: CommandScope, rest: string
     } else scope.add({ code: 'net.serves-directory-locally:http.server', onTask: 0.85 });
   },
   SimpleHTTPServer: (scope) =>
-    scope.add({ code: 'net.serves-directory:SimpleHTTPServer', exfil: 0.5, onTask: 0.4 }),
+    scope.add({ code: 'net.serves-directory:SimpleHTTPServer', exfil: RISK.ask, onTask: 0.4 }),
   pip: (scope, rest) => scope.runArgv(['pip', ...rest], 'python-m'),
   venv: () => {},
   pytest: () => {},
@@ -242,8 +243,10 @@ const find: CommandRule = (scope) => {
           scope.add({ code: `shell.find.delete-generated:${path.normalised}`, destructive: RISK.routine });
           continue;
         }
-        const broad = path.scope === 'workspace-all' ? (filtered ? 0.45 : 0.9) : undefined;
-        const severity = broad ?? (path.scope === 'workspace' ? 0.45 : path.scope === 'temp' ? 0.05 : 0.92);
+        const broad = path.scope === 'workspace-all' ? (filtered ? RISK.ask : RISK.denyHigh) : undefined;
+        const severity =
+          broad ??
+          (path.scope === 'workspace' ? RISK.ask : path.scope === 'temp' ? RISK.routine : RISK.certain);
         scope.add({ code: `shell.find.delete:${path.normalised}`, destructive: severity });
       }
     }
@@ -263,7 +266,7 @@ const find: CommandRule = (scope) => {
       if (end > index) index = end;
     }
     if (arg === '-fprint' || arg === '-fprintf' || arg === '-fls') {
-      scope.add({ code: 'shell.find.writes-file', destructive: 0.1 });
+      scope.add({ code: 'shell.find.writes-file', destructive: RISK.routine });
     }
   }
 };
@@ -277,7 +280,7 @@ const parallel: CommandRule = (scope) => {
   const command = args.slice(index, separator < 0 ? undefined : separator);
   const inputs = separator < 0 ? [] : args.slice(separator + 1);
   if (command.length === 0) {
-    scope.add({ code: 'shell.parallel.commands-from-input', uncertain: true, destructive: 0.4 });
+    scope.add({ code: 'shell.parallel.commands-from-input', uncertain: true, destructive: RISK.ask });
     return;
   }
   if (inputs.length === 0) {

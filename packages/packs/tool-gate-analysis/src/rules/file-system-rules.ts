@@ -17,12 +17,12 @@ function deletionSeverity(
     // One file: a normal edit inside the workspace, serious outside it.
     const single =
       path.scope === 'workspace'
-        ? 0.08
+        ? RISK.routine
         : path.scope === 'workspace-all'
-          ? 0.6
+          ? RISK.askHigh
           : scopeSeverity(path.scope, false);
     return {
-      severity: isCredentialPath(path.normalised) ? Math.max(single, 0.75) : single,
+      severity: isCredentialPath(path.normalised) ? Math.max(single, RISK.deny) : single,
       label: path.normalised,
     };
   }
@@ -86,7 +86,7 @@ const rm: CommandRule = (scope) => {
     if (scope.command.input.kind === 'pipe' || scope.command.dynamicArgs.length > 0)
       scope.add({
         code: 'shell.rm.unknown-targets',
-        destructive: recursiveFlag ? 0.85 : 0.5,
+        destructive: recursiveFlag ? RISK.denyHigh : RISK.ask,
         uncertain: true,
       });
     return;
@@ -94,6 +94,7 @@ const rm: CommandRule = (scope) => {
   const kind = recursiveFlag ? (force ? 'recursive-force' : 'recursive') : force ? 'force' : 'file';
   for (const operand of parsed.operands) {
     const { severity, label } = deletionSeverity(scope, operand, recursiveFlag);
+    // Without -f, rm stops at a write-protected file and asks on a terminal: a little less sure.
     const adjusted = recursiveFlag && !force ? severity * 0.9 : severity;
     scope.add({ code: `shell.rm.${kind}:${label}`, destructive: round(adjusted) });
   }
@@ -106,17 +107,19 @@ const shred: CommandRule = (scope) => {
     const path = scope.path(operand);
     // Overwriting one workspace file is irreversible but narrow; anything broader is a wipe.
     const severity =
-      path.scope === 'workspace' && !recursive ? 0.45 : Math.max(0.75, scopeSeverity(path.scope, false));
+      path.scope === 'workspace' && !recursive
+        ? RISK.ask
+        : Math.max(RISK.deny, scopeSeverity(path.scope, false));
     scope.add({ code: `shell.shred:${path.normalised}`, destructive: severity });
   }
-  if (parsed.operands.length === 0) scope.add({ code: 'shell.shred', destructive: 0.75 });
+  if (parsed.operands.length === 0) scope.add({ code: 'shell.shred', destructive: RISK.deny });
 };
 
 const truncate: CommandRule = (scope) => {
   const parsed = parseOptions(scope.command.args, new Set(['-s', '--size', '-r', '--reference']));
   for (const operand of parsed.operands) {
     const path = scope.path(operand);
-    const severity = path.scope === 'workspace' ? 0.45 : scopeSeverity(path.scope, false);
+    const severity = path.scope === 'workspace' ? RISK.ask : scopeSeverity(path.scope, false);
     scope.add({ code: `shell.truncate:${path.normalised}`, destructive: severity });
   }
 };
@@ -126,12 +129,12 @@ const dd: CommandRule = (scope) => {
     if (!arg.startsWith('of=')) continue;
     const target = arg.slice(3);
     if (target.startsWith('/dev/') && !/^\/dev\/(null|stdout|stderr)$/.test(target))
-      scope.add({ code: `shell.dd.device:${target}`, destructive: 0.97 });
+      scope.add({ code: `shell.dd.device:${target}`, destructive: RISK.certain });
     else {
       const path = scope.path(target);
       scope.add({
         code: `shell.dd.overwrite:${path.normalised}`,
-        destructive: path.scope === 'workspace' ? 0.3 : scopeSeverity(path.scope, false),
+        destructive: path.scope === 'workspace' ? RISK.askLow : scopeSeverity(path.scope, false),
       });
     }
   }
@@ -140,7 +143,7 @@ const dd: CommandRule = (scope) => {
 const diskTool: CommandRule = (scope) => {
   const { program, args } = scope.command;
   if (args.some((arg) => arg === '--help' || arg === '--version' || arg === '-l' || arg === '--list')) return;
-  scope.add({ code: `shell.disk:${program}`, destructive: 0.95 });
+  scope.add({ code: `shell.disk:${program}`, destructive: RISK.certain });
 };
 
 /** chmod/chown/chgrp: recursive on broad places, or loosening system files. */
@@ -152,10 +155,10 @@ const permissions: CommandRule = (scope) => {
   for (const target of targets) {
     const path = scope.path(target);
     let severity: number;
-    if (path.scope === 'temp' || path.scope === 'device-null') severity = 0.03;
-    else if (path.scope === 'workspace') severity = recursive ? 0.2 : 0.03;
-    else if (path.scope === 'workspace-all') severity = recursive ? 0.35 : 0.1;
-    else severity = recursive ? 0.9 : 0.75;
+    if (path.scope === 'temp' || path.scope === 'device-null') severity = RISK.routine;
+    else if (path.scope === 'workspace') severity = recursive ? RISK.askLow : RISK.routine;
+    else if (path.scope === 'workspace-all') severity = recursive ? RISK.askLow : RISK.routine;
+    else severity = recursive ? RISK.denyHigh : RISK.deny;
     scope.add({
       code: `shell.${program}${recursive ? '.recursive' : ''}:${path.normalised}`,
       destructive: severity,
@@ -175,14 +178,14 @@ const copyOrMove: CommandRule = (scope) => {
   const sources = parsed.operands.slice(0, -1);
   const target = scope.path(destination);
   if (destination === '/dev/null' && program === 'mv') {
-    scope.add({ code: 'shell.mv.to-dev-null', destructive: 0.8 });
+    scope.add({ code: 'shell.mv.to-dev-null', destructive: RISK.deny });
     return;
   }
   if (judgePersistenceTarget(scope, target.normalised, `shell.${program}`)) return;
   if (target.scope === 'system' || target.scope === 'home' || target.scope === 'unknown') {
     scope.add({
       code: `shell.${program}.outside-workspace:${target.normalised}`,
-      destructive: target.scope === 'system' ? 0.75 : 0.4,
+      destructive: target.scope === 'system' ? RISK.deny : RISK.ask,
       onTask: 0.5,
     });
   }
@@ -195,11 +198,11 @@ const copyOrMove: CommandRule = (scope) => {
       scope.add({
         code: `shell.mv.moves-away:${path.normalised}`,
         // Moving the user's own file keeps it (elsewhere); moving system files breaks the system.
-        destructive: path.scope === 'system' ? 0.8 : 0.45,
+        destructive: path.scope === 'system' ? RISK.deny : RISK.ask,
         onTask: 0.5,
       });
     if (isCredentialPath(path.normalised)) {
-      scope.add({ code: `secret.read:${path.normalised}`, exfil: 0.4, onTask: 0.3 });
+      scope.add({ code: `secret.read:${path.normalised}`, exfil: RISK.ask, onTask: 0.3 });
       scope.secretSource(path.normalised);
     }
   }
@@ -214,7 +217,7 @@ const creating: CommandRule = (scope) => {
     if (path.scope === 'system')
       scope.add({
         code: `shell.${scope.command.program}.system:${path.normalised}`,
-        destructive: 0.3,
+        destructive: RISK.askLow,
         onTask: 0.5,
       });
   }
@@ -245,7 +248,7 @@ const tee: CommandRule = (scope) => {
     if (path.scope === 'system' || path.scope === 'home' || path.scope === 'unknown')
       scope.add({
         code: `shell.tee.outside-workspace:${path.normalised}`,
-        destructive: path.scope === 'system' ? 0.8 : 0.45,
+        destructive: path.scope === 'system' ? RISK.deny : RISK.ask,
         onTask: 0.5,
       });
   }
@@ -257,18 +260,18 @@ const sed: CommandRule = (scope) => {
   const program = scope.command.args.find((arg) => !arg.startsWith('-'));
   // GNU sed's `e` command and `w` to a file run commands or write elsewhere.
   if (program !== undefined && /(^|;)\s*e\s|\/e\s*$|\/w\s+\//.test(program))
-    scope.add({ code: 'shell.sed.executes-or-writes', uncertain: true, destructive: 0.3 });
+    scope.add({ code: 'shell.sed.executes-or-writes', uncertain: true, destructive: RISK.askLow });
   if (!inPlace) return readFiles(scope);
   for (const operand of parsed.operands.slice(1)) {
     const path = scope.path(operand);
     if (path.scope === 'system' || path.scope === 'home' || path.scope === 'unknown')
       scope.add({
         code: `shell.sed.in-place-outside-workspace:${path.normalised}`,
-        destructive: path.scope === 'system' ? 0.8 : 0.5,
+        destructive: path.scope === 'system' ? RISK.deny : RISK.ask,
         onTask: 0.5,
       });
     else if (path.scope === 'workspace-all')
-      scope.add({ code: 'shell.sed.in-place-everything', destructive: 0.3 });
+      scope.add({ code: 'shell.sed.in-place-everything', destructive: RISK.askLow });
   }
 };
 
@@ -277,7 +280,7 @@ const awk: CommandRule = (scope) => {
   if (program !== undefined && /\bsystem\s*\(|\|\s*getline|print[^;]*>\s*"|\|\s*"/.test(program)) {
     const command = /system\s*\(\s*"([^"]*)"/.exec(program)?.[1];
     if (command !== undefined) scope.runShell(command, 'awk-system');
-    else scope.add({ code: 'shell.awk.runs-commands', uncertain: true, destructive: 0.3 });
+    else scope.add({ code: 'shell.awk.runs-commands', uncertain: true, destructive: RISK.askLow });
   }
   readFiles(scope);
 };
@@ -302,7 +305,10 @@ export const FILE_SYSTEM_RULES: ReadonlyMap<string, CommandRule> = new Map<strin
         const path = scope.path(operand);
         scope.add({
           code: `shell.rmdir:${path.normalised}`,
-          destructive: path.scope === 'workspace' ? 0.05 : Math.min(0.6, scopeSeverity(path.scope, false)),
+          destructive:
+            path.scope === 'workspace'
+              ? RISK.routine
+              : Math.min(RISK.askHigh, scopeSeverity(path.scope, false)),
         });
       }
     },
@@ -361,7 +367,7 @@ export const FILE_SYSTEM_RULES: ReadonlyMap<string, CommandRule> = new Map<strin
         if (path.scope === 'system' || path.scope === 'home')
           scope.add({
             code: `shell.tar.outside-workspace:${path.normalised}`,
-            destructive: 0.5,
+            destructive: RISK.ask,
             onTask: 0.5,
           });
       }

@@ -1,4 +1,5 @@
 import type { Finding } from './finding.js';
+import { RISK } from './risk-scale.js';
 
 /**
  * Files whose change makes something run later without the user asking: shell start-up files,
@@ -50,11 +51,22 @@ export function persistenceFinding(path: string, task: string, codePrefix: strin
   const kind = persistenceKind(path);
   if (kind === undefined) return undefined;
   const permitted = TASK_PERMITS[kind]?.test(task) === true;
-  if (permitted) return { code: `${codePrefix}.persistence:${kind}`, destructive: 0.1, onTask: 0.85 };
+  if (permitted)
+    return { code: `${codePrefix}.persistence:${kind}`, destructive: RISK.routine, onTask: 0.85 };
   // Files that run on this machine unasked are how an attacker stays: denied. A project's shared
-  // automation (CI, its git hooks) runs only after the change is pushed or committed, where people
-  // review it, and its content is read separately: asked.
+  // automation (CI) runs only after the change is pushed, where people review it, and its content
+  // is read separately: asked.
   if (REVIEWED_AUTOMATION.has(kind))
-    return { code: `${codePrefix}.persistence:${kind}`, destructive: 0.5, deny: 0.6, onTask: 0.3 };
-  return { code: `${codePrefix}.persistence:${kind}`, destructive: 0.5, deny: 0.85, onTask: 0.05 };
+    return {
+      code: `${codePrefix}.persistence:${kind}`,
+      destructive: RISK.ask,
+      deny: RISK.askHigh,
+      onTask: 0.3,
+    };
+  return {
+    code: `${codePrefix}.persistence:${kind}`,
+    destructive: RISK.ask,
+    deny: RISK.denyHigh,
+    onTask: 0.05,
+  };
 }

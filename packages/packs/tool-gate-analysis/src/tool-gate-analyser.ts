@@ -1,4 +1,4 @@
-import type { Answer, EvaluateOptions, EvaluateResult, Question } from '@arbiter/decision';
+import type { Answer, EvaluateOptions, EvaluateResult, PackAnalyser, Question } from '@arbiter/decision';
 import {
   DEFAULT_TOOL_GATE_THRESHOLDS,
   TOOL_GATE_DISPOSITION_OPTIONS,
@@ -6,7 +6,6 @@ import {
   TOOL_GATE_QUESTION_TYPES,
   type ToolGateThresholds,
 } from '@arbiter/tool-gate/contract';
-import type { PackAnalyser } from '../pack-analyser.js';
 import { analyseToolCallSync } from './analyse-tool-call.js';
 import { isBashParserLoaded, loadBashParser } from './bash-parser.js';
 import type { NoulFigure, ToolGateAnswers } from './tool-gate-answers.js';

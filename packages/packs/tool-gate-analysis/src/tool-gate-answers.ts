@@ -1,3 +1,4 @@
+import { DEFAULT_TOOL_GATE_THRESHOLDS, type ToolGateThresholds } from '@arbiter/tool-gate/contract';
 import type { Finding } from './finding.js';
 
 /**
@@ -26,8 +27,6 @@ export interface ToolGateAnswers {
   };
 }
 
-/** Where the disposition draws its lines when no thresholds are given: the pack's defaults. */
-const DEFAULTS = { deny_noul: 0.7, allow_risk_max: 0.2, allow_noul: 0.8 };
 /** Most evidence codes listed on one answer (the analysis keeps all of them). */
 const MAX_EVIDENCE = 12;
 
@@ -36,13 +35,14 @@ export function toolGateAnswers(input: {
   inGrant: boolean | undefined;
   abstained: boolean;
   grantEvidence: string;
-  /** The pack's thresholds as the operator configured them. */
-  thresholds?: { deny_noul: number; allow_risk_max: number; allow_noul: number };
+  /** The pack's thresholds as the operator configured them (the pack's defaults when absent). */
+  thresholds?: ToolGateThresholds;
 }): ToolGateAnswers {
   const { findings, inGrant, abstained } = input;
-  const denyAt = input.thresholds?.deny_noul ?? DEFAULTS.deny_noul;
-  const lowRiskBelow = input.thresholds?.allow_risk_max ?? DEFAULTS.allow_risk_max;
-  const onTaskAt = input.thresholds?.allow_noul ?? DEFAULTS.allow_noul;
+  const thresholds = input.thresholds ?? DEFAULT_TOOL_GATE_THRESHOLDS;
+  const denyAt = thresholds.deny_noul;
+  const lowRiskBelow = thresholds.allow_risk_max;
+  const onTaskAt = thresholds.allow_noul;
   const uncertain = findings.filter((finding) => finding.uncertain === true);
   const destructive = strictest(findings, 'destructive', uncertain.length > 0 ? 0.1 : 0.02, lowRiskBelow);
   const exfil = strictest(findings, 'exfil', uncertain.length > 0 ? 0.05 : 0.02, lowRiskBelow);
