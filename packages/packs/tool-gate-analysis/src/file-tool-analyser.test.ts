@@ -204,3 +204,39 @@ describe('principle 1 for searches: where Grep and Glob read is a path argument'
     expect(answersFor(tool as string, args).disposition.choice).toBe('allow');
   });
 });
+
+describe('an MCP tool given SQL is judged like a database client', () => {
+  const mcp = (sql: string) =>
+    analyseToolCallSync({
+      tool: 'mcp__db__query',
+      arguments: { sql },
+      grant: ['mcp__db'],
+      task: 'Fix the report.',
+    }).answers.disposition.choice;
+
+  it.each([
+    "UPDATE users SET role = 'admin'",
+    'DROP TABLE users;',
+    'DELETE FROM orders',
+    'TRUNCATE payments CASCADE',
+  ])('%j is not allowed', (sql) => {
+    expect(mcp(sql)).not.toBe('allow');
+  });
+
+  it('a read is allowed', () => {
+    expect(mcp('SELECT id, email FROM users ORDER BY created_at DESC LIMIT 10')).toBe('allow');
+  });
+});
+
+describe('a file named for what it holds', () => {
+  it.each(['/home/dev/notes/passwords.txt', '/srv/backup/secrets.yaml', '/home/dev/Passwords.csv'])(
+    'reading %s is not allowed',
+    (file_path) => {
+      expect(answersFor('Read', { file_path }).disposition.choice).not.toBe('allow');
+    },
+  );
+
+  it('source code about passwords is code', () => {
+    expect(answersFor('Read', { file_path: 'src/auth/passwords.ts' }).disposition.choice).toBe('allow');
+  });
+});

@@ -5,6 +5,7 @@ import { classifyPath } from './path-scope.js';
 import { persistenceFinding } from './persistence-target.js';
 import { RISK } from './risk-scale.js';
 import { classifyVerb } from './rules/cli-verb.js';
+import { sqlFindings } from './rules/database-rules.js';
 import {
   credentialReadRisk,
   isCredentialPath,
@@ -64,6 +65,10 @@ export function analyseFileTool(context: FileToolContext): FileToolAnalysis {
       };
   }
 }
+
+/** Text that starts as a SQL statement does. */
+const SQL_TEXT =
+  /^\s*(select|insert|update|delete|drop|truncate|alter|create|grant|revoke|with|merge|replace|copy|upsert)\s/i;
 
 function filePathOf(args: Record<string, unknown>): string | undefined {
   return (
@@ -278,13 +283,10 @@ function analyseMcp(context: FileToolContext): FileToolAnalysis {
     default:
       findings.push({ code, uncertain: true, onTask: 0.6 });
   }
-  const serialised = JSON.stringify(context.args);
-  if (
-    /\b(DROP\s+(TABLE|DATABASE|SCHEMA)|TRUNCATE\s+(TABLE\s+)?\w+|DELETE\s+FROM\s+[\w."]+\s*(;|"|$))/i.test(
-      serialised,
-    )
-  )
-    findings.push({ code: `mcp.${server}.destructive-sql`, destructive: RISK.denyHigh, onTask: 0.2 });
+  // An MCP tool given SQL runs it: the same judgement as a database client's.
+  for (const value of Object.values(context.args))
+    if (typeof value === 'string' && SQL_TEXT.test(value))
+      findings.push(...sqlFindings(value, `mcp.${server}.sql`, context.task));
   findings.push(...secretsInArguments(context.args, `mcp.${server}`));
   // Principle 1: an MCP tool's path arguments are judged like any program's.
   for (const [key, value] of Object.entries(context.args)) {

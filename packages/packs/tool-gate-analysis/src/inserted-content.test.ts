@@ -151,3 +151,22 @@ describe('principle 5, read as the code will run', () => {
     ).toBe('allow');
   });
 });
+
+describe('principle 5: code that runs what a request carries', () => {
+  it.each([
+    "import { exec } from 'node:child_process';\nexport const handle = (req: any) => exec(req.headers['x-debug']);\n",
+    "app.get('/x', (req, res) => { execSync(req.query.cmd); res.end(); });\n",
+    "@app.route('/run')\ndef run():\n    return os.system(request.args['c'])\n",
+  ])('%j is not allowed', (content) => {
+    expect(write('src/handler.ts', content)).not.toBe('allow');
+  });
+
+  it('a literal command, or request data used as data, is allowed', () => {
+    expect(write('src/version.ts', "export const sha = execSync('git rev-parse HEAD').toString();\n")).toBe(
+      'allow',
+    );
+    expect(write('src/users.ts', 'export const get = (req: any) => db.query(SQL, [req.params.id]);\n')).toBe(
+      'allow',
+    );
+  });
+});

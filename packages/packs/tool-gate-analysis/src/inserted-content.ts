@@ -96,6 +96,9 @@ const SOCKET_SHELL =
   /(socket|TCPSocket|IO::Socket|net\.connect|net\.Dial)[\s\S]{0,400}(pty\.spawn|dup2|\/bin\/(ba)?sh|['"](ba)?sh['"]|child_process|spawn\(|exec\()/;
 const SHELL_OUT_LITERAL =
   /\b(execSync|exec|spawnSync|system|popen|os\.system|subprocess\.(?:run|call|Popen|check_output)|shell_exec|Kernel\.system)\s*\(\s*(['"`])((?:\\.|(?!\2).)+)\2/g;
+/** A command or code runner called with data from an HTTP request (headers, query, body, params). */
+const REQUEST_TO_COMMAND =
+  /\b(exec|execSync|spawn|spawnSync|execFile|system|popen|os\.system|subprocess\.\w+|shell_exec|passthru|eval|Function|vm\.runIn\w+)\s*\(\s*[^)\n]*\b(req|request|ctx\.request|event)\s*(\.|\[)\s*['"]?(headers|query|body|params|args|form|json|GET|POST|cookies)\b/;
 /** Calls that put a value where people or other programs read it later: logs and files. */
 const LOG_CALL =
   /\b(console\.\w+|log(ger)?\.\w+|print|println|printf|puts|fmt\.Print\w*|System\.out\.print\w*|write|writelines|writeFile(?:Sync)?|appendFile(?:Sync)?|file_put_contents|fwrite|fputs|fprintf)\s*\(([^\n]*)/g;
@@ -125,6 +128,9 @@ function judgeCode(input: InsertedContent): Finding[] {
       onTask: sensitive ? 0.05 : 0.5,
     });
   }
+  // Principle 5: code that runs what a request carries is a remote command door, whatever it is called.
+  if (REQUEST_TO_COMMAND.test(inserted) && !REQUEST_TO_COMMAND.test(removed))
+    findings.push({ code: 'content.runs-request-input', deny: RISK.deny, onTask: 0.1 });
   if (SOCKET_SHELL.test(inserted))
     findings.push({ code: 'content.reverse-shell', exfil: RISK.certain, onTask: 0.02 });
   for (const match of inserted.matchAll(SHELL_OUT_LITERAL)) {

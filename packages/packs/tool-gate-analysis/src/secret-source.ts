@@ -21,7 +21,7 @@ const CREDENTIAL_PATH_PATTERNS: readonly RegExp[] = [
   /(^|\/)\.env(\.[A-Za-z0-9_-]+)?$/,
   /(^|\/)[^/]*\.(pem|key|p12|pfx|jks|keystore|kdbx|asc|gpg|ovpn)$/,
   /(^|\/)id_(rsa|dsa|ecdsa|ed25519)(\.pub)?$/,
-  /(^|\/)(credentials|secrets?)(\.(json|ya?ml|toml|txt|ini))?$/,
+  /(^|\/)(credentials|secrets?|passwords?)(\.(json|ya?ml|toml|txt|ini|csv))?$/i,
   /(^|\/)\.?(token|api[-_]?key)s?(\.(json|txt))?$/i,
   /^\/etc\/(shadow|gshadow|sudoers)$/,
   /^\/proc\/[^/]+\/environ$/,

@@ -1,3 +1,4 @@
+import type { Finding } from '../finding.js';
 import { RISK } from '../risk-scale.js';
 import type { CommandRule, CommandScope } from '../shell-command.js';
 import { taskMentions } from '../task-scope.js';
@@ -7,6 +8,15 @@ import { taskMentions } from '../task-scope.js';
  * standard input is read for statements that destroy data.
  */
 export function judgeSql(scope: CommandScope, sql: string, client: string): void {
+  for (const finding of sqlFindings(sql, `sql.${client}`, scope.task)) scope.add(finding);
+}
+
+/**
+ * The findings for SQL text, whoever runs it: a database client on the command line or an MCP
+ * server's query tool. `prefix` names the runner in each finding's code.
+ */
+export function sqlFindings(sql: string, prefix: string, task: string): Finding[] {
+  const findings: Finding[] = [];
   const statements = sql.replace(/--[^\n]*|\/\*[\s\S]*?\*\//g, ' ').split(';');
   for (const raw of statements) {
     const statement = raw.trim().replace(/\s+/g, ' ');
@@ -34,21 +44,22 @@ export function judgeSql(scope: CommandScope, sql: string, client: string): void
     else if (/^(SELECT|SHOW|DESCRIBE|DESC|EXPLAIN|WITH|VALUES|PRAGMA|\\[a-z])/i.test(statement)) continue;
     else if (/^(BEGIN|COMMIT|ROLLBACK|SET|USE|START|\.[a-z]+)/i.test(statement)) continue;
     else finding = { code: 'not-understood', destructive: RISK.askLow };
-    if (finding.destructive > RISK.low && taskNamesEveryObject(scope.task, statement)) {
+    if (finding.destructive > RISK.low && taskNamesEveryObject(task, statement)) {
       // Principle 8: the task names this statement's every object and asks for it to go.
-      scope.add({
-        code: `sql.${client}.${finding.code}[intent.task-names-target]`,
+      findings.push({
+        code: `${prefix}.${finding.code}[intent.task-names-target]`,
         destructive: RISK.low,
         onTask: 0.85,
       });
       continue;
     }
-    scope.add({
-      code: `sql.${client}.${finding.code}`,
+    findings.push({
+      code: `${prefix}.${finding.code}`,
       destructive: finding.destructive,
       onTask: finding.destructive > 0.2 ? 0.4 : 0.8,
     });
   }
+  return findings;
 }
 
 /**
