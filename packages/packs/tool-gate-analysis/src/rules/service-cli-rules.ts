@@ -3,6 +3,7 @@ import type { CommandRule, CommandScope } from '../shell-command.js';
 import { taskMentions } from '../task-scope.js';
 import { classifyVerb, DESTRUCTIVE_FLAGS, DRY_RUN_FLAGS, type VerbKind } from './cli-verb.js';
 import { judgeContainerCli, judgeKubectl, judgeTerraform } from './orchestration-cli-rules.js';
+import { judgeByPlainArguments } from './plain-arguments.js';
 import { judgeSecretRead, judgeTransferredFiles } from './service-cli-secrets.js';
 
 /**
@@ -430,13 +431,17 @@ const SPECIAL: Readonly<Record<string, (scope: CommandScope, args: readonly stri
   },
 };
 
-/** A program no rule describes: judged by its verbs, never understood well enough to allow. */
+/**
+ * A program no rule describes: judged by its arguments when they are all plain workspace words
+ * (`judgeByPlainArguments`), otherwise by its verbs, never understood well enough to allow.
+ */
 export function judgeUnknownProgram(scope: CommandScope): void {
   const { program, args } = scope.command;
   if (KNOWN_SERVICE_CLIS.has(program) || KAFKA_FAMILY.test(program)) {
     serviceCli(scope);
     return;
   }
+  if (judgeByPlainArguments(scope)) return;
   judgeByVerbs(scope, program, args, false);
 }
 

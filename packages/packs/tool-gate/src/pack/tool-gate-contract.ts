@@ -1,7 +1,7 @@
 /**
  * The contract between the tool-gate pack and every engine that answers it: the pack's name,
  * its question ids with their types, and the disposition's options. The pack declares them once
- * here; the built-in engine's analysis imports them (`@arbiter/tool-gate/contract`) instead of
+ * here; the tool-gate analysis (`@arbiter/tool-gate-analysis`) imports them (`@arbiter/tool-gate/contract`) instead of
  * keeping a copy that could drift.
  */
 export const TOOL_GATE_PACK_NAME = 'arbiter/tool-gate';
