@@ -140,7 +140,7 @@ const EDITOR_CODE =
   /!|\b(lua|luado|py3?|python3?|pydo|perl|perldo|ruby|rubydo|mzscheme|tcl|system|systemlist|terminal|shell|sh|call|exe(cute)?|source|so|w\s*!|r\s*!)\b/;
 
 /** Programs that run a script file given as an operand (principle 2). */
-const SCRIPT_RUNNERS = new Set([
+export const SCRIPT_RUNNERS = new Set([
   'sh',
   'bash',
   'zsh',

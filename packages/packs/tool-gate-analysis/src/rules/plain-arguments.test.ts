@@ -61,6 +61,15 @@ describe('an unknown program judged by its arguments', () => {
     'db-drop app',
     // Spelt unlike an installed command (a case-insensitive file system runs `git` for `GIT`).
     'GIT push origin main',
+    // Handed a program's name: the unknown program may run it (principle 2).
+    'mystery sh',
+    'mystery x86_64 bash',
+    'mystery python3 tool',
+    // Named for a change, as administration programs are.
+    'deluser dev',
+    'rmmod driver',
+    'usermod dev',
+    'setcap cap',
   ])('does not allow %s', (command) => {
     expect(dispositionOf(command).choice).not.toBe('allow');
   });

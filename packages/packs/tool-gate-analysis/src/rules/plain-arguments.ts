@@ -1,3 +1,5 @@
+import { SCRIPT_RUNNERS } from '../argument-roles.js';
+import { SYSTEM_PROGRAM_NAMES } from '../program-catalog.js';
 import { isCredentialPath } from '../secret-source.js';
 import type { CommandScope } from '../shell-command.js';
 import { classifyVerb } from './cli-verb.js';
@@ -35,9 +37,49 @@ export function judgeByPlainArguments(scope: CommandScope): boolean {
     if (segments.some((_, end) => isCredentialPath(segments.slice(0, end + 1).join('/')))) return false;
   }
   if (![program, ...args].every(readsOrSaysNothing)) return false;
+  // Principle 2: an unknown program handed a program's name may run it (`rlwrap sh`,
+  // `setarch x86_64 bash`): the argument is code, not data.
+  if (args.some((arg) => SCRIPT_RUNNERS.has(arg) || SYSTEM_PROGRAM_NAMES.has(arg))) return false;
+  // A name that begins with a verb of change (`deluser`, `rmmod`, `killall5`, `wipefs`) says what
+  // the program does, as a verb among its arguments would.
+  if (DESTRUCTIVE_PREFIXES.some((prefix) => program.startsWith(prefix) && program !== prefix)) return false;
   scope.add({ code: `cli.${program}.plain-arguments`, onTask: 0.85 });
   return true;
 }
+
+/** Verbs of removal or change that begin program names (`del` of deluser, `rm` of rmmod). */
+const DESTRUCTIVE_PREFIXES = [
+  'del',
+  'rm',
+  'kill',
+  'wipe',
+  'purge',
+  'shred',
+  'erase',
+  'nuke',
+  'drop',
+  'flush',
+  'format',
+  'remove',
+  'uninstall',
+  'unlink',
+  'reset',
+  'destroy',
+  'truncate',
+  'zap',
+  'clear',
+  'prune',
+  'mod',
+  'ins',
+  'set',
+  'chg',
+  'chsh',
+  'chfn',
+  'passwd',
+  'user',
+  'group',
+  'sys',
+];
 
 /** Neither the word nor any part of a compound (`db-drop`, `reset_all`) names a change. */
 function readsOrSaysNothing(word: string): boolean {
