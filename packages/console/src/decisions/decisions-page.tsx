@@ -143,7 +143,9 @@ export function DecisionsPage({ models }: { models: CatalogModel[] }) {
           </>
         ) : (
           <label>
-            Questions (the request's <code>questions</code> map)
+            <span>
+              Questions (the request's <code>questions</code> map)
+            </span>
             <textarea
               rows={12}
               name="questions"

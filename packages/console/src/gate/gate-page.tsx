@@ -76,7 +76,9 @@ export function GatePage({ models }: { models: CatalogModel[] }) {
             />
           </label>
           <label>
-            Grant (permission rules, one a line, e.g. <code>Bash(npm test:*)</code>)
+            <span>
+              Grant (permission rules, one a line, e.g. <code>Bash(npm test:*)</code>)
+            </span>
             <textarea name="grant" rows={2} value={grant} onInput={(e) => setGrant(e.currentTarget.value)} />
           </label>
           <label>

@@ -78,19 +78,15 @@ export function HarnessEditor({
         </div>
       </fieldset>
       <label>
-        Skills (JSON:{' '}
-        <code>
-          [{'{'}name, files: [{'{'}path, content{'}'}]{'}'}]
-        </code>
-        )
+        <span>
+          Skills (JSON: <code>{'[{name, files: [{path, content}]}]'}</code>)
+        </span>
         <textarea class="code" rows={3} value={skills} onInput={(e) => setSkills(e.currentTarget.value)} />
       </label>
       <label>
-        MCP servers (JSON:{' '}
-        <code>
-          [{'{'}name, url, enabled{'}'}]
-        </code>
-        )
+        <span>
+          MCP servers (JSON: <code>{'[{name, url, enabled}]'}</code>)
+        </span>
         <textarea class="code" rows={3} value={servers} onInput={(e) => setServers(e.currentTarget.value)} />
       </label>
       <div class="row">

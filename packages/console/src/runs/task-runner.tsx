@@ -155,8 +155,10 @@ export function TaskRunner({ harnesses, onFinished }: { harnesses: Harness[]; on
         </label>
       )}
       <label>
-        Task (the offline model follows <code>@say</code>, <code>@think</code>,{' '}
-        <code>@write PATH &lt;&lt;&lt;…&gt;&gt;&gt;</code>, <code>@shell</code>, <code>@sleep MS</code>)
+        <span>
+          Task (the offline model follows <code>@say</code>, <code>@think</code>,{' '}
+          <code>@write PATH &lt;&lt;&lt;…&gt;&gt;&gt;</code>, <code>@shell</code>, <code>@sleep MS</code>)
+        </span>
         <textarea name="task-input" rows={4} value={input} onInput={(e) => setInput(e.currentTarget.value)} />
       </label>
       <div class="row">
