@@ -110,6 +110,24 @@ describe('serving /console', () => {
 });
 
 describe('the console in Chromium', () => {
+  it('opens without a key under --no-auth, and says the server runs without auth', async () => {
+    const openDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-console-open-'));
+    const open = await startServer({ port: 0, dataDir: openDir, auth: false, harness: false });
+    try {
+      const page = await openPage();
+      await page.goto(`${open.url}/console/`);
+      await page.getByRole('navigation', { name: 'pages' }).waitFor();
+      expect(await page.getByLabel('API key').count()).toBe(0);
+      expect(await page.locator('.top').textContent()).toContain('no auth');
+      await page.getByRole('button', { name: 'Ask' }).click();
+      await page.locator('[data-question="urgent"]').waitFor();
+      await page.context().close();
+    } finally {
+      await open.close();
+      fs.rmSync(openDir, { recursive: true, force: true });
+    }
+  });
+
   it('refuses a wrong key with the API message, then asks a decision and draws its bars', async () => {
     const page = await openPage();
     await page.goto(`${server.url}/console/`);
@@ -250,10 +268,26 @@ describe('the console in Chromium', () => {
     await page.context().close();
   });
 
-  it('cancels a running task and keeps what it had said', async () => {
+  it('creates and edits a harness, runs a task on it, cancels it and keeps what it had said', async () => {
     const page = await openPage();
     await signIn(page);
     await page.getByRole('link', { name: 'Harnesses and runs' }).click();
+    // A harness created and edited through the page, then used for the task.
+    await page.getByRole('button', { name: 'New harness' }).click();
+    const editor = page.getByRole('form', { name: 'harness' });
+    await editor.getByLabel('Name', { exact: true }).fill('Console harness');
+    await editor.getByRole('checkbox', { name: 'shell' }).check();
+    await editor.getByRole('button', { name: 'Save' }).click();
+    const row = page.getByRole('row').filter({ hasText: 'Console harness' });
+    await expect.poll(() => row.textContent()).toContain('shell');
+    await row.getByRole('button', { name: 'Edit' }).click();
+    await editor.getByLabel('Name', { exact: true }).fill('Console harness, renamed');
+    await editor.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.getByRole('row').filter({ hasText: 'renamed' }).count()).toBe(1);
+    const harnessId = (await page.getByRole('option', { name: /renamed/ }).getAttribute('value')) ?? '';
+    expect(harnessId).toMatch(/^chrn_/);
+    await page.locator('select[name="harness"]').selectOption(harnessId);
+
     await page.locator('textarea[name="task-input"]').fill('@say before the wait\n@sleep 60000\n@say after');
     await page.getByRole('button', { name: 'Start' }).click();
     const output = page.getByTestId('task-output');
@@ -263,6 +297,10 @@ describe('the console in Chromium', () => {
       .poll(() => page.locator('[data-status]').textContent(), { timeout: 10_000 })
       .toBe('cancelled');
     expect(await output.textContent()).not.toContain('after');
+    const sessions = (await (
+      await fetch(`${server.url}/api/harness/v1/sessions`, { headers: { authorization: `Bearer ${key}` } })
+    ).json()) as { sessions: { harness_id: string }[] };
+    expect(sessions.sessions[0]?.harness_id).toBe(harnessId);
     await page.context().close();
   });
 

@@ -29,7 +29,7 @@ export function HarnessEditor({
         name,
         ...(harness ? {} : { base: 'agent' }),
         default_model: model,
-        system_prompt: prompt || null,
+        system_prompt: prompt,
         disabled_tools: disabled,
         skills: parseJson(skills, 'Skills'),
         mcp_servers: parseJson(servers, 'MCP servers'),

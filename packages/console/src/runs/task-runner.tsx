@@ -144,7 +144,7 @@ export function TaskRunner({ harnesses, onFinished }: { harnesses: Harness[]; on
       ) : (
         <label>
           Harness
-          <select value={harnessId} onChange={(e) => setHarnessId(e.currentTarget.value)}>
+          <select name="harness" value={harnessId} onChange={(e) => setHarnessId(e.currentTarget.value)}>
             <option value="">my default harness</option>
             {harnesses.map((harness) => (
               <option key={harness.id} value={harness.id}>
