@@ -171,7 +171,7 @@ describe('the console in Chromium', () => {
     await page.screenshot({ path: path.join(screenshots, 'decisions.png'), fullPage: true });
 
     // A bad question is refused with the API's own code and message, nothing invented.
-    await page.getByRole('tab', { name: 'JSON' }).click();
+    await page.getByRole('button', { name: 'JSON' }).click();
     await page
       .locator('textarea[name="questions"]')
       .fill('{"x": {"type": "score", "criteria": ["only one"]}}');

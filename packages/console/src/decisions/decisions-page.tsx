@@ -104,14 +104,13 @@ export function DecisionsPage({ models }: { models: CatalogModel[] }) {
           State (text, or a JSON object or array)
           <textarea rows={5} name="state" value={state} onInput={(e) => setState(e.currentTarget.value)} />
         </label>
-        <div class="tabs" role="tablist" aria-label="how to write the questions">
-          <button type="button" role="tab" aria-selected={mode === 'form'} onClick={() => switchMode('form')}>
+        <fieldset class="tabs" aria-label="how to write the questions">
+          <button type="button" aria-pressed={mode === 'form'} onClick={() => switchMode('form')}>
             Form
           </button>
           <button
             type="button"
-            role="tab"
-            aria-selected={mode === 'json'}
+            aria-pressed={mode === 'json'}
             onClick={() => {
               try {
                 switchMode('json');
@@ -122,7 +121,7 @@ export function DecisionsPage({ models }: { models: CatalogModel[] }) {
           >
             JSON
           </button>
-        </div>
+        </fieldset>
         {mode === 'form' ? (
           <>
             {drafts.map((draft, index) => (
@@ -176,19 +175,18 @@ export function DecisionsPage({ models }: { models: CatalogModel[] }) {
           </Section>
         ) : null}
         <Section title="Copy the request">
-          <div class="tabs" role="tablist" aria-label="snippet language">
+          <fieldset class="tabs" aria-label="snippet language">
             {(['curl', 'typescript', 'sdk'] as const).map((kind) => (
               <button
                 key={kind}
                 type="button"
-                role="tab"
-                aria-selected={snippet === kind}
+                aria-pressed={snippet === kind}
                 onClick={() => setSnippet(kind)}
               >
                 {kind === 'curl' ? 'curl' : kind === 'typescript' ? 'TypeScript' : 'SDK'}
               </button>
             ))}
-          </div>
+          </fieldset>
           <pre class="snippet">{snippetText}</pre>
           <button type="button" class="secondary" onClick={copy}>
             {copied === snippet ? 'Copied' : 'Copy'}
