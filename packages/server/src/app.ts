@@ -9,7 +9,6 @@ import { consolePlugin } from './console/console-plugin.js';
 import { DEFAULT_SERVER_LIMITS, type ServerLimits } from './decision/decision-limits.js';
 import { decisionRoutes } from './decision/decision-routes.js';
 import { installErrorHandling } from './errors/error-handling.js';
-import { gateCheckRoutes } from './gate/gate-check-routes.js';
 import { healthRoutes } from './health-routes.js';
 import { homePage } from './home-page.js';
 import { installJsonBodyParser } from './json-body.js';
@@ -83,7 +82,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(healthRoutes);
   await app.register(homePage, { version: SERVER_VERSION, harness: options.harness !== undefined });
   await app.register(decisionRoutes, { catalog: options.catalog, limits });
-  await app.register(gateCheckRoutes, { catalog: options.catalog });
   if (options.console !== false) await app.register(consolePlugin, options.console ?? {});
   if (options.harness) {
     const authenticator = options.authenticator;

@@ -89,7 +89,9 @@ export const consolePlugin = fastifyPlugin(
       return instance;
     };
     const serve = async (request: FastifyRequest, reply: FastifyReply) => {
-      if (request.url === CONSOLE_PREFIX) return reply.redirect(`${CONSOLE_PREFIX}/`, 301);
+      const [pathname, query] = request.url.split('?', 2);
+      if (pathname === CONSOLE_PREFIX)
+        return reply.redirect(`${CONSOLE_PREFIX}/${query ? `?${query}` : ''}`, 301);
       files ??= load();
       let instance: FastifyInstance;
       try {

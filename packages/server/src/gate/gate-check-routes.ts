@@ -2,44 +2,38 @@ import { createInProcessTransport, DecisionClient } from '@arbiter/decision';
 import type { ModelCatalog } from '@arbiter/engine/catalog';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { authenticate } from '../auth/auth-plugin.js';
 import { ApiError } from '../errors/api-error.js';
 
 export interface GateCheckRoutesOptions {
   readonly catalog: ModelCatalog;
 }
 
-const checkBodySchema = z.object({ model: z.string().min(1).optional() }).passthrough();
+const checkBodySchema = z.looseObject({ model: z.string().min(1).optional() });
 
 /**
  * `POST /v1/gate/check`: one proposed tool call judged by the tool gate exactly as a host hook
  * would judge it (the pack's six questions, the composition, the verdict record), answered by the
  * catalog's model in this process. It records nothing: it is a place to try calls (the console's
  * gate page), not a hook. The tool-gate pack loads on the first check, so start-up pays nothing.
+ * Registered inside the decision routes, whose hooks authenticate the caller and apply the
+ * per-principal rate limit.
  */
 export async function gateCheckRoutes(app: FastifyInstance, options: GateCheckRoutesOptions): Promise<void> {
-  app.post('/v1/gate/check', { schema: { hide: true } }, async (request, reply) => {
-    const auth = authenticate(request);
-    if (!auth.ok)
-      return reply
-        .code(401)
-        .header('www-authenticate', 'Bearer')
-        .send(
-          new ApiError({
-            statusCode: 401,
-            type: 'authentication_error',
-            code: auth.code,
-            message: auth.message,
-          }).toBody(),
-        );
+  app.post('/v1/gate/check', { schema: { hide: true } }, async (request) => {
     const body = checkBodySchema.safeParse(request.body);
-    if (!body.success)
+    if (!body.success) {
+      const param = body.error.issues[0]?.path.join('.') || null;
       throw new ApiError({
         statusCode: 400,
         type: 'invalid_request_error',
         code: 'invalid_request',
-        message: 'the body must be a tool-gate state object: {tool, arguments, grant?, task?, cwd?}',
+        message:
+          param === 'model'
+            ? 'model: must be the name of a catalog model'
+            : 'the body must be a tool-gate state object: {tool, arguments, grant?, task?, cwd?, model?}',
+        param,
       });
+    }
     const { model, ...state } = body.data;
     const { pin, engine } = options.catalog.resolve(model);
     const [{ createToolGate }, { toolGateStateSchema }] = await Promise.all([

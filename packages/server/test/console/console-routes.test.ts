@@ -21,7 +21,10 @@ function temporaryDir(prefix: string): string {
   return dir;
 }
 
-async function app(consoleOption?: false | { root: string }): Promise<{ app: FastifyInstance; key: string }> {
+async function app(
+  consoleOption?: false | { root: string },
+  limits?: { requestsPerMinute: number },
+): Promise<{ app: FastifyInstance; key: string }> {
   const db = openDatabase(temporaryDir('arbiter-console-routes-'), migrations);
   const keys = new KeyStore(db);
   const { key } = keys.create('tester');
@@ -29,6 +32,7 @@ async function app(consoleOption?: false | { root: string }): Promise<{ app: Fas
     catalog: new ModelCatalog(),
     authenticator: createKeyAuthenticator(keys),
     ...(consoleOption === undefined ? {} : { console: consoleOption }),
+    ...(limits ? { limits } : {}),
   });
   cleanups.push(async () => {
     await built.close();
@@ -129,5 +133,23 @@ describe('POST /v1/gate/check', () => {
       payload: { ...call, arguments: { command: 'ls -la' } },
     });
     expect(harmless.json()).toMatchObject({ effective: 'ALLOW' });
+  });
+
+  it('shares the per-principal rate limit with the decisions', async () => {
+    const { app: server, key } = await app(false, { requestsPerMinute: 2 });
+    const headers = { authorization: `Bearer ${key}` };
+    const decision = { state: 'a state', questions: { q: { type: 'noul', instructions: 'Is it?' } } };
+    for (let i = 0; i < 2; i++)
+      expect(
+        (await server.inject({ method: 'POST', url: '/v1/decision', headers, payload: decision })).statusCode,
+      ).toBe(200);
+    const check = await server.inject({
+      method: 'POST',
+      url: '/v1/gate/check',
+      headers,
+      payload: { tool: 'Bash', arguments: { command: 'ls' } },
+    });
+    expect(check.statusCode).toBe(429);
+    expect(check.json().error.code).toBe('rate_limited');
   });
 });
