@@ -265,6 +265,23 @@ describe('the console in Chromium', () => {
     await page.getByRole('button', { name: 'Create a read-only share link' }).waitFor();
     expect((await shared.goto(url))?.status()).toBe(404);
     await other.close();
+
+    // The gate judged the task's write: its verdict is in the audit log, filtered by tool and verdict.
+    const session = (await page.locator('.session-detail h3 code').first().textContent()) ?? '';
+    expect(session).toMatch(/^hsess_/);
+    await page.getByRole('link', { name: 'Tool gate' }).click();
+    const filters = page.getByRole('form', { name: 'audit filters' });
+    await filters.locator('select[name="audit-verdict"]').selectOption('ALLOW');
+    await filters.locator('input[name="audit-tool"]').fill('Write');
+    await filters.getByRole('button', { name: 'Show' }).click();
+    await expect.poll(() => page.getByTestId('audit-chain').textContent()).toContain('Hash chain verified');
+    const entries = page.getByTestId('audit-entry');
+    expect(await entries.count()).toBe(1);
+    expect(await entries.first().textContent()).toContain(session);
+    await page.screenshot({ path: path.join(screenshots, 'gate-audit.png'), fullPage: true });
+    await filters.locator('select[name="audit-verdict"]').selectOption('DENY');
+    await filters.getByRole('button', { name: 'Show' }).click();
+    await expect.poll(() => page.getByText('No verdicts match.').count()).toBe(1);
     await page.context().close();
   });
 

@@ -9,6 +9,7 @@ import { applyMigrations } from '../storage/database.js';
 import { HarnessService } from './harness/harness-service.js';
 import { registerDiscoveryRoutes, SUPPORTED_VERSIONS } from './routes/discovery-routes.js';
 import { registerFileRoutes } from './routes/file-routes.js';
+import { registerGateAuditRoutes } from './routes/gate-audit-routes.js';
 import { registerHarnessRoutes } from './routes/harness-routes.js';
 import { registerResponseRoutes } from './routes/response-routes.js';
 import { registerSessionRoutes } from './routes/session-routes.js';
@@ -276,4 +277,5 @@ export async function uhpPlugin(app: FastifyInstance, options: UhpPluginOptions)
   registerSessionRoutes(app, services);
   registerFileRoutes(app, services);
   registerSharedViewRoutes(app, services);
+  registerGateAuditRoutes(app, services);
 }
