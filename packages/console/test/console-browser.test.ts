@@ -3,7 +3,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type RunningServer, startServer } from '@arbiter/server';
+import {
+  KeyStore,
+  migrations,
+  openDatabase,
+  PrepaidBudgets,
+  type RunningServer,
+  startServer,
+} from '@arbiter/server';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -321,11 +328,18 @@ describe('the console in Chromium', () => {
     await page.context().close();
   });
 
-  it('says plainly that keys and budgets have no API, and reads in the dark theme', async () => {
+  it('says plainly that keys have no API, shows the own budget, and reads in the dark theme', async () => {
+    // The operator credits the key's principal, as `arbiter billing credit` does.
+    const db = openDatabase(dataDir, migrations);
+    const principal = new KeyStore(db).list()[0]?.principal.id ?? '';
+    new PrepaidBudgets(db).credit(principal, 25_000_000_000, 'console test credit');
+    db.close();
     const page = await openPage({ colorScheme: 'dark' });
     await signIn(page);
     await page.getByRole('link', { name: 'Keys and budgets' }).click();
     await expect.poll(() => page.getByRole('status').textContent()).toContain('Not available over the API');
+    await expect.poll(() => page.getByTestId('balance').textContent()).toContain('Balance 25 USD');
+    expect(await page.getByTestId('ledger-entry').first().textContent()).toContain('console test credit');
     await page.screenshot({ path: path.join(screenshots, 'keys.png') });
     await page.getByRole('link', { name: 'Decisions' }).click();
     await page.getByRole('button', { name: 'Ask' }).click();

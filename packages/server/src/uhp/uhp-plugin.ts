@@ -7,6 +7,7 @@ import { type BudgetPricing, PrepaidBudgets } from '../billing/prepaid-budgets.j
 import { installJsonBodyParser, JSON_TOO_DEEP_CODE, MAX_JSON_DEPTH } from '../json-body.js';
 import { applyMigrations } from '../storage/database.js';
 import { HarnessService } from './harness/harness-service.js';
+import { registerBudgetRoutes } from './routes/budget-routes.js';
 import { registerDiscoveryRoutes, SUPPORTED_VERSIONS } from './routes/discovery-routes.js';
 import { registerFileRoutes } from './routes/file-routes.js';
 import { registerGateAuditRoutes } from './routes/gate-audit-routes.js';
@@ -278,4 +279,5 @@ export async function uhpPlugin(app: FastifyInstance, options: UhpPluginOptions)
   registerFileRoutes(app, services);
   registerSharedViewRoutes(app, services);
   registerGateAuditRoutes(app, services);
+  registerBudgetRoutes(app, services, budgets);
 }
