@@ -217,6 +217,7 @@ describe('arbiter serve for a person at a terminal', () => {
       const html = await home.text();
       for (const link of [
         'href="/docs"',
+        'href="/console/"',
         'href="/api/harness/v1/uhp"',
         'href="/openapi.json"',
         'docs/user-guide.md',
@@ -224,10 +225,16 @@ describe('arbiter serve for a person at a terminal', () => {
         expect(html).toContain(link);
       }
       expect((await fetch(`${url}/api/harness/v1/uhp`)).status).toBe(200);
+      // The console, built by the repository's build, served by the real `arbiter serve`.
+      const consolePage = await fetch(`${url}/console/`);
+      expect(consolePage.status).toBe(200);
+      expect(consolePage.headers.get('content-security-policy')).toContain("script-src 'self'");
+      expect(await consolePage.text()).toContain('<div id="app"></div>');
       await vi.waitFor(() => expect(server.out()).toMatch(/^\d\d:\d\d:\d\d GET \/ 200 \d+\.\d ms$/m));
       expect(server.out()).not.toMatch(/^\{/m);
       await vi.waitFor(() => expect(server.err()).toContain(`  API reference   ${url}/docs`));
       expect(server.err()).toContain(`  UHP discovery   ${url}/api/harness/v1/uhp`);
+      expect(server.err()).toContain(`  Console         ${url}/console/`);
       expect(server.err()).toContain('  Authentication  OFF (--no-auth)');
     } finally {
       await stop(server.child);

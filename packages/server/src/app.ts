@@ -5,6 +5,7 @@ import { authPlugin } from './auth/auth-plugin.js';
 import type { Authenticator } from './auth/authenticator.js';
 import { loopbackOnlyHook } from './auth/loopback-only.js';
 import { connectionServerOptions } from './connection-limits.js';
+import { consolePlugin } from './console/console-plugin.js';
 import { DEFAULT_SERVER_LIMITS, type ServerLimits } from './decision/decision-limits.js';
 import { decisionRoutes } from './decision/decision-routes.js';
 import { installErrorHandling } from './errors/error-handling.js';
@@ -26,6 +27,8 @@ export interface AppOptions {
   readonly logger?: boolean | Exclude<FastifyServerOptions['logger'], undefined>;
   /** Serve the UHP API under `/api/harness` with these options; authentication is the app's. */
   readonly harness?: Omit<UhpPluginOptions, 'authenticate'>;
+  /** The console at `/console`: `false` leaves it out; `root` names another build. Default on. */
+  readonly console?: false | { readonly root?: string };
 }
 
 const REDACTED_PATHS = ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie'];
@@ -43,7 +46,7 @@ function loggerOptions(logger: AppOptions['logger']): FastifyServerOptions['logg
 /**
  * The Arbiter HTTP application, built from plugins and not listening: tests drive it with
  * `inject`, `startServer` listens. Routes: the Decision API (`/v1/…`), `/health`,
- * `/openapi.json`, `/docs`, and the UHP API under `/api/harness` when `harness` is given.
+ * `/openapi.json`, `/docs`, the console (`/console`), and the UHP API under `/api/harness` when `harness` is given.
  *
  * @example
  * const app = await buildApp({ catalog: new ModelCatalog(), authenticator });
@@ -79,6 +82,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(healthRoutes);
   await app.register(homePage, { version: SERVER_VERSION, harness: options.harness !== undefined });
   await app.register(decisionRoutes, { catalog: options.catalog, limits });
+  if (options.console !== false) await app.register(consolePlugin, options.console ?? {});
   if (options.harness) {
     const authenticator = options.authenticator;
     await app.register(uhpPlugin, {

@@ -17,6 +17,7 @@ const GUIDES = [
 
 function page(options: HomePageOptions): string {
   const links = [
+    ['/console/', 'Console', 'the web console: decisions, the tool gate, harness runs'],
     ['/docs', 'API reference', 'the Decision API, rendered from its OpenAPI document'],
     ['/openapi.json', 'OpenAPI document', 'the same reference, machine-readable'],
     ...(options.harness

@@ -73,6 +73,7 @@ export async function serve(options: ServeOptions): Promise<undefined> {
   say(`Arbiter ${SERVER_VERSION}`);
   say(`  Decision API    POST ${server.url}/v1/decision   (System One clients: /v1/systemone)`);
   say(`  API reference   ${server.url}/docs`);
+  say(`  Console         ${server.url}/console/`);
   say(`  UHP discovery   ${server.url}/api/harness/v1/uhp`);
   say(`  Home page       ${server.url}/`);
   say(`  Data directory  ${server.dataDir}`);

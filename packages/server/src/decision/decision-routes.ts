@@ -14,6 +14,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requirePrincipal } from '../auth/auth-plugin.js';
 import { ApiError } from '../errors/api-error.js';
+import { gateCheckRoutes } from '../gate/gate-check-routes.js';
 import { connectionSignal } from './connection-signal.js';
 import type { ServerLimits } from './decision-limits.js';
 import { zodRequestValidator } from './zod-request-validator.js';
@@ -178,4 +179,7 @@ export async function decisionRoutes(app: FastifyInstance, options: DecisionRout
     },
     async () => ({ models: catalog.list() }),
   );
+
+  // In this scope, so a gate check is authenticated, rate-limited and counted like a decision.
+  await app.register(gateCheckRoutes, { catalog });
 }

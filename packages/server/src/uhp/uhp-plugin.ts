@@ -8,8 +8,10 @@ import { type BudgetPricing, PrepaidBudgets } from '../billing/prepaid-budgets.j
 import { installJsonBodyParser, JSON_TOO_DEEP_CODE, MAX_JSON_DEPTH } from '../json-body.js';
 import { applyMigrations } from '../storage/database.js';
 import { HarnessService } from './harness/harness-service.js';
+import { registerBudgetRoutes } from './routes/budget-routes.js';
 import { registerDiscoveryRoutes, SUPPORTED_VERSIONS } from './routes/discovery-routes.js';
 import { registerFileRoutes } from './routes/file-routes.js';
+import { registerGateAuditRoutes } from './routes/gate-audit-routes.js';
 import { registerHarnessRoutes } from './routes/harness-routes.js';
 import { registerResponseRoutes } from './routes/response-routes.js';
 import { registerSessionRoutes } from './routes/session-routes.js';
@@ -283,4 +285,6 @@ export async function uhpPlugin(app: FastifyInstance, options: UhpPluginOptions)
   registerSessionRoutes(app, services);
   registerFileRoutes(app, services);
   registerSharedViewRoutes(app, services);
+  registerGateAuditRoutes(app, services);
+  registerBudgetRoutes(app, services, budgets);
 }
