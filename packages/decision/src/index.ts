@@ -18,8 +18,7 @@ export type {
   TransportOutcome,
   TransportResponse,
 } from './client/decision-transport.js';
-export { parseRetryAfter } from './client/retry-after.js';
-export { backoffDelay, DEFAULT_RETRY_POLICY, type RetryPolicy } from './client/retry-policy.js';
+export { DEFAULT_RETRY_POLICY, type RetryPolicy } from './client/retry-policy.js';
 export type { DecisionEngine, EvaluateOptions, EvaluateResult } from './engine/decision-engine.js';
 export { EngineError, type EngineErrorCode } from './engine/engine-error.js';
 export { choice, type Instructions, type NoulCriteria, noul, score } from './question/question-builders.js';

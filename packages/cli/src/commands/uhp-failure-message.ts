@@ -1,4 +1,4 @@
-import { UhpApiError, UhpCapabilityError, UhpConnectionError } from '@arbiter/uhp';
+import { UhpApiError, UhpError, UhpProtocolVersionError } from '@arbiter/uhp';
 
 const amount = (value: unknown) =>
   typeof value === 'number' || typeof value === 'string' ? String(value) : 'unknown';
@@ -25,9 +25,11 @@ export function describeUhpFailure(error: unknown): string {
     if (error.code === 'invalid_envelope' && error.status === 404) {
       return `${error.message} Is this the server's UHP base URL (the part before /v1, e.g. http://host:8080/api/harness)?`;
     }
-    const status = error.status > 0 ? `HTTP ${error.status}, ` : '';
-    return `${error.message} (${status}${error.code})`;
+    return `${error.message} (HTTP ${error.status}, ${error.code})`;
   }
-  if (UhpCapabilityError.isInstance(error) || UhpConnectionError.isInstance(error)) return error.message;
+  if (UhpProtocolVersionError.isInstance(error)) {
+    return `${error.message} Use an Arbiter release that speaks one of ${error.supported.join(', ')}.`;
+  }
+  if (UhpError.isInstance(error)) return error.message;
   return error instanceof Error ? error.message : String(error);
 }

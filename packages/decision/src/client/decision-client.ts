@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { backoffDelay } from '@arbiter/http-retry';
 import type { AnswersFor } from '../question/typed-answer.js';
 import { redact, redactState } from '../redaction/redact.js';
 import { createHttpTransport } from '../transport/http-transport.js';
@@ -10,7 +11,7 @@ import { compiledRequestSchema, compiledResponseSchema } from './compiled-wire-s
 import type { DecideResult, DecisionSkipped, SkipReason } from './decide-result.js';
 import type { DecisionTransport, TransportFailure, TransportOutcome } from './decision-transport.js';
 import { describeZodError } from './describe-zod-error.js';
-import { backoffDelay, DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.js';
 
 export interface DecisionClientOptions {
   /** Where requests go. Default: the HTTP transport configured from ARBITER_BASE_URL and ARBITER_API_KEY. */
