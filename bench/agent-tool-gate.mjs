@@ -4,7 +4,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInProcessGateClient, ToolCallGate } from '../packages/server/dist/index.js';
+import { createInProcessGateClient } from '../packages/engine/dist/builtin/index.js';
+import { ToolCallGate } from '../packages/server/dist/index.js';
 import {
   gatedWorkspaceCall,
   workspaceGrant,

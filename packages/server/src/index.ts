@@ -72,7 +72,6 @@ export type {
 } from './uhp/runtime/harness-runtime.js';
 export { HarnessRuntimeError } from './uhp/runtime/harness-runtime.js';
 export { OFFLINE_MODEL_ID, OfflineAgentRuntime } from './uhp/runtime/offline/offline-runtime.js';
-export { createInProcessGateClient } from './uhp/runtime/tool-gating/in-process-gate-client.js';
 export {
   type GateAuditRecord,
   type GateContext,

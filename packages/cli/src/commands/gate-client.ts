@@ -12,7 +12,7 @@ export interface GateClientOptions {
  * of the host, so only the pieces one invocation needs are loaded.
  */
 export async function createGateClient(options: GateClientOptions): Promise<ToolGateDecisionClient> {
-  const { DecisionClient, createHttpTransport, createInProcessTransport } = await import('@arbiter/decision');
+  const { DecisionClient, createHttpTransport } = await import('@arbiter/decision');
   const budget = options.budgetMs === undefined ? {} : { budgetMs: options.budgetMs };
   if (options.url !== undefined) {
     // Secrets in the call are redacted before they leave the machine (the client's default).
@@ -22,12 +22,6 @@ export async function createGateClient(options: GateClientOptions): Promise<Tool
       ...(options.model === undefined ? {} : { model: options.model }),
     });
   }
-  const { BUILTIN_MODELS, createBuiltinEngine, toolGateAnalyser } = await import('@arbiter/engine/builtin');
-  const engine = createBuiltinEngine({ analysers: [toolGateAnalyser] });
-  return new DecisionClient({
-    transport: createInProcessTransport({ engine, model: BUILTIN_MODELS[0]?.name ?? engine.engineId }),
-    // Nothing leaves the process, and the analysers must see a secret to recognise its exfiltration.
-    redact: false,
-    ...budget,
-  });
+  const { createInProcessGateClient } = await import('@arbiter/engine/builtin');
+  return createInProcessGateClient(budget);
 }

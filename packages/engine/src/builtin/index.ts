@@ -5,6 +5,7 @@
  */
 export { BUILTIN_MODELS } from '../catalog/builtin-models.js';
 export { type BuiltinEngineOptions, createBuiltinEngine } from './builtin-engine.js';
+export { createInProcessGateClient, type InProcessGateClientOptions } from './in-process-gate-client.js';
 export type { PackAnalyser } from './pack-analyser.js';
 export {
   analyseToolCall,

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { createInProcessGateClient } from '@arbiter/engine/builtin';
 import { UHP_VERSION, UHP_VERSION_HEADER } from '@arbiter/uhp/wire';
 import multipart from '@fastify/multipart';
 import type { Database } from 'better-sqlite3';
@@ -17,7 +18,6 @@ import { AcpRuntime, type AcpRuntimeOptions } from './runtime/acp/acp-runtime.js
 import { type AgentBaseConfigInput, createAgentRuntime } from './runtime/agent/agent-base-config.js';
 import type { HarnessRuntime } from './runtime/harness-runtime.js';
 import { OfflineAgentRuntime } from './runtime/offline/offline-runtime.js';
-import { createInProcessGateClient } from './runtime/tool-gating/in-process-gate-client.js';
 import { ToolCallGate, type ToolGatingOptions } from './runtime/tool-gating/tool-call-gate.js';
 import { ProcessSandbox } from './sandbox/process-sandbox.js';
 import type { SandboxConfigInput } from './sandbox/sandbox-config.js';

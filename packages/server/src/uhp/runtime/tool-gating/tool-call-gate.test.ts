@@ -2,8 +2,8 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createInProcessGateClient } from '@arbiter/engine/builtin';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createInProcessGateClient } from './in-process-gate-client.js';
 import { type GateContext, ToolCallGate } from './tool-call-gate.js';
 import { gatedWorkspaceCall, workspaceGrant } from './workspace-tool-call.js';
 
