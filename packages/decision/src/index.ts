@@ -19,8 +19,12 @@ export type {
   TransportResponse,
 } from './client/decision-transport.js';
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from './client/retry-policy.js';
-export type { DecisionEngine, EvaluateOptions, EvaluateResult } from './engine/decision-engine.js';
-export { EngineError, type EngineErrorCode } from './engine/engine-error.js';
+export type {
+  DecisionEngine,
+  EvaluateOptions,
+  EvaluateResult,
+} from './engine-specification/decision-engine.js';
+export { EngineError, type EngineErrorCode } from './engine-specification/engine-error.js';
 export { choice, type Instructions, type NoulCriteria, noul, score } from './question/question-builders.js';
 export type { AnswerFor, AnswersFor, TypedChoiceAnswer } from './question/typed-answer.js';
 export type { TypedChoiceQuestion } from './question/typed-question.js';

@@ -77,9 +77,9 @@ export {
   type GateContext,
   type GatedCall,
   type GateOutcome,
-  ToolCallGate,
+  HarnessToolGate,
   type ToolGatingOptions,
-} from './uhp/runtime/tool-gating/tool-call-gate.js';
+} from './uhp/runtime/tool-gating/harness-tool-gate.js';
 export { toolGatingConfigSchema } from './uhp/runtime/tool-gating/tool-gating-config.js';
 export {
   ProcessSandbox,

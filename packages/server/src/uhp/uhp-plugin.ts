@@ -18,7 +18,7 @@ import { AcpRuntime, type AcpRuntimeOptions } from './runtime/acp/acp-runtime.js
 import { type AgentBaseConfigInput, createAgentRuntime } from './runtime/agent/agent-base-config.js';
 import type { HarnessRuntime } from './runtime/harness-runtime.js';
 import { OfflineAgentRuntime } from './runtime/offline/offline-runtime.js';
-import { ToolCallGate, type ToolGatingOptions } from './runtime/tool-gating/tool-call-gate.js';
+import { HarnessToolGate, type ToolGatingOptions } from './runtime/tool-gating/harness-tool-gate.js';
 import { ProcessSandbox } from './sandbox/process-sandbox.js';
 import type { SandboxConfigInput } from './sandbox/sandbox-config.js';
 import { UhpDataLayout } from './storage/data-layout.js';
@@ -76,7 +76,7 @@ export interface UhpPluginOptions {
   /** The `agent` base's provider models and shell sandbox; without it the base serves the offline model only. */
   readonly agent?: AgentBaseConfigInput;
   /** Builds the harness bases with the server's gate; used instead of `runtimes` when given. */
-  readonly createRuntimes?: (gate: ToolCallGate) => readonly HarnessRuntime[];
+  readonly createRuntimes?: (gate: HarnessToolGate) => readonly HarnessRuntime[];
   /** Operator-configured ACP agents of the `acp` base (served with the presets by default). */
   readonly acp?: Omit<AcpRuntimeOptions, 'gate'>;
   /**
@@ -115,7 +115,7 @@ export async function uhpPlugin(app: FastifyInstance, options: UhpPluginOptions)
   const sandbox =
     options.sandbox instanceof ProcessSandbox ? options.sandbox : await ProcessSandbox.open(options.sandbox);
   const runner = new TaskRunner(store, events, layout, sandbox, options.toolLimits, budgets);
-  const gate = new ToolCallGate(createInProcessGateClient(), layout.gateAuditLog(), options.toolGating);
+  const gate = new HarnessToolGate(createInProcessGateClient(), layout.gateAuditLog(), options.toolGating);
   const runtimes = options.createRuntimes?.(gate) ??
     options.runtimes ?? [
       options.agent

@@ -60,7 +60,7 @@ export interface GateAuditRecord extends ToolGateVerdict {
  * audit log with the session and response ids. Refusals are worded for the model to read, since they
  * become the tool's result.
  */
-export class ToolCallGate {
+export class HarnessToolGate {
   readonly auditLog: AuditLog<GateAuditRecord>;
   private readonly gate: ToolGate;
   private readonly allowAsk: boolean;

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInProcessGateClient } from '@arbiter/engine/builtin';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type GateContext, ToolCallGate } from './tool-call-gate.js';
+import { type GateContext, HarnessToolGate } from './harness-tool-gate.js';
 import { gatedWorkspaceCall, workspaceGrant } from './workspace-tool-call.js';
 
 const client = createInProcessGateClient();
@@ -30,10 +30,10 @@ function context(cwd: string, overrides: Partial<GateContext> = {}): GateContext
   };
 }
 
-describe('ToolCallGate', () => {
+describe('HarnessToolGate', () => {
   it('refuses a destructive command with a reason the model can read and audits it with the run ids', async () => {
     const dir = tempDir();
-    const gate = new ToolCallGate(client, path.join(dir, 'audit.jsonl'));
+    const gate = new HarnessToolGate(client, path.join(dir, 'audit.jsonl'));
     const refused = await gate.review(gatedWorkspaceCall('shell', { command: 'rm -rf ~' }), context(dir));
     expect(refused.allowed).toBe(false);
     expect(refused.verdict.effective).toBe('DENY');
@@ -60,17 +60,17 @@ describe('ToolCallGate', () => {
   it('refuses an ASK in an unattended run unless the configuration allows asks', async () => {
     const dir = tempDir();
     const call = { tool: 'mcp__demo__add', arguments: { a: 1, b: 2 } };
-    const strict = new ToolCallGate(client, path.join(dir, 'a.jsonl'));
+    const strict = new HarnessToolGate(client, path.join(dir, 'a.jsonl'));
     const asked = await strict.review(call, context(dir));
     expect(asked.verdict.effective).toBe('ASK');
     expect(asked.allowed ? '' : asked.refusal).toContain('unattended');
-    const lenient = new ToolCallGate(client, path.join(dir, 'b.jsonl'), { allowAsk: true });
+    const lenient = new HarnessToolGate(client, path.join(dir, 'b.jsonl'), { allowAsk: true });
     expect((await lenient.review(call, context(dir))).allowed).toBe(true);
   });
 
   it('applies the static policy before the decision service', async () => {
     const dir = tempDir();
-    const gate = new ToolCallGate(client, path.join(dir, 'audit.jsonl'), {
+    const gate = new HarnessToolGate(client, path.join(dir, 'audit.jsonl'), {
       policy: { deny: ['Bash(ls:*)'] },
     });
     const outcome = await gate.review(gatedWorkspaceCall('shell', { command: 'ls -la' }), context(dir));
@@ -82,7 +82,7 @@ describe('ToolCallGate', () => {
     const repo = tempDir();
     execFileSync('git', ['init', '-q', '-b', 'work', repo]);
     execFileSync('git', ['-C', repo, 'remote', 'add', 'origin', 'https://example.invalid/repo.git']);
-    const gate = new ToolCallGate(client, path.join(repo, '..', `${path.basename(repo)}.jsonl`));
+    const gate = new HarnessToolGate(client, path.join(repo, '..', `${path.basename(repo)}.jsonl`));
     expect(gate.guardShellCommand('git push --force origin work', repo)).toMatch(
       /^refused by the git push guard/,
     );
