@@ -12,6 +12,7 @@ export {
   DecisionClient,
   type DecisionClientOptions,
 } from './client/decision-client.js';
+export type { DecisionClock } from './client/decision-clock.js';
 export type {
   DecisionTransport,
   TransportFailure,
