@@ -14,9 +14,9 @@ if (argv[0] === 'gate' && argv[1] === 'hook' && process.env.ARBITER_GATE_DAEMON 
 }
 
 if (!handled) {
-  const { processIo, withInvocationIo } = await import('./invocation-io.js');
+  const { inputOf, processIo, withInvocationIo } = await import('./invocation-io.js');
   const read = stdin;
-  const io = read === undefined ? processIo : { ...processIo, readStdin: async () => read };
+  const io = read === undefined ? processIo : { ...processIo, stdin: () => inputOf(read) };
   const [{ runCli }, { createProgram }] = await Promise.all([import('./cli-run.js'), import('./program.js')]);
   const exitCode = await withInvocationIo(io, () => runCli(argv, {}, createProgram));
   // A failure keeps an exit code the command chose itself before failing.

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import { createGateFromOptions, type GateCommandOptions, readStandardInput } from './gate-options.js';
+import { readStandardInput, standardInputLines } from '../../standard-input.js';
+import { createGateFromOptions, type GateCommandOptions } from './gate-options.js';
 
 export interface GateCheckOptions extends GateCommandOptions {
   readonly state?: string;
@@ -11,11 +12,16 @@ export interface GateCheckOptions extends GateCommandOptions {
 export async function runGateCheck(options: GateCheckOptions): Promise<void> {
   const gate = await createGateFromOptions(options);
   if (options.jsonl === true) {
-    const input =
-      options.state === undefined ? process.stdin : (await import('node:fs')).createReadStream(options.state);
+    const lines =
+      options.state === undefined
+        ? standardInputLines()
+        : createInterface({
+            input: (await import('node:fs')).createReadStream(options.state),
+            crlfDelay: Number.POSITIVE_INFINITY,
+          });
     let failed = false;
     let lineNumber = 0;
-    for await (const line of createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY })) {
+    for await (const line of lines) {
       lineNumber++;
       if (line.trim() === '') continue;
       let id: unknown;

@@ -1,7 +1,7 @@
 import { statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { withInvocationIo } from '../../invocation-io.js';
+import { inputOf, withInvocationIo } from '../../invocation-io.js';
 import type { InvocationRunner } from '../../program-settings.js';
 import {
   type GateDaemonResponse,
@@ -121,7 +121,7 @@ async function judge(
   let stdout = '';
   let stderr = '';
   const io = {
-    readStdin: async () => stdin,
+    stdin: () => inputOf(stdin),
     writeStdout: (text: string) => {
       stdout += text;
     },

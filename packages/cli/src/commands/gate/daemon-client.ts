@@ -101,8 +101,8 @@ async function readWholeStdin(): Promise<string> {
   } catch (error) {
     // A non-blocking descriptor (EAGAIN) needs the stream; nothing has been consumed yet.
     if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
-    const { processIo } = await import('../../invocation-io.js');
-    return processIo.readStdin();
+    const { readStandardInput } = await import('../../standard-input.js');
+    return readStandardInput();
   }
 }
 

@@ -1,7 +1,6 @@
 import { access } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { ToolGate, ToolGateMode } from '@arbiter/tool-gate';
-import { invocationIo } from '../../invocation-io.js';
 import { createGateClient } from './gate-client.js';
 
 /** Options shared by `arbiter gate` and `arbiter gate hook`. */
@@ -69,9 +68,4 @@ function parseTimeout(timeout: string | undefined): number | undefined {
     );
   }
   return value;
-}
-
-/** Reads all of the invocation's standard input as UTF-8. */
-export function readStandardInput(): Promise<string> {
-  return invocationIo().readStdin();
 }

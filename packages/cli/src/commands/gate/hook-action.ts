@@ -1,6 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 import type { HostName } from '@arbiter/tool-gate';
 import { invocationIo } from '../../invocation-io.js';
+import { readStandardInput } from '../../standard-input.js';
 import { UsageError } from '../usage-error.js';
 import { createGateFromOptions, type GateCommandOptions } from './gate-options.js';
 
@@ -32,7 +33,7 @@ export async function runGateHook(host: string, options: GateHookOptions): Promi
   let input = '';
   let output: string | null;
   try {
-    input = await io.readStdin();
+    input = await readStandardInput();
     const gate = await createGateFromOptions(options);
     output = await runHostHook({
       hook,

@@ -25,6 +25,7 @@ import {
   type WorkVersion,
 } from '@arbiter/rubric';
 import type { UhpClient } from '@arbiter/uhp';
+import { readStandardInputBytes } from '../../standard-input.js';
 import { createClientFor, openLocalStore } from '../uhp/command-context.js';
 import { GRADE_EXIT_CODES, USAGE_EXIT_CODE } from './grade-exit-codes.js';
 
@@ -236,7 +237,7 @@ function decisionTransport(options: GradeCommandOptions): DecisionTransport {
 async function readWork(source: string): Promise<string> {
   let bytes: Buffer;
   try {
-    bytes = source === '-' ? await readStandardInput() : await readFile(resolve(source));
+    bytes = source === '-' ? await readWorkFromStandardInput() : await readFile(resolve(source));
   } catch (error) {
     if (error instanceof GradeInputError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
@@ -253,20 +254,14 @@ async function readWork(source: string): Promise<string> {
   return text;
 }
 
-async function readStandardInput(): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of process.stdin as AsyncIterable<Buffer>) {
-    total += chunk.byteLength;
-    // Stop reading early rather than buffer an unbounded stream.
-    if (total > MAX_WORK_BYTES) {
-      throw new GradeInputError(
-        `--work -: standard input is above the ${MAX_WORK_BYTES}-byte limit of a decision request`,
-      );
-    }
-    chunks.push(chunk);
+async function readWorkFromStandardInput(): Promise<Buffer> {
+  const bytes = await readStandardInputBytes(MAX_WORK_BYTES);
+  if (bytes === null) {
+    throw new GradeInputError(
+      `--work -: standard input is above the ${MAX_WORK_BYTES}-byte limit of a decision request`,
+    );
   }
-  return Buffer.concat(chunks);
+  return bytes;
 }
 
 function feedbackModelOf(spec: string): FeedbackModel {

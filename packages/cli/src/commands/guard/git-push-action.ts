@@ -1,4 +1,4 @@
-import { readStandardInput } from '../gate/gate-options.js';
+import { readStandardInput } from '../../standard-input.js';
 
 export interface GuardGitPushOptions {
   readonly command?: string;

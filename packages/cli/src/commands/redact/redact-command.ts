@@ -1,5 +1,5 @@
-import { text } from 'node:stream/consumers';
 import type { Command } from 'commander';
+import { readStandardInput } from '../../standard-input.js';
 import { runCommand } from '../usage-error.js';
 
 export function registerRedactCommand(program: Command): void {
@@ -12,7 +12,7 @@ export function registerRedactCommand(program: Command): void {
       runCommand('redact', async () => {
         // Loaded when the command runs, so other commands do not pay for the redaction rules.
         const { redact } = await import('@arbiter/decision');
-        process.stdout.write(redact(await text(process.stdin)));
+        process.stdout.write(redact(await readStandardInput()));
         return 0;
       }),
     );
