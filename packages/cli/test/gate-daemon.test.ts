@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ARBITER_BIN, type CliRun, runArbiter } from './fixtures/run-arbiter.js';
+import { ARBITER_BIN, type CliRun, runArbiter } from './support/run-arbiter.js';
 
 // Real `arbiter` processes and real daemons on Unix sockets: build first with `npx tsc -b`.
 vi.setConfig({ testTimeout: 120_000 });

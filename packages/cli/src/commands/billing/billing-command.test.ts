@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { migrations, openDatabase, PrepaidBudgets } from '@arbiter/server';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type CliRun, runArbiter } from '../../../test/fixtures/run-arbiter.js';
+import { type CliRun, runArbiter } from '../../../test/support/run-arbiter.js';
 
 let dataDir: string;
 

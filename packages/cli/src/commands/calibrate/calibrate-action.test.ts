@@ -1,13 +1,13 @@
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { runArbiter } from '../../../test/support/run-arbiter.js';
 import { CalibrateInputError, runCalibrate } from './calibrate-action.js';
 
 // A fake OpenAI-compatible model server on loopback (real HTTP, real chat-completions wire format):
@@ -16,20 +16,8 @@ import { CalibrateInputError, runCalibrate } from './calibrate-action.js';
 const EXPECTED_TEMPERATURE = Math.log(99) / Math.log(3);
 
 /** The real `arbiter` command as a subprocess (needs `npx tsc -b` first: the launcher runs dist/). */
-const BIN = resolve(import.meta.dirname, '../../../bin/arbiter.js');
-async function arbiter(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env } });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  const [code] = (await once(child, 'close')) as [number];
-  return { code, stdout, stderr };
-}
+const arbiter = (args: string[], env: Record<string, string> = {}) =>
+  runArbiter(args, { env: { ...process.env, ...env } });
 
 let server: Server;
 let baseURL: string;
