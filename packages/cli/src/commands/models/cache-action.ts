@@ -43,7 +43,7 @@ export async function pullCommand(reference: string, options: PullCommandOptions
     );
     return 0;
   } catch (error) {
-    if (error instanceof ModelReferenceError) throw new UsageError(error.message);
+    if (ModelReferenceError.isInstance(error)) throw new UsageError(error.message);
     if (PullError.isInstance(error)) {
       process.stderr.write(`arbiter models pull: ${error.message}\n`);
       return EXIT_FAILURE;
