@@ -1,4 +1,10 @@
-import { type SavedConnection, UhpApiError, type UhpClient, type UhpLocalStore } from '@arbiter/uhp';
+import {
+  type SavedConnection,
+  type SavedSession,
+  UhpApiError,
+  type UhpClient,
+  type UhpLocalStore,
+} from '@arbiter/uhp';
 
 /** Where the next task goes: the local session name it is saved under and the response it follows. */
 export interface Thread {
@@ -46,14 +52,7 @@ export async function resolveThread(
   }
   if (options.continue) {
     const local = store.latestSession(connection.url, activeHarness);
-    if (local) {
-      return {
-        name: local.name,
-        previousResponseId: local.lastResponseId,
-        harnessId: local.harnessId ?? undefined,
-        origin: 'local',
-      };
-    }
+    if (local) return localThread(local);
     const remote = await latestServerSession(client, activeHarness);
     const previous = remote ? await lastResponseOf(client, remote.id) : null;
     if (!remote || previous === null) {
@@ -68,14 +67,7 @@ export async function resolveThread(
   }
   if (options.session !== undefined) {
     const local = store.session(options.session, connection.url);
-    if (local) {
-      return {
-        name: local.name,
-        previousResponseId: local.lastResponseId,
-        harnessId: local.harnessId ?? undefined,
-        origin: 'local',
-      };
-    }
+    if (local) return localThread(local);
     // A value shaped like a server session id names a session that must exist: starting a new
     // session under it would silently drop the conversation the user meant to continue.
     const isSessionId = SESSION_ID.test(options.session);
@@ -110,4 +102,14 @@ export async function resolveThread(
     return { name: options.session, previousResponseId: null, harnessId: activeHarness, origin: 'new' };
   }
   return { name: null, previousResponseId: null, harnessId: activeHarness, origin: 'new' };
+}
+
+/** A thread the local store remembers. */
+function localThread(session: SavedSession): Thread {
+  return {
+    name: session.name,
+    previousResponseId: session.lastResponseId,
+    harnessId: session.harnessId ?? undefined,
+    origin: 'local',
+  };
 }
