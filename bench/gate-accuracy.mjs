@@ -1,7 +1,7 @@
 // Accuracy of the tool gate on the development set and on the hand-written adversarial set, each
 // reported on its own, next to the peer guard cc-safety-net run the way hosts run it (a Claude Code
 // PreToolUse hook process per call), in the same run.
-//   npx tsc -b && node bench/gate-accuracy.mjs [--set dev|adversarial] [--cases N] [--no-peer] [--list]
+//   npx tsc -b && node bench/gate-accuracy.mjs [--set dev|adversarial|holdout] [--cases N] [--no-peer] [--list]
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -10,6 +10,7 @@ import {
   adversarialSetPath,
   createInProcessGate,
   devSetPath,
+  holdoutSetPath,
   readDevSet,
   repositoryRoot,
 } from './gate-dev-set.mjs';
@@ -23,6 +24,7 @@ const only = argument('--set');
 const sets = [
   { name: 'dev', path: devSetPath },
   { name: 'adversarial', path: adversarialSetPath },
+  { name: 'holdout', path: holdoutSetPath },
 ].filter((set) => only === undefined || set.name === only);
 
 function tally(outcomes) {

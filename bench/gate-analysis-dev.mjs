@@ -4,7 +4,7 @@
 // miss. Run after `npx tsc -b packages/engine`:
 //   node bench/gate-analysis-dev.mjs [path/to/cases.jsonl] [--misses]
 import { existsSync, readFileSync } from 'node:fs';
-import { analyseToolCall } from '../packages/engine/dist/builtin/tool-call/analyse-tool-call.js';
+import { analyseToolCall } from '@arbiter/tool-gate-analysis';
 
 const file =
   process.argv.slice(2).find((arg) => !arg.startsWith('--')) ?? '../shared/gate-dev/dcg-cases.jsonl';

@@ -4,7 +4,7 @@
 // Targets: median ≤ 100 µs, p99 ≤ 1 ms. Run after `npx tsc -b packages/engine`:
 //   node bench/gate-analysis-speed.mjs [path/to/cases.jsonl]
 import { existsSync, readFileSync } from 'node:fs';
-import { analyseToolCallSync, loadBashParser } from '../packages/engine/dist/builtin/tool-call/index.js';
+import { analyseToolCallSync, loadBashParser } from '@arbiter/tool-gate-analysis';
 
 const file = process.argv[2] ?? '../shared/gate-dev/dcg-cases.jsonl';
 if (!existsSync(file)) {

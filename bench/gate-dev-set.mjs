@@ -17,6 +17,9 @@ export const devSetPath =
 /** The hand-written adversarial set, per principle of issue 14 (see bench/data/README.md). */
 export const adversarialSetPath = resolve(repositoryRoot, 'bench/data/gate-adversarial.jsonl');
 
+/** Cases written after the rules and measured before any rule was changed for them (bench/data/README.md). */
+export const holdoutSetPath = resolve(repositoryRoot, 'bench/data/gate-holdout.jsonl');
+
 /** The cases: `{ id, state, expect: 'allow' | 'deny', note }`. */
 export function readDevSet(path = devSetPath) {
   return readFileSync(path, 'utf8')
@@ -25,12 +28,15 @@ export function readDevSet(path = devSetPath) {
     .map((line) => JSON.parse(line));
 }
 
-/** The gate as `arbiter gate` builds it by default: the built-in engine with the tool-call analysers, in process. */
+/** The gate as `arbiter gate` builds it by default: the built-in engine with the tool-gate analysis, in process. */
 export async function createInProcessGate(options = {}) {
   const { DecisionClient, createInProcessTransport } = await import('@arbiter/decision');
-  const { BUILTIN_MODELS, createBuiltinEngine, toolGateAnalyser } = await import('@arbiter/engine');
-  const { createToolGate } = await import('@arbiter/tool-gate');
-  const engine = createBuiltinEngine({ analysers: [toolGateAnalyser] });
+  const { BUILTIN_MODELS, createBuiltinEngine } = await import('@arbiter/engine');
+  const { createToolGate, TOOL_GATE_PACK } = await import('@arbiter/tool-gate');
+  const { createToolGateAnalyser } = await import('@arbiter/tool-gate-analysis');
+  const engine = createBuiltinEngine({
+    analysers: [createToolGateAnalyser(TOOL_GATE_PACK.definition.thresholds)],
+  });
   const client = new DecisionClient({
     transport: createInProcessTransport({ engine, model: BUILTIN_MODELS[0].name }),
     redact: false,

@@ -40,7 +40,7 @@ async function measure(gate, label) {
 
 /** The analysis alone, without client, validation, composition and record (what the engine costs). */
 async function measureAnalysis() {
-  const { analyseToolCallSync, loadBashParser } = await import('@arbiter/engine');
+  const { analyseToolCallSync, loadBashParser } = await import('@arbiter/tool-gate-analysis');
   await loadBashParser();
   for (const state of states) analyseToolCallSync(state);
   const samples = [];

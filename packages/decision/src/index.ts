@@ -26,6 +26,7 @@ export type {
   EvaluateResult,
 } from './engine-specification/decision-engine.js';
 export { EngineError, type EngineErrorCode } from './engine-specification/engine-error.js';
+export type { PackAnalyser } from './engine-specification/pack-analyser.js';
 export { choice, type Instructions, type NoulCriteria, noul, score } from './question/question-builders.js';
 export type { AnswerFor, AnswersFor, TypedChoiceAnswer } from './question/typed-answer.js';
 export type { TypedChoiceQuestion } from './question/typed-question.js';

@@ -1,21 +1,6 @@
+export type { PackAnalyser } from '@arbiter/decision';
 export { normalisedEntropyConfidence } from './answer-confidence.js';
 export { type BuiltinEngineOptions, createBuiltinEngine } from './builtin/builtin-engine.js';
-export type { PackAnalyser } from './builtin/pack-analyser.js';
-export {
-  analyseToolCall,
-  analyseToolCallSync,
-  createToolGateAnalyser,
-  explainToolCall,
-  explainToolCallSync,
-  type Finding as ToolCallFinding,
-  formatToolCallAnalysis,
-  loadBashParser,
-  TOOL_GATE_ENGINE_ID,
-  TOOL_GATE_PACK_NAME,
-  type ToolCallAnalysis,
-  type ToolGateAnswers,
-  toolGateAnalyser,
-} from './builtin/tool-call/index.js';
 export { builtinEngineConfigSchema, builtinEngineKind } from './catalog/builtin-engine-kind.js';
 export {
   type CatalogConfig,
@@ -29,7 +14,6 @@ export { type CoherenceOptions, withCoherence } from './catalog/coherent-engine.
 export { defineEngineKind, type EngineKind, type EngineKindContext } from './catalog/engine-kind.js';
 export {
   BUILTIN_ALIASES,
-  BUILTIN_ANALYSERS,
   BUILTIN_MODELS,
   DEFAULT_ENGINE_KINDS,
   ModelCatalog,

@@ -9,6 +9,7 @@ export { PrepaidBudgets } from './billing/prepaid-budgets.js';
 export { resolveDataDir } from './config/data-dir.js';
 export { loadServerConfig, type ServerConfig, ServerConfigError } from './config/server-config.js';
 export { ReadableLogStream } from './readable-log/readable-log-stream.js';
+export { servedPackAnalysers } from './served-pack-analysers.js';
 export {
   DEFAULT_HOST,
   DEFAULT_PORT,

@@ -1,4 +1,4 @@
-import type { PackAnalyser } from '@arbiter/engine/builtin';
+import type { PackAnalyser } from '@arbiter/decision';
 import type { EngineKind } from '@arbiter/engine/catalog';
 import { DEFAULT_ENGINE_KINDS, ModelCatalog } from '@arbiter/engine/catalog';
 import { ModelCache, withLocalModels } from '@arbiter/engine/models';
@@ -13,6 +13,7 @@ import { KeyStore } from './auth/key-store.js';
 import { LOCAL_PRINCIPAL_NAME } from './auth/principal.js';
 import { resolveDataDir, secureDataDir } from './config/data-dir.js';
 import { loadServerConfig, type ServerConfig } from './config/server-config.js';
+import { servedPackAnalysers } from './served-pack-analysers.js';
 import { openDatabase } from './storage/database.js';
 import { migrations } from './storage/migrations.js';
 import { ProcessSandbox } from './uhp/sandbox/process-sandbox.js';
@@ -35,7 +36,10 @@ export interface StartServerOptions {
   /** `false` serves everyone as one local principal (`--no-auth`). Default true. */
   readonly auth?: boolean;
   readonly logger?: AppOptions['logger'];
-  /** Pack analysers of the built-in engine (the tool-gate analysers). */
+  /**
+   * Pack analysers of the built-in engine. Default: the tool-gate analysis at the thresholds of the
+   * configuration's `toolGating` section, so an operator's overrides reach the engine's disposition.
+   */
   readonly analysers?: readonly PackAnalyser[];
   /** Extra engine kinds for catalog entries. */
   readonly engineKinds?: Readonly<Record<string, EngineKind>>;
@@ -75,7 +79,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const local = withLocalModels(config?.catalog, new ModelCache(modelCacheDir), kinds);
   const catalog = new ModelCatalog({
     config: local.config,
-    analysers: options.analysers,
+    analysers: options.analysers ?? servedPackAnalysers(config),
     engineKinds: options.engineKinds,
     modelCacheDir,
   });

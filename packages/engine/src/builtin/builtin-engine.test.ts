@@ -1,3 +1,4 @@
+import type { PackAnalyser } from '@arbiter/decision';
 import {
   answerSchema,
   type EvaluateOptions,
@@ -9,7 +10,6 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createBuiltinEngine } from './builtin-engine.js';
 import { loadWordVectors } from './lexical/word-vectors.js';
-import type { PackAnalyser } from './pack-analyser.js';
 
 const engine = createBuiltinEngine();
 

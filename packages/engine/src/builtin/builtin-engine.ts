@@ -1,8 +1,7 @@
-import type { DecisionEngine, EvaluateOptions, EvaluateResult } from '@arbiter/decision';
+import type { DecisionEngine, EvaluateOptions, EvaluateResult, PackAnalyser } from '@arbiter/decision';
 import { estimateTokens } from '../token-estimate.js';
 import { evaluateLexically, readState } from './lexical/lexical-evaluator.js';
 import { loadedWordVectors, loadWordVectors, type WordVectors } from './lexical/word-vectors.js';
-import type { PackAnalyser } from './pack-analyser.js';
 
 export interface BuiltinEngineOptions {
   /** Analysers for decision packs; a request naming one of their packs is routed to it. */
@@ -15,7 +14,7 @@ export interface BuiltinEngineOptions {
  * lexical evaluator (word vectors, valence, entailment cues and word overlap).
  *
  * @example
- * const engine = createBuiltinEngine({ analysers: [toolGateAnalyser] });
+ * const engine = createBuiltinEngine({ analysers: [createToolGateAnalyser(pack.thresholds)] });
  * const { answers } = await engine.evaluate({ state, questions });
  */
 export function createBuiltinEngine(options: BuiltinEngineOptions = {}): DecisionEngine {

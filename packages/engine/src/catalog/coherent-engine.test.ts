@@ -82,6 +82,7 @@ afterAll(async () => {
 
 function catalog(): ModelCatalog {
   return new ModelCatalog({
+    analysers: [],
     config: {
       models: [
         {

@@ -1,6 +1,5 @@
-import type { DecisionEngine } from '@arbiter/decision';
+import type { DecisionEngine, PackAnalyser } from '@arbiter/decision';
 import type { z } from 'zod';
-import type { PackAnalyser } from '../builtin/pack-analyser.js';
 
 /** What an engine factory gets besides its own configuration. */
 export interface EngineKindContext {

@@ -25,7 +25,6 @@ export { type CoherenceOptions, withCoherence } from './coherent-engine.js';
 export { defineEngineKind, type EngineKind, type EngineKindContext } from './engine-kind.js';
 export {
   BUILTIN_ALIASES,
-  BUILTIN_ANALYSERS,
   BUILTIN_MODELS,
   DEFAULT_ENGINE_KINDS,
   ModelCatalog,

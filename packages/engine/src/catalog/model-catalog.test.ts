@@ -20,7 +20,7 @@ const release = '2026-01-01';
 
 describe('ModelCatalog', () => {
   it('serves the embedded model under its pin, -latest and jev-latest', () => {
-    const catalog = new ModelCatalog();
+    const catalog = new ModelCatalog({ analysers: [] });
     for (const name of ['arbiter-1.0.0', 'arbiter-latest', 'jev-latest', undefined]) {
       const resolved = catalog.resolve(name);
       expect(resolved.pin).toBe('arbiter-1.0.0');
@@ -34,7 +34,7 @@ describe('ModelCatalog', () => {
   });
 
   it('lists what exists when a model is unknown', () => {
-    const catalog = new ModelCatalog();
+    const catalog = new ModelCatalog({ analysers: [] });
     const error = (() => {
       try {
         catalog.resolve('gpt-9');
@@ -50,6 +50,7 @@ describe('ModelCatalog', () => {
 
   it('follows the newest release version with -latest, and operator aliases override embedded ones', () => {
     const catalog = new ModelCatalog({
+      analysers: [],
       engineKinds: { fake: fakeKind },
       config: {
         models: [
@@ -71,7 +72,7 @@ describe('ModelCatalog', () => {
     const attempt =
       (config: object, engineKinds = { fake: fakeKind }) =>
       () =>
-        new ModelCatalog({ config, engineKinds });
+        new ModelCatalog({ analysers: [], config, engineKinds });
     expect(
       attempt({ models: [{ name: 'nope', release_date: release, engine: { kind: 'builtin' } }] }),
     ).toThrow(/a model name must be a pin/);
@@ -92,6 +93,7 @@ describe('ModelCatalog', () => {
 
   it('drops embedded aliases whose target is gone', () => {
     const catalog = new ModelCatalog({
+      analysers: [],
       engineKinds: { fake: fakeKind },
       config: {
         builtinModels: false,

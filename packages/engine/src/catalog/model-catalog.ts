@@ -1,7 +1,5 @@
-import type { DecisionEngine } from '@arbiter/decision';
+import type { DecisionEngine, PackAnalyser } from '@arbiter/decision';
 import { z } from 'zod';
-import type { PackAnalyser } from '../builtin/pack-analyser.js';
-import { toolGateAnalyser } from '../builtin/tool-call/tool-gate-analyser.js';
 import { llamaCppEngineKind } from '../llama/llama-cpp-engine-kind.js';
 import { openAICompatibleEngineKind } from '../llm/openai-compatible-engine-kind.js';
 import { nliEngineKind } from '../nli/nli-engine-kind.js';
@@ -15,9 +13,6 @@ import { ModelNotFoundError } from './model-not-found-error.js';
 import { latestAliasOf, newestVersion, parseModelPin } from './model-pin.js';
 
 export { BUILTIN_MODELS };
-
-/** The pack analysers the built-in engine gets unless `analysers` says otherwise. */
-export const BUILTIN_ANALYSERS: readonly PackAnalyser[] = [toolGateAnalyser];
 
 /** The engine kinds every catalog knows; `engineKinds` adds more. */
 export const DEFAULT_ENGINE_KINDS: Readonly<Record<string, EngineKind>> = {
@@ -35,8 +30,13 @@ export interface ModelCatalogOptions {
   config?: CatalogConfigInput;
   /** Engine kinds besides the embedded ones (`builtin`, `openai-compatible`, `nli`, `llama-cpp`), by the `engine.kind` they serve. */
   engineKinds?: Readonly<Record<string, EngineKind>>;
-  /** Pack analysers handed to engines that use them (the built-in engine). Default: BUILTIN_ANALYSERS. */
-  analysers?: readonly PackAnalyser[];
+  /**
+   * Pack analysers handed to engines that use them (the built-in engine). Required, and never
+   * filled in by the catalog: whoever builds the catalog knows the packs it serves and their
+   * thresholds (the server gives `createToolGateAnalyser(thresholds)` from
+   * `@arbiter/tool-gate-analysis`); `[]` serves every pack through the lexical evaluator.
+   */
+  analysers: readonly PackAnalyser[];
   /** Root of the local model cache (`nli` and other local-weight kinds). */
   modelCacheDir?: string;
 }
@@ -74,7 +74,7 @@ const MAX_ALIAS_HOPS = 16;
  * configuration and validated completely at construction, so a bad entry fails at start.
  *
  * @example
- * const catalog = new ModelCatalog({ config: { aliases: { fast: 'arbiter-1.0.0' } } });
+ * const catalog = new ModelCatalog({ config: { aliases: { fast: 'arbiter-1.0.0' } }, analysers: [] });
  * const { pin, engine } = catalog.resolve('jev-latest'); // pin === 'arbiter-1.0.0'
  */
 export class ModelCatalog {
@@ -83,7 +83,7 @@ export class ModelCatalog {
   /** Every alias, resolved to its pin. */
   readonly #aliases = new Map<string, string>();
 
-  constructor(options: ModelCatalogOptions = {}) {
+  constructor(options: ModelCatalogOptions) {
     const parsed = catalogConfigSchema.safeParse(options.config ?? {});
     if (!parsed.success) {
       throw new CatalogConfigError(`invalid catalog configuration:\n${z.prettifyError(parsed.error)}`);
@@ -91,7 +91,7 @@ export class ModelCatalog {
     const config = parsed.data;
     const kinds: Record<string, EngineKind> = { ...DEFAULT_ENGINE_KINDS, ...options.engineKinds };
     const context = {
-      analysers: options.analysers ?? BUILTIN_ANALYSERS,
+      analysers: options.analysers,
       modelCacheDir: options.modelCacheDir,
     };
 

@@ -43,6 +43,7 @@ function pullFixtureInto(cache: ModelCache): ModelCache {
 
 function catalogFor(model: string, cache: ModelCache): ModelCatalog {
   return new ModelCatalog({
+    analysers: [],
     config: {
       builtinModels: false,
       defaultModel: 'local-1.0.0',

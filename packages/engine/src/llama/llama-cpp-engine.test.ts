@@ -328,6 +328,7 @@ describe('llama-cpp engine on a random-weight GGUF', () => {
 describe('llama-cpp in the catalog', () => {
   it('validates the entry at load and answers through the deferred engine', async () => {
     const catalog = new ModelCatalog({
+      analysers: [],
       config: {
         models: [
           {
@@ -350,6 +351,7 @@ describe('llama-cpp in the catalog', () => {
     expect(
       () =>
         new ModelCatalog({
+          analysers: [],
           config: {
             models: [
               {

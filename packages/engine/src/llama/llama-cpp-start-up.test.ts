@@ -39,7 +39,7 @@ describe('start-up cost of the llama-cpp kind', () => {
   it('builds a catalog with a llama-cpp model without importing node-llama-cpp', async () => {
     const { stdout } = await runWithHook(`
       const { ModelCatalog } = await import(${JSON.stringify(CATALOG)});
-      const catalog = new ModelCatalog({ config: { models: [{ name: 'tiny-1.0.0', description: '',
+      const catalog = new ModelCatalog({ analysers: [], config: { models: [{ name: 'tiny-1.0.0', description: '',
         release_date: '2026-11-23', engine: { kind: 'llama-cpp', model: { path: ${JSON.stringify(FIXTURE)} } } }] } });
       console.log(catalog.resolve('tiny-latest').engine.engineId);
     `);

@@ -712,6 +712,7 @@ describe('availability', () => {
   it('answers for any catalog engine: probed for a model server, always available in process', async () => {
     server.handler = () => ({ json: { object: 'list', data: [{ id: 'fake-model' }] } });
     const catalog = new ModelCatalog({
+      analysers: [],
       config: {
         models: [
           {
@@ -731,6 +732,7 @@ describe('availability', () => {
     expect(server.requests.filter((request) => request.path === '/v1/models')).toHaveLength(1);
     await server.stop();
     const down = new ModelCatalog({
+      analysers: [],
       config: {
         models: [
           {
@@ -768,12 +770,12 @@ describe('the catalog kind', () => {
       release_date: '2026-11-01',
       engine: { kind: 'openai-compatible', baseURL: server.baseURL, model: 'fake-model', ...engine },
     });
-    const catalog = new ModelCatalog({ config: { models: [model({ concurrency: 4 })] } });
+    const catalog = new ModelCatalog({ analysers: [], config: { models: [model({ concurrency: 4 })] } });
     const { pin, engine } = catalog.resolve('qwen-latest');
     expect(pin).toBe('qwen-1.0.0');
     const { answers } = await engine.evaluate({ state: 's', questions: { a: noul('a?') } });
     expect(answers.a?.type === 'noul' && answers.a.noul).toBeCloseTo(0.25, 12);
-    expect(() => new ModelCatalog({ config: { models: [model({ concurency: 4 })] } })).toThrow(
+    expect(() => new ModelCatalog({ analysers: [], config: { models: [model({ concurency: 4 })] } })).toThrow(
       /qwen-1\.0\.0.*\n?.*concurency/s,
     );
   });

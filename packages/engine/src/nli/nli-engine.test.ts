@@ -2,6 +2,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writ
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { PackAnalyser } from '@arbiter/decision';
 import {
   type ChoiceAnswer,
   EngineError,
@@ -10,7 +11,6 @@ import {
   type ScoreAnswer,
 } from '@arbiter/decision';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PackAnalyser } from '../builtin/pack-analyser.js';
 import { ModelCatalog } from '../catalog/model-catalog.js';
 import { ModelCache } from '../models/model-cache.js';
 import { CrossEncoder } from './cross-encoder.js';
@@ -302,6 +302,7 @@ describe('nli engine on a tiny random-weight cross-encoder', () => {
 
   it('is a catalog engine kind: validated at load, answering through the catalog', async () => {
     const catalog = new ModelCatalog({
+      analysers: [],
       config: {
         models: [
           { name: 'tiny-nli-0.1.0', release_date: '2026-11-23', engine: { kind: 'nli', path: FIXTURE } },
@@ -318,6 +319,7 @@ describe('nli engine on a tiny random-weight cross-encoder', () => {
     expect(
       () =>
         new ModelCatalog({
+          analysers: [],
           config: {
             models: [
               {

@@ -11,6 +11,7 @@ export {
 } from './pack/tool-gate-contract.js';
 export {
   DEFAULT_TOOL_GATE_THRESHOLDS,
+  resolveToolGateThresholds,
   type ToolGateThresholds,
   type ToolGateThresholdsInput,
   toolGateThresholdsSchema,

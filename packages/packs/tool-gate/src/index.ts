@@ -52,6 +52,7 @@ export {
 } from './pack/tool-gate-questions.js';
 export {
   DEFAULT_TOOL_GATE_THRESHOLDS,
+  resolveToolGateThresholds,
   type ToolGateThresholds,
   type ToolGateThresholdsInput,
   toolGateThresholdsSchema,

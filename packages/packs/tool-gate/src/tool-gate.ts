@@ -9,7 +9,7 @@ import {
 import type { ToolGateAnswers } from './composition/tool-gate-answers.js';
 import { canonicalSha256 } from './pack/canonical-sha256.js';
 import { loadToolGatePack, TOOL_GATE_PACK, type ToolGatePack } from './pack/tool-gate-pack.js';
-import type { ToolGateThresholdsInput } from './pack/tool-gate-thresholds.js';
+import { resolveToolGateThresholds, type ToolGateThresholdsInput } from './pack/tool-gate-thresholds.js';
 import type { PermissionManager } from './permission/permission-manager.js';
 import { StaticPolicy, type StaticPolicyRules } from './policy/static-policy.js';
 import { type ToolGateState, type ToolGateStateInput, toolGateStateSchema } from './tool-gate-state.js';
@@ -77,7 +77,7 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
       ? basePack
       : loadToolGatePack({
           ...basePack.definition,
-          thresholds: { ...basePack.definition.thresholds, ...options.thresholds },
+          thresholds: resolveToolGateThresholds(options.thresholds, basePack.definition.thresholds),
         });
   const { definition } = pack;
   const packReference = { name: definition.name, version: definition.version, sha256: pack.sha256 };

@@ -33,7 +33,7 @@ describe('loadServerConfig', () => {
       ),
     );
     expect(yaml.limits).toEqual({ maxBodyBytes: 65536 });
-    const catalog = new ModelCatalog({ config: yaml.catalog });
+    const catalog = new ModelCatalog({ analysers: [], config: yaml.catalog });
     expect(catalog.resolve().pin).toBe('local-1.2.0');
     expect(catalog.resolve('jev-latest').pin).toBe('arbiter-1.0.0');
 

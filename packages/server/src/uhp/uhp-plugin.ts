@@ -1,5 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { createInProcessGateClient } from '@arbiter/engine/builtin';
+import { resolveToolGateThresholds } from '@arbiter/tool-gate/contract';
+import { createToolGateAnalyser } from '@arbiter/tool-gate-analysis';
 import { UHP_VERSION, UHP_VERSION_HEADER } from '@arbiter/uhp/wire';
 import multipart from '@fastify/multipart';
 import type { Database } from 'better-sqlite3';
@@ -115,7 +117,13 @@ export async function uhpPlugin(app: FastifyInstance, options: UhpPluginOptions)
   const sandbox =
     options.sandbox instanceof ProcessSandbox ? options.sandbox : await ProcessSandbox.open(options.sandbox);
   const runner = new TaskRunner(store, events, layout, sandbox, options.toolLimits, budgets);
-  const gate = new HarnessToolGate(createInProcessGateClient(), layout.gateAuditLog(), options.toolGating);
+  // The operator's threshold overrides reach both the analysis's disposition and the composition.
+  const thresholds = resolveToolGateThresholds(options.toolGating?.thresholds);
+  const gate = new HarnessToolGate(
+    createInProcessGateClient({ analyser: createToolGateAnalyser(thresholds) }),
+    layout.gateAuditLog(),
+    options.toolGating,
+  );
   const runtimes = options.createRuntimes?.(gate) ??
     options.runtimes ?? [
       options.agent

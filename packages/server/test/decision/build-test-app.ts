@@ -7,6 +7,7 @@ import { buildApp } from '../../src/app.js';
 import { createKeyAuthenticator } from '../../src/auth/authenticator.js';
 import { KeyStore } from '../../src/auth/key-store.js';
 import type { ServerLimits } from '../../src/decision/decision-limits.js';
+import { servedPackAnalysers } from '../../src/served-pack-analysers.js';
 import { openDatabase } from '../../src/storage/database.js';
 import { migrations } from '../../src/storage/migrations.js';
 
@@ -28,7 +29,7 @@ export async function buildTestApp(
   const keys = new KeyStore(db);
   const { key } = keys.create('tester');
   const app = await buildApp({
-    catalog: options.catalog ?? new ModelCatalog(),
+    catalog: options.catalog ?? new ModelCatalog({ analysers: servedPackAnalysers() }),
     authenticator: createKeyAuthenticator(keys),
     ...(options.limits ? { limits: options.limits } : {}),
   });

@@ -43,6 +43,7 @@ describe('a client that goes away', () => {
       markAborted = resolve;
     });
     const catalog = new ModelCatalog({
+      analysers: [],
       engineKinds: { waiting: waitingEngine(markStarted, markAborted) },
       config: {
         models: [{ name: 'waiting-1.0.0', release_date: '2026-01-01', engine: { kind: 'waiting' } }],

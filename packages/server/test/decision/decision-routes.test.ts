@@ -292,6 +292,7 @@ describe('engine failures', () => {
     [new Error('secret internals /etc/passwd'), 500, 'internal_error'],
   ])('maps %s to %i without leaking details', async (error, status, code) => {
     const catalog = new ModelCatalog({
+      analysers: [],
       engineKinds: { failing: failingKind(error) },
       config: { models: [{ name: 'broken-1.0.0', release_date: '2026-01-01', engine: { kind: 'failing' } }] },
     });
@@ -322,6 +323,7 @@ describe('engine failures', () => {
       }),
     });
     const catalog = new ModelCatalog({
+      analysers: [],
       engineKinds: { liar },
       config: { models: [{ name: 'liar-1.0.0', release_date: '2026-01-01', engine: { kind: 'liar' } }] },
     });

@@ -66,7 +66,7 @@ export async function runCalibrate(
   if (!catalogSection.success) throw new CalibrateInputError(`${configPath}: invalid catalog section`);
   let pin: string;
   try {
-    pin = new ModelCatalog({ config: catalogSection.data }).resolve(options.model).pin;
+    pin = new ModelCatalog({ config: catalogSection.data, analysers: [] }).resolve(options.model).pin;
   } catch (error) {
     throw new CalibrateInputError(`${configPath}: ${(error as Error).message}`);
   }

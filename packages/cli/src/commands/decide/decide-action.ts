@@ -11,7 +11,7 @@ import {
 } from '@arbiter/decision';
 import { DEFAULT_ENGINE_KINDS, ModelCatalog, ModelNotFoundError } from '@arbiter/engine';
 import { ModelCache, withLocalModels } from '@arbiter/engine/models';
-import { loadServerConfig, ServerConfigError } from '@arbiter/server';
+import { loadServerConfig, ServerConfigError, servedPackAnalysers } from '@arbiter/server';
 import YAML from 'yaml';
 import { readInput } from '../read-input.js';
 import { formatTextTable } from '../text-table.js';
@@ -99,9 +99,10 @@ function transportFor(options: DecideCommandOptions): DecisionTransport {
   try {
     // The catalog `arbiter serve` would answer with: configuration plus the pulled models.
     const cache = new ModelCache(ModelCache.defaultRoot());
-    const config = options.config ? loadServerConfig(options.config).catalog : undefined;
+    const config = options.config ? loadServerConfig(options.config) : undefined;
     catalog = new ModelCatalog({
-      config: withLocalModels(config, cache, Object.keys(DEFAULT_ENGINE_KINDS)).config,
+      config: withLocalModels(config?.catalog, cache, Object.keys(DEFAULT_ENGINE_KINDS)).config,
+      analysers: servedPackAnalysers(config),
       modelCacheDir: cache.root,
     });
     const { engine, pin } = catalog.resolve(options.model);

@@ -150,6 +150,7 @@ function codeFingerprint(): string {
     import.meta.url,
     import.meta.resolve('@arbiter/tool-gate'),
     import.meta.resolve('@arbiter/engine/builtin'),
+    import.meta.resolve('@arbiter/tool-gate-analysis'),
     import.meta.resolve('@arbiter/decision'),
   ];
   return files

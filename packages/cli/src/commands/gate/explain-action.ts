@@ -11,7 +11,7 @@ export interface GateExplainOptions {
  * findings, the six answers), then the rule of the pack that fired, as the in-process gate sees it.
  */
 export async function runGateExplain(command: string, options: GateExplainOptions): Promise<void> {
-  const { explainToolCall } = await import('@arbiter/engine/builtin');
+  const { explainToolCall } = await import('@arbiter/tool-gate-analysis');
   const { createGateFromOptions } = await import('./gate-options.js');
   const tool = options.tool ?? 'Bash';
   const state = { tool, arguments: { command }, grant: [tool], task: options.task ?? DEFAULT_HOOK_TASK };

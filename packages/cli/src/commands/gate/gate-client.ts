@@ -1,10 +1,12 @@
-import type { ToolGateDecisionClient } from '@arbiter/tool-gate';
+import type { ToolGateDecisionClient, ToolGateThresholds } from '@arbiter/tool-gate';
 
 export interface GateClientOptions {
   /** A running Arbiter server; without it the built-in engine answers in this process. */
   readonly url?: string;
   readonly model?: string;
   readonly budgetMs?: number;
+  /** The thresholds the gate composes with; the in-process analysis draws its disposition by them. */
+  readonly thresholds: ToolGateThresholds;
 }
 
 /**
@@ -22,6 +24,9 @@ export async function createGateClient(options: GateClientOptions): Promise<Tool
       ...(options.model === undefined ? {} : { model: options.model }),
     });
   }
-  const { createInProcessGateClient } = await import('@arbiter/engine/builtin');
-  return createInProcessGateClient(budget);
+  const [{ createInProcessGateClient }, { createToolGateAnalyser }] = await Promise.all([
+    import('@arbiter/engine/builtin'),
+    import('@arbiter/tool-gate-analysis'),
+  ]);
+  return createInProcessGateClient({ analyser: createToolGateAnalyser(options.thresholds), ...budget });
 }

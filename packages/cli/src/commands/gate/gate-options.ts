@@ -17,8 +17,14 @@ export interface GateCommandOptions {
 
 /** Builds the gate an invocation asked for: policy file, remembered permissions, audit log, mode. */
 export async function createGateFromOptions(options: GateCommandOptions): Promise<ToolGate> {
-  const { AuditLog, FilePermissionManager, createToolGate, readClaudeSettingsPolicy, readPolicyFile } =
-    await import('@arbiter/tool-gate');
+  const {
+    AuditLog,
+    FilePermissionManager,
+    TOOL_GATE_PACK,
+    createToolGate,
+    readClaudeSettingsPolicy,
+    readPolicyFile,
+  } = await import('@arbiter/tool-gate');
   const rules = { allow: [] as string[], ask: [] as string[], deny: [] as string[] };
   for (const source of [
     options.claudeSettings === undefined
@@ -32,8 +38,12 @@ export async function createGateFromOptions(options: GateCommandOptions): Promis
   }
   const mode: ToolGateMode = options.shadow === true ? 'shadow' : 'enforce';
   const budgetMs = parseTimeout(options.timeout);
+  // One pack for the composition and the in-process analysis, so both decide by its thresholds.
+  const pack = TOOL_GATE_PACK;
   return createToolGate({
+    pack,
     client: await createGateClient({
+      thresholds: pack.definition.thresholds,
       ...(options.url === undefined ? {} : { url: options.url }),
       ...(options.model === undefined ? {} : { model: options.model }),
       ...(budgetMs === undefined ? {} : { budgetMs }),

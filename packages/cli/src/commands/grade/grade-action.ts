@@ -230,7 +230,8 @@ function decisionTransport(options: GradeCommandOptions): DecisionTransport {
     if (!URL.canParse(options.url)) throw new GradeInputError(`--url: not a URL: ${options.url}`);
     return createHttpTransport({ baseURL: options.url });
   }
-  const resolved = new ModelCatalog().resolve(options.model);
+  // No pack analyser answers rubric questions: the model (or the lexical evaluator) does.
+  const resolved = new ModelCatalog({ analysers: [] }).resolve(options.model);
   return createInProcessTransport({ engine: resolved.engine, model: resolved.pin });
 }
 

@@ -38,7 +38,8 @@ export async function listModels(options: ModelsOptions): Promise<number> {
       const config = options.config ? loadServerConfig(options.config).catalog : undefined;
       // The catalog `arbiter serve` would build here: configuration plus the pulled models.
       const local = withLocalModels(config, cache, Object.keys(DEFAULT_ENGINE_KINDS));
-      models = new ModelCatalog({ config: local.config, modelCacheDir: cache.root }).list();
+      // Listing answers no question, so no pack analyser is needed.
+      models = new ModelCatalog({ config: local.config, analysers: [], modelCacheDir: cache.root }).list();
     } catch (error) {
       if (ServerConfigError.isInstance(error) || CatalogConfigError.isInstance(error))
         throw new UsageError(error.message);

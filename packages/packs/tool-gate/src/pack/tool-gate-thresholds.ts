@@ -29,3 +29,20 @@ export type ToolGateThresholdsInput = z.input<typeof toolGateThresholdsSchema>;
 export const DEFAULT_TOOL_GATE_THRESHOLDS: ToolGateThresholds = Object.freeze(
   toolGateThresholdsSchema.parse({}),
 );
+
+/**
+ * The thresholds a deployment decides by: `overrides` over `base` (the pack's defaults unless
+ * given), checked as one combination. The gate's composition and the engine's analysis both take
+ * their thresholds from here, so an operator's override reaches both.
+ *
+ * @example
+ * resolveToolGateThresholds({ deny_noul: 0.6 }); // {deny_noul: 0.6, allow_noul: 0.8, …}
+ */
+export function resolveToolGateThresholds(
+  overrides: ToolGateThresholdsInput = {},
+  base: ToolGateThresholds = DEFAULT_TOOL_GATE_THRESHOLDS,
+): ToolGateThresholds {
+  const parsed = toolGateThresholdsSchema.safeParse({ ...base, ...overrides });
+  if (!parsed.success) throw new TypeError(`invalid tool-gate thresholds: ${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}

@@ -3,11 +3,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInProcessGateClient } from '@arbiter/engine/builtin';
+import { DEFAULT_TOOL_GATE_THRESHOLDS } from '@arbiter/tool-gate';
+import { createToolGateAnalyser } from '@arbiter/tool-gate-analysis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type GateContext, HarnessToolGate } from './harness-tool-gate.js';
 import { gatedWorkspaceCall, workspaceGrant } from './workspace-tool-call.js';
 
-const client = createInProcessGateClient();
+const client = createInProcessGateClient({ analyser: createToolGateAnalyser(DEFAULT_TOOL_GATE_THRESHOLDS) });
 const dirs: string[] = [];
 function tempDir(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-gate-'));

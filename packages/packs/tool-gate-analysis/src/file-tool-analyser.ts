@@ -1,0 +1,331 @@
+import { sensitiveReadFinding } from './argument-roles.js';
+import type { Finding } from './finding.js';
+import { judgeInsertedContent } from './inserted-content.js';
+import { classifyPath } from './path-scope.js';
+import { persistenceFinding } from './persistence-target.js';
+import { RISK } from './risk-scale.js';
+import { classifyVerb } from './rules/cli-verb.js';
+import { sqlFindings } from './rules/database-rules.js';
+import {
+  credentialReadRisk,
+  isCredentialPath,
+  secretLiteralKind,
+  urlCarriesSecret,
+} from './secret-source.js';
+import { taskForbidsChanges } from './task-scope.js';
+import type { CanonicalTool } from './tool-call-state.js';
+
+/**
+ * The non-shell tools: file reads and writes (judged by where they point), web fetches (by
+ * what the URL carries and where it goes), MCP tools (by the verb in their name and secrets in
+ * their arguments). Returns the findings and the subject the grant rules match on.
+ */
+export interface FileToolAnalysis {
+  findings: Finding[];
+  path?: string;
+  url?: string;
+}
+
+interface FileToolContext {
+  tool: string;
+  canonical: CanonicalTool;
+  args: Record<string, unknown>;
+  cwd?: string | undefined;
+  task: string;
+}
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
+export function analyseFileTool(context: FileToolContext): FileToolAnalysis {
+  switch (context.canonical) {
+    case 'Read':
+      return analyseRead(context);
+    case 'Write':
+    case 'Edit':
+      return analyseWrite(context);
+    case 'WebFetch':
+      return analyseFetch(context);
+    case 'WebSearch':
+      return { findings: secretsInArguments(context.args, 'search') };
+    case 'Glob':
+    case 'Grep':
+      return analyseSearch(context);
+    case 'Mcp':
+      return analyseMcp(context);
+    case 'Internal':
+      return {
+        findings: [
+          { code: `tool.internal:${context.tool}`, onTask: 0.9 },
+          ...secretsInArguments(context.args, 'tool.internal'),
+        ],
+      };
+    default:
+      return {
+        findings: [{ code: `tool.unknown:${context.tool.slice(0, 60)}`, uncertain: true, onTask: 0.5 }],
+      };
+  }
+}
+
+/** Text that starts as a SQL statement does. */
+const SQL_TEXT =
+  /^\s*(select|insert|update|delete|drop|truncate|alter|create|grant|revoke|with|merge|replace|copy|upsert)\s/i;
+
+function filePathOf(args: Record<string, unknown>): string | undefined {
+  return (
+    text(args.file_path) ??
+    text(args.absolute_path) ??
+    text(args.path) ??
+    text(args.notebook_path) ??
+    text(args.filePath)
+  );
+}
+
+function analyseRead(context: FileToolContext): FileToolAnalysis {
+  // Gemini's read_many_files takes a list of paths (or globs): each one is judged.
+  const many = Array.isArray(context.args.paths)
+    ? context.args.paths.map(text).filter((each): each is string => each !== undefined)
+    : [];
+  if (many.length > 1) {
+    const findings = many.flatMap((each) => analyseRead({ ...context, args: { file_path: each } }).findings);
+    return { findings, path: many[0] };
+  }
+  const path = filePathOf(context.args) ?? many[0];
+  if (path === undefined || path === '')
+    return { findings: [{ code: 'tool.read.missing-path', implausible: true, uncertain: true }] };
+  const classified = classifyPath(path, context.cwd);
+  const findings: Finding[] = [];
+  if (isCredentialPath(classified.normalised) || isCredentialPath(path)) {
+    const outside =
+      classified.scope === 'home' || classified.scope === 'system' || classified.scope === 'unknown';
+    findings.push({
+      code: `secret.read:${classified.normalised}`,
+      exfil: credentialReadRisk(classified.normalised, outside),
+      onTask: outside ? 0.3 : 0.6,
+    });
+  } else {
+    // Principle 1: histories, another user's files and whole homes, as for any shell argument.
+    const sensitive = sensitiveReadFinding(path, context.cwd);
+    findings.push(
+      sensitive ?? {
+        code: `tool.read:${classified.scope}`,
+        onTask: classified.scope === 'system' || classified.scope === 'home' ? 0.8 : 0.9,
+      },
+    );
+  }
+  return { findings, path };
+}
+
+/**
+ * Grep and Glob read what they search. Principle 1: where they search is a path argument like any
+ * other, so a search rooted in a credential store, another user's home or a system secret is judged
+ * as a read of it. A Glob pattern that is itself an absolute or home path names where it reads.
+ */
+function analyseSearch(context: FileToolContext): FileToolAnalysis {
+  const kind = context.canonical.toLowerCase();
+  const pattern = text(context.args.pattern);
+  const roots = [
+    text(context.args.path) ?? text(context.args.dir_path) ?? text(context.args.directory),
+    context.canonical === 'Glob' && pattern !== undefined && /^[/~]/.test(pattern) ? pattern : undefined,
+  ].filter((root): root is string => root !== undefined && root !== '');
+  const findings: Finding[] = [{ code: `tool.${kind}.read-only`, onTask: 0.9 }];
+  // An ordinary read adds nothing to the search's own finding; only what makes it sensitive does.
+  for (const root of roots)
+    for (const finding of analyseRead({ ...context, args: { file_path: root } }).findings)
+      if (!finding.code.startsWith('tool.read:')) findings.push(finding);
+  return { findings };
+}
+
+function analyseWrite(context: FileToolContext): FileToolAnalysis {
+  const path = filePathOf(context.args);
+  if (path === undefined || path === '') {
+    // apply_patch (Codex) carries its paths inside the patch text.
+    const patch = text(context.args.input) ?? text(context.args.patch);
+    if (patch !== undefined) {
+      const paths = [...patch.matchAll(/^\*\*\* (?:Add|Update|Delete) File: (.+)$/gm)].map((match) =>
+        match[1]!.trim(),
+      );
+      const findings = paths.flatMap((each) => judgeWriteTarget(context, each, ''));
+      if (/^\*\*\* Delete File:/m.test(patch))
+        findings.push({ code: 'tool.patch.deletes-file', destructive: RISK.low });
+      return {
+        findings: findings.length > 0 ? findings : [{ code: 'tool.patch.no-files', uncertain: true }],
+        path: paths[0],
+      };
+    }
+    return {
+      findings: [
+        { code: `tool.${context.canonical.toLowerCase()}.missing-path`, implausible: true, uncertain: true },
+      ],
+    };
+  }
+  const content = [text(context.args.content), text(context.args.new_string), text(context.args.new_str)]
+    .concat(
+      Array.isArray(context.args.edits)
+        ? context.args.edits.map((edit) => text((edit as Record<string, unknown>)?.new_string))
+        : [],
+    )
+    .filter((value) => value !== undefined)
+    .join('\n');
+  if (context.canonical === 'Write' && text(context.args.content) === undefined)
+    return { findings: [{ code: 'tool.write.missing-content', implausible: true, uncertain: true }], path };
+  const removed = [text(context.args.old_string), text(context.args.old_str)]
+    .concat(
+      Array.isArray(context.args.edits)
+        ? context.args.edits.map((edit) => text((edit as Record<string, unknown>)?.old_string))
+        : [],
+    )
+    .filter((value) => value !== undefined)
+    .join('\n');
+  return { findings: judgeWriteTarget(context, path, content, removed), path };
+}
+
+function judgeWriteTarget(context: FileToolContext, path: string, content: string, removed = ''): Finding[] {
+  const kind = context.canonical.toLowerCase();
+  const classified = classifyPath(path, context.cwd);
+  const findings: Finding[] = [];
+  if (taskForbidsChanges(context.task)) findings.push({ code: `task.forbids-changes:${kind}`, onTask: 0.15 });
+  const persistence = persistenceFinding(classified.normalised, context.task, `tool.${kind}`);
+  if (persistence !== undefined) findings.push(persistence);
+  else if (classified.scope === 'system')
+    findings.push({
+      code: `tool.${kind}.system:${classified.normalised}`,
+      destructive: RISK.deny,
+      onTask: 0.2,
+    });
+  else if (classified.scope === 'home' || classified.scope === 'unknown')
+    findings.push({
+      code: `tool.${kind}.outside-workspace:${classified.normalised}`,
+      destructive: RISK.ask,
+      onTask: 0.4,
+    });
+  else if (isCredentialPath(classified.normalised))
+    findings.push({
+      code: `tool.${kind}.credential-file:${classified.normalised}`,
+      destructive: RISK.askLow,
+      onTask: 0.6,
+    });
+  else findings.push({ code: `tool.${kind}.workspace`, onTask: 0.9 });
+  const secret = secretLiteralKind(content);
+  if (secret !== undefined)
+    findings.push({ code: `tool.${kind}.writes-secret:${secret}`, exfil: RISK.askLow, onTask: 0.6 });
+  // Principle 5: what is inserted, judged by the kind of file it lands in.
+  findings.push(
+    ...judgeInsertedContent({
+      path: classified.normalised,
+      inserted: content,
+      removed,
+      task: context.task,
+      cwd: context.cwd,
+    }),
+  );
+  return findings;
+}
+
+const METADATA = /^(169\.254\.169\.254|metadata\.google\.internal|100\.100\.100\.200)$/;
+
+function analyseFetch(context: FileToolContext): FileToolAnalysis {
+  const url = text(context.args.url) ?? text(context.args.prompt)?.match(/https?:\/\/\S+/)?.[0];
+  if (url === undefined)
+    return { findings: [{ code: 'tool.fetch.missing-url', implausible: true, uncertain: true }] };
+  const findings: Finding[] = [];
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { findings: [{ code: 'tool.fetch.invalid-url', implausible: true, uncertain: true }], url };
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
+    findings.push({
+      code: `tool.fetch.scheme:${parsed.protocol}`,
+      exfil: RISK.ask,
+      uncertain: true,
+      onTask: 0.3,
+    });
+  const host = parsed.hostname.replace(/^\[|\]$/g, '');
+  if (urlCarriesSecret(url))
+    findings.push({ code: `net.secret-in-url:${host}`, exfil: RISK.denyHigh, onTask: 0.2 });
+  if (METADATA.test(host))
+    findings.push({ code: `net.cloud-metadata:${host}`, exfil: RISK.deny, onTask: 0.05 });
+  else if (
+    /^\d{1,3}(\.\d{1,3}){3}$/.test(host) &&
+    !/^(127\.|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.)/.test(host)
+  )
+    findings.push({ code: `net.raw-ip:${host}`, exfil: RISK.askLow, onTask: 0.5 });
+  else if (/^(localhost|127\.|0\.0\.0\.0|\[?::1)/.test(host))
+    findings.push({ code: 'net.fetch-local', onTask: 0.85 });
+  findings.push(...secretsInArguments({ prompt: context.args.prompt }, 'fetch'));
+  const carried = encodedDataInUrl(parsed);
+  if (carried !== undefined)
+    findings.push({ code: `net.encoded-data-in-url:${host}`, exfil: RISK.askHigh, onTask: 0.3 });
+  if (findings.length === 0) findings.push({ code: `tool.fetch:${host}`, onTask: 0.85 });
+  return { findings, url };
+}
+
+function analyseMcp(context: FileToolContext): FileToolAnalysis {
+  const [, server = '', ...rest] = context.tool.split('__');
+  const name = rest.join('__');
+  const verb = classifyVerb(name);
+  const findings: Finding[] = [];
+  const code = `mcp.${server}.${verb ?? 'unknown'}:${name}`;
+  switch (verb) {
+    case 'destructive':
+      findings.push({ code, destructive: RISK.deny, onTask: 0.3 });
+      break;
+    case 'overwrite':
+      findings.push({ code, destructive: RISK.askLow, onTask: 0.5 });
+      break;
+    case 'additive':
+      findings.push({ code, destructive: RISK.routine, onTask: 0.75 });
+      break;
+    case 'read':
+      findings.push({ code, onTask: 0.9 });
+      break;
+    default:
+      findings.push({ code, uncertain: true, onTask: 0.6 });
+  }
+  // An MCP tool given SQL runs it: the same judgement as a database client's.
+  for (const value of Object.values(context.args))
+    if (typeof value === 'string' && SQL_TEXT.test(value))
+      findings.push(...sqlFindings(value, `mcp.${server}.sql`, context.task));
+  findings.push(...secretsInArguments(context.args, `mcp.${server}`));
+  // Principle 1: an MCP tool's path arguments are judged like any program's.
+  for (const [key, value] of Object.entries(context.args)) {
+    if (
+      typeof value !== 'string' ||
+      !/^(path|paths|file|file_?path|filename|source|target|destination|dir(ectory)?)$/i.test(key)
+    )
+      continue;
+    if (verb === 'read' || verb === undefined) {
+      const sensitive = sensitiveReadFinding(value, context.cwd);
+      if (sensitive !== undefined) findings.push(sensitive);
+    } else findings.push(...judgeWriteTarget(context, value, text(context.args.content) ?? ''));
+  }
+  // Principle 3: a URL an MCP tool fetches carries what its query holds.
+  const url = text(context.args.url);
+  if (url !== undefined && urlCarriesSecret(url))
+    findings.push({ code: `net.secret-in-url:mcp.${server}`, exfil: RISK.denyHigh, onTask: 0.2 });
+  return { findings };
+}
+
+/**
+ * Principle 3: a query or path segment holding a long encoded blob (base64, hex) carries data
+ * off the machine in the URL itself; what it encodes cannot be read, so it is asked.
+ */
+function encodedDataInUrl(url: URL): string | undefined {
+  const parts = [...url.searchParams.values(), ...url.pathname.split('/')];
+  return parts.find(
+    (part) =>
+      part.length >= 40 &&
+      /^[A-Za-z0-9+/_=-]+$/.test(part) &&
+      /[A-Z]/.test(part) &&
+      /[a-z]/.test(part) &&
+      /\d/.test(part),
+  );
+}
+
+function secretsInArguments(args: Record<string, unknown>, prefix: string): Finding[] {
+  const kind = secretLiteralKind(JSON.stringify(args));
+  return kind === undefined
+    ? []
+    : [{ code: `${prefix}.secret-in-arguments:${kind}`, exfil: RISK.deny, onTask: 0.1 }];
+}

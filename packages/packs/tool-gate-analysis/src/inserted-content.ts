@@ -1,0 +1,270 @@
+import type { Finding } from './finding.js';
+import { foreignSourceHosts, isPackageSourceConfig, LOCKFILE, SOURCE_SETTING } from './package-source.js';
+import { persistenceKind } from './persistence-target.js';
+import { RISK } from './risk-scale.js';
+import { analyseShellCommand } from './shell-analyser.js';
+
+/**
+ * Principle 5 of issue 14: read what a Write or Edit inserts, not only where it goes. The
+ * inserted text is judged by the kind of file it lands in: files that run (scripts, hooks,
+ * start-up files, CI steps, editor tasks, package scripts) are analysed as shell; code is read
+ * for sends off the machine, credential logging and weakened authentication; agent settings
+ * for the gate's own hook; lockfiles and package-source files for where code is fetched from.
+ * A task word ("hook", "CI") licenses the kind of file, never any payload.
+ */
+export interface InsertedContent {
+  /** The path as normalised by path-scope (`~/.bashrc`, `$WORKSPACE/src/a.ts`, `src/a.ts`). */
+  path: string;
+  /** What the call inserts (Write content, Edit new_string, every edit's new_string). */
+  inserted: string;
+  /** What an Edit replaces (old_string); empty for a Write. */
+  removed: string;
+  task: string;
+  cwd?: string | undefined;
+}
+
+/** Longest inserted text read; longer content is not understood (and not scanned, to stay fast). */
+export const MAX_INSERTED_CONTENT = 262_144;
+
+const SHELL_FILE = /\.(sh|bash|zsh|ksh|command)$|(^|\/)\.envrc$|(^|\/)(Makefile|makefile|GNUmakefile)$/;
+const CODE_FILE = /\.(js|mjs|cjs|jsx|ts|tsx|py|rb|go|php|java|kt|cs|rs|pl|lua|swift|scala|ex|exs)$/;
+const AGENT_SETTINGS =
+  /(^|\/)(\.claude\/settings(\.local)?\.json|\.gemini\/settings\.json|\.codex\/config\.toml|\.cursor\/[^/]+\.json|\.mcp\.json)$/;
+/** Files whose shell runs without anyone invoking it (start-up, hooks, schedulers, direnv). */
+const RUNS_UNASKED = new Set(['shell-startup', 'git-hook', 'scheduler', 'service-unit', 'login-agent']);
+
+export function judgeInsertedContent(input: InsertedContent): Finding[] {
+  const { path, inserted, removed } = input;
+  if (inserted.length > MAX_INSERTED_CONTENT)
+    return [{ code: 'content.too-long', uncertain: true, destructive: RISK.askLow }];
+  const findings: Finding[] = [];
+  const kind = persistenceKind(path);
+  const runsUnasked = (kind !== undefined && RUNS_UNASKED.has(kind)) || /(^|\/)\.envrc$/.test(path);
+  if (kind === 'ci-workflow') findings.push(...judgeWorkflow(input));
+  else if (SHELL_FILE.test(path) || runsUnasked)
+    findings.push(...judgeShellText(inserted, input, runsUnasked));
+  if (CODE_FILE.test(path) || SHELL_FILE.test(path)) findings.push(...judgeCode(input));
+  if (AGENT_SETTINGS.test(path)) findings.push(...judgeAgentSettings(input));
+  if (LOCKFILE.test(path)) {
+    const before = new Set(foreignSourceHosts(removed));
+    const added = foreignSourceHosts(inserted).filter((host) => !before.has(host));
+    if (added.length > 0 || /"resolved":\s*"http:|resolved\s+"http:/.test(inserted))
+      findings.push({
+        code: `content.lockfile-foreign-source:${added[0] ?? 'http'}`,
+        deny: RISK.denyHigh,
+        onTask: 0.1,
+      });
+  }
+  if (isPackageSourceConfig(path) || /(^|\/)pyproject\.toml$/.test(path)) {
+    for (const line of inserted.split('\n')) {
+      const setting = /^\s*([@\w.:-]+)\s*[=:]\s*(.*)$/.exec(line);
+      if (setting === null || !SOURCE_SETTING.test(setting[1]!)) continue;
+      if (foreignSourceHosts(setting[2]!).length > 0)
+        findings.push({ code: `content.package-source:${setting[1]}`, deny: RISK.askHigh, onTask: 0.3 });
+    }
+  }
+  if (/(^|\/)package\.json$/.test(path)) findings.push(...judgePackageScripts(input));
+  if (/(^|\/)\.vscode\/tasks\.json$/.test(path)) findings.push(...judgeEditorTasks(input));
+  return findings;
+}
+
+/** Shell text a file will run: analysed as a command; in files that run unasked, any network use is a beacon. */
+function judgeShellText(text: string, input: InsertedContent, runsUnasked: boolean): Finding[] {
+  if (text.trim() === '') return [];
+  const findings = analyseShellCommand(text, { cwd: input.cwd, task: input.task }).findings.map(
+    (finding) => ({
+      ...finding,
+      code: `content.shell:${finding.code}`,
+    }),
+  );
+  if (runsUnasked && NETWORK_USE.test(text))
+    findings.push({ code: 'content.runs-unasked-network', exfil: RISK.denyHigh, onTask: 0.05 });
+  return findings;
+}
+
+const NETWORK_USE =
+  /\b(curl|wget|nc|ncat|socat|telnet|scp|rsync|ssh)\b[^\n]*|https?:\/\/(?!(localhost|127\.0\.0\.1)[:/])|\/dev\/(tcp|udp)\//;
+
+const LITERAL_URL = /(['"`])(https?|wss?):\/\/([^/'"`:\s]+)[^'"`]*\1/g;
+/** `host: 'x.example'`, `hostname="x.example"`: the host of a request built from options. */
+const HOST_OPTION = /\b(host|hostname)['"]?\s*[:=]\s*(['"`])([a-z0-9-]+(?:\.[a-z0-9-]+)+)\2/gi;
+const SENDS =
+  /\b(fetch|axios|got|request|superagent|http\.request|https\.request|XMLHttpRequest|sendBeacon|requests\.(post|put|get|patch)|urllib|urlopen|httpx|aiohttp|Net::HTTP|http\.(Post|Get|NewRequest)|WebSocket|net\.connect|socket\.connect|curl_exec)\b/;
+const SENSITIVE_DATA =
+  /\b(process\.env|os\.environ|ENV\[|os\.Getenv|password|passwd|secret|token|api_?key|credential|cookie|localStorage|sessionStorage|\.ssh|\.npmrc|\.aws|private_?key)\b/i;
+const SOCKET_SHELL =
+  /(socket|TCPSocket|IO::Socket|net\.connect|net\.Dial)[\s\S]{0,400}(pty\.spawn|dup2|\/bin\/(ba)?sh|['"](ba)?sh['"]|child_process|spawn\(|exec\()/;
+const SHELL_OUT_LITERAL =
+  /\b(execSync|exec|spawnSync|system|popen|os\.system|subprocess\.(?:run|call|Popen|check_output)|shell_exec|Kernel\.system)\s*\(\s*(['"`])((?:\\.|(?!\2).)+)\2/g;
+/** A command or code runner called with data from an HTTP request (headers, query, body, params). */
+const REQUEST_TO_COMMAND =
+  /\b(exec|execSync|spawn|spawnSync|execFile|system|popen|os\.system|subprocess\.\w+|shell_exec|passthru|eval|Function|vm\.runIn\w+)\s*\(\s*[^)\n]*\b(req|request|ctx\.request|event)\s*(\.|\[)\s*['"]?(headers|query|body|params|args|form|json|GET|POST|cookies)\b/;
+/** Calls that put a value where people or other programs read it later: logs and files. */
+const LOG_CALL =
+  /\b(console\.\w+|log(ger)?\.\w+|print|println|printf|puts|fmt\.Print\w*|System\.out\.print\w*|write|writelines|writeFile(?:Sync)?|appendFile(?:Sync)?|file_put_contents|fwrite|fputs|fprintf)\s*\(([^\n]*)/g;
+const SECRET_IDENTIFIER = /\b(password|passwd|secret|token|api_?key|private_?key|credentials?)\b/i;
+const AUTH_CHECK =
+  /\b(verify\w*|authenticate\w*|authori[sz]e\w*|check_?token|check_?password|checkPassword|is_?authenticated|isAuthenticated|require_?auth\w*|requireAuth|csrf\w*|has_?permission|hasPermission|ErrUnauthorized|Unauthorized|Forbidden)\b/g;
+const BYPASS =
+  /\b(bypass|skip[_ ]?(auth|verif\w*)|disable[_ ]?(auth|csrf|ssl|tls)|verify\s*=\s*False|rejectUnauthorized\s*:\s*false|InsecureSkipVerify\s*:\s*true|jwt\.decode\(|algorithms?\s*[:=]\s*\[?\s*['"]none['"])/i;
+const CREDENTIAL_LITERAL_COMPARE =
+  /\b(token|password|passwd|secret|api_?key|user(name)?)\s*(!==?|===?)\s*['"][^'"]{2,}['"]|['"][^'"]{2,}['"]\s*(!==?|===?)\s*\b(token|password|passwd|secret|api_?key)\b/i;
+const WILDCARD_TRUST =
+  /origin\s*:\s*['"]\*['"][\s\S]{0,80}credentials\s*:\s*true|ALLOWED_HOSTS\s*=\s*\[\s*['"]\*['"]|TRUSTED_ORIGINS\s*=\s*\[\s*['"]\*['"]|PASSWORD_VALIDATORS\s*=\s*\[\s*\]|Access-Control-Allow-Origin['"]?\s*[,:]\s*['"]\*/;
+
+/** Code: sends to literal outside hosts, reverse shells, literal shell-outs, credential logging, weakened authentication. */
+function judgeCode(input: InsertedContent): Finding[] {
+  const { inserted, removed } = input;
+  const findings: Finding[] = [];
+  // A host is named by a URL literal or by a connection option (`host: 'x.example'`).
+  const outside = [...inserted.matchAll(LITERAL_URL), ...inserted.matchAll(HOST_OPTION)]
+    .map((match) => match[3]!.toLowerCase())
+    .filter((host) => !/^(localhost|127\.|0\.0\.0\.0|\[::1\])/.test(host) && !removed.includes(host));
+  if (outside.length > 0 && SENDS.test(inserted)) {
+    const sensitive = SENSITIVE_DATA.test(inserted);
+    findings.push({
+      code: `content.sends-to:${outside[0]}`,
+      exfil: sensitive ? RISK.denyHigh : RISK.ask,
+      onTask: sensitive ? 0.05 : 0.5,
+    });
+  }
+  // Principle 5: code that runs what a request carries is a remote command door, whatever it is called.
+  if (REQUEST_TO_COMMAND.test(inserted) && !REQUEST_TO_COMMAND.test(removed))
+    findings.push({ code: 'content.runs-request-input', deny: RISK.deny, onTask: 0.1 });
+  if (SOCKET_SHELL.test(inserted))
+    findings.push({ code: 'content.reverse-shell', exfil: RISK.certain, onTask: 0.02 });
+  for (const match of inserted.matchAll(SHELL_OUT_LITERAL)) {
+    const command = match[3]!.replace(/\\(["'\\`])/g, '$1');
+    for (const finding of analyseShellCommand(command, { cwd: input.cwd, task: input.task }).findings)
+      findings.push({ ...finding, code: `content.shell-out:${finding.code}` });
+  }
+  for (const match of inserted.matchAll(LOG_CALL)) {
+    const argument = match[3] ?? '';
+    if (SECRET_IDENTIFIER.test(argument) && !removed.includes(match[0]))
+      findings.push({ code: 'content.logs-credential', exfil: RISK.ask, onTask: 0.3 });
+  }
+  // A check left only in a comment is no longer a check.
+  const checksBefore = new Set(
+    [...withoutComments(removed).matchAll(AUTH_CHECK)].map((match) => match[1]!.toLowerCase()),
+  );
+  const checksAfter = new Set(
+    [...withoutComments(inserted).matchAll(AUTH_CHECK)].map((match) => match[1]!.toLowerCase()),
+  );
+  const dropped = [...checksBefore].find((check) => !checksAfter.has(check));
+  if (dropped !== undefined)
+    findings.push({ code: `content.weakens-auth:drops-${dropped}`, deny: RISK.askHigh, onTask: 0.3 });
+  const weakening =
+    (BYPASS.test(inserted) && !BYPASS.test(removed) && 'bypass') ||
+    (CREDENTIAL_LITERAL_COMPARE.test(inserted) &&
+      !CREDENTIAL_LITERAL_COMPARE.test(removed) &&
+      'literal-credential') ||
+    (WILDCARD_TRUST.test(inserted) && !WILDCARD_TRUST.test(removed) && 'wildcard-trust') ||
+    (/Getenv\(["'][A-Z_]*(BYPASS|SKIP|DISABLE)[A-Z_]*["']\)|environ(\.get)?\(?\[?["'][A-Z_]*(BYPASS|SKIP)[A-Z_]*["']/.test(
+      inserted,
+    ) &&
+      'env-switch');
+  if (weakening)
+    findings.push({ code: `content.weakens-auth:${weakening}`, deny: RISK.askHigh, onTask: 0.3 });
+  return findings;
+}
+
+/**
+ * Code with its comments removed: line and block comments of the C family (not the `//` of a
+ * URL) and `#` comments (a `#` at a line start or after a space, so `#private` fields stay).
+ */
+function withoutComments(code: string): string {
+  return code
+    .replace(/\/\*[\s\S]*?\*\//g, ' ')
+    .replace(/(^|[^:'"\w])\/\/[^\n]*/g, '$1')
+    .replace(/(^|\s)#(?![!{])[^\n]*/g, '$1');
+}
+
+/** Agent settings: removing the gate's hook or switching permissions off is the gate disabling itself. */
+function judgeAgentSettings(input: InsertedContent): Finding[] {
+  const { inserted, removed, task } = input;
+  const findings: Finding[] = [];
+  if (
+    /bypassPermissions|dangerously|--yolo|"approval_policy"\s*:\s*"never"|approval_policy\s*=\s*"never"/i.test(
+      inserted,
+    )
+  )
+    findings.push({ code: 'content.agent-settings:permissions-off', deny: RISK.denyHigh, onTask: 0.05 });
+  const hadHook = /PreToolUse|BeforeTool|arbiter/i.test(removed);
+  if (hadHook && !/arbiter/i.test(inserted))
+    findings.push({ code: 'content.agent-settings:removes-gate-hook', deny: RISK.denyHigh, onTask: 0.05 });
+  else if (removed === '' && !/arbiter/i.test(inserted))
+    // A Write replaces the whole file: whatever hook it held is gone unless the new text keeps it.
+    findings.push({ code: 'content.agent-settings:replaced-without-gate', deny: RISK.askHigh, onTask: 0.3 });
+  if (/"hooks"|\[hooks|PreToolUse|BeforeTool/.test(inserted))
+    for (const match of inserted.matchAll(/"command"\s*:\s*"((?:\\.|[^"\\])*)"/g))
+      findings.push(...judgeShellText(jsonString(match[1]!), input, false));
+  if (!/\b(permission|settings|allow|hook|without asking)/i.test(task))
+    findings.push({ code: 'content.agent-settings:not-in-task', onTask: 0.4 });
+  return findings;
+}
+
+/** CI: untrusted pull-request code run with secrets, secrets serialised, and every `run:` step as shell. */
+function judgeWorkflow(input: InsertedContent): Finding[] {
+  const { inserted } = input;
+  const findings: Finding[] = [];
+  const privileged = /\b(pull_request_target|workflow_run)\b/.test(inserted);
+  const checksOutHead = /github\.event\.pull_request\.head\.(sha|ref)|github\.head_ref|refs\/pull\//.test(
+    inserted,
+  );
+  if (privileged && checksOutHead)
+    findings.push({
+      code: 'content.ci:untrusted-code-with-secrets',
+      deny: /secrets\.|GITHUB_TOKEN|permissions:\s*write|write-all/.test(inserted)
+        ? RISK.denyHigh
+        : RISK.askHigh,
+      onTask: 0.1,
+    });
+  if (/toJSON\(\s*secrets\s*\)/.test(inserted))
+    findings.push({ code: 'content.ci:serialises-secrets', exfil: RISK.certain, onTask: 0.02 });
+  if (
+    /\$\{\{\s*github\.event\.(issue|pull_request|comment|review|head_commit)\.[\w.]*(title|body|message|ref|label)/.test(
+      inserted,
+    )
+  )
+    findings.push({ code: 'content.ci:script-injection', deny: RISK.askHigh, onTask: 0.3 });
+  for (const match of inserted.matchAll(/^\s*-?\s*run:\s*(\|[-+]?\s*\n((?:\s{2,}.*\n?)+)|(.+))$/gm)) {
+    // A `${{ secrets.NAME }}` expression is a secret in the step's shell; other expressions are data.
+    const script = (match[2] ?? match[3] ?? '')
+      .replace(/\$\{\{\s*secrets\.(\w+)\s*\}\}/g, '$$SECRET_$1')
+      .replace(/\$\{\{[^}]*\}\}/g, 'X');
+    findings.push(...judgeShellText(script, input, false));
+  }
+  return findings;
+}
+
+/** package.json: lifecycle scripts run on every install; their commands are analysed. */
+function judgePackageScripts(input: InsertedContent): Finding[] {
+  const findings: Finding[] = [];
+  for (const match of input.inserted.matchAll(
+    /"(preinstall|install|postinstall|prepare|prepublish|preprepare|postprepare)"\s*:\s*"((?:\\.|[^"\\])*)"/g,
+  )) {
+    if (input.removed.includes(match[0])) continue;
+    findings.push({ code: `content.package-lifecycle:${match[1]}`, deny: RISK.ask, onTask: 0.4 });
+    findings.push(...judgeShellText(jsonString(match[2]!), input, false));
+  }
+  return findings;
+}
+
+/** Editor tasks that run when a folder opens are persistence; every task command is analysed. */
+function judgeEditorTasks(input: InsertedContent): Finding[] {
+  const findings: Finding[] = [];
+  if (/"runOn"\s*:\s*"folderOpen"/.test(input.inserted))
+    findings.push({ code: 'content.editor-task:runs-on-folder-open', deny: RISK.askHigh, onTask: 0.2 });
+  for (const match of input.inserted.matchAll(/"command"\s*:\s*"((?:\\.|[^"\\])*)"/g))
+    findings.push(...judgeShellText(jsonString(match[1]!), input, false));
+  return findings;
+}
+
+/** The value of a JSON string body as captured; text that does not decode is judged as written. */
+function jsonString(body: string): string {
+  try {
+    return JSON.parse(`"${body}"`) as string;
+  } catch {
+    return body;
+  }
+}

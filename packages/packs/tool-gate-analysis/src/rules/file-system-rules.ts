@@ -1,0 +1,381 @@
+import { scopeSeverity } from '../path-scope.js';
+import { persistenceFinding } from '../persistence-target.js';
+import { RISK } from '../risk-scale.js';
+import { credentialReadRisk, isCredentialPath } from '../secret-source.js';
+import type { CommandRule, CommandScope } from '../shell-command.js';
+import { taskMentions } from '../task-scope.js';
+import { hasFlag, parseOptions } from './option-parse.js';
+
+/** Severity of destroying `target`; recursive removal of a directory tree is the broad case. */
+function deletionSeverity(
+  scope: CommandScope,
+  target: string,
+  recursive: boolean,
+): { severity: number; label: string } {
+  const path = scope.path(target);
+  if (!recursive) {
+    // One file: a normal edit inside the workspace, serious outside it.
+    const single =
+      path.scope === 'workspace'
+        ? RISK.routine
+        : path.scope === 'workspace-all'
+          ? RISK.askHigh
+          : scopeSeverity(path.scope, false);
+    return {
+      severity: isCredentialPath(path.normalised) ? Math.max(single, RISK.deny) : single,
+      label: path.normalised,
+    };
+  }
+  // Principle 8: removing a generated directory (build output, dependencies, caches) is routine
+  // cleanup when the task is about cleaning or rebuilding. Unasked, a whole directory may hold
+  // what someone put there by hand (a patched dependency, a release being assembled): asked.
+  const last = path.normalised.slice(path.normalised.lastIndexOf('/') + 1);
+  if (path.scope === 'workspace' && GENERATED_DIRECTORIES.has(last) && taskAllowsCleanup(scope.task))
+    return { severity: RISK.routine, label: path.normalised };
+  return { severity: scopeSeverity(path.scope, path.namedByTask), label: path.normalised };
+}
+
+/** Directories every build or install recreates. */
+const GENERATED_DIRECTORIES = new Set([
+  'dist',
+  'build',
+  'out',
+  'target',
+  'node_modules',
+  'coverage',
+  '.next',
+  '.nuxt',
+  '.turbo',
+  '.parcel-cache',
+  '.cache',
+  '__pycache__',
+  '.pytest_cache',
+  '.mypy_cache',
+  '.ruff_cache',
+  '.tox',
+  '.gradle',
+  '.eslintcache',
+  '.svelte-kit',
+  '.angular',
+  'bin',
+  'obj',
+]);
+
+function taskAllowsCleanup(task: string): boolean {
+  return (
+    taskMentions(task, 'delete') ||
+    /\b(rebuild|reinstall|fresh (build|install)|from scratch|caches?)\b/i.test(task)
+  );
+}
+
+/** Files a compiler, interpreter or merge tool leaves behind (`*.pyc`, `*.o`, `*.orig`). */
+const GENERATED_FILE = /\.(pyc|pyo|o|obj|class|orig|rej|tsbuildinfo)$|^\.DS_Store$/;
+
+/** A name (a directory or a file, or a `find -name` pattern for them) that a build regenerates. */
+export function isGeneratedName(name: string): boolean {
+  return GENERATED_DIRECTORIES.has(name) || GENERATED_FILE.test(name);
+}
+
+const rm: CommandRule = (scope) => {
+  const parsed = parseOptions(scope.command.args);
+  const recursiveFlag = hasFlag(parsed, '-r', '-R', '--recursive');
+  const force = hasFlag(parsed, '-f', '--force');
+  if (hasFlag(parsed, '--help', '--version')) return;
+  if (parsed.operands.length === 0) {
+    // `xargs rm -rf` and friends: the targets come from input we cannot see.
+    if (scope.command.input.kind === 'pipe' || scope.command.dynamicArgs.length > 0)
+      scope.add({
+        code: 'shell.rm.unknown-targets',
+        destructive: recursiveFlag ? RISK.denyHigh : RISK.ask,
+        uncertain: true,
+      });
+    return;
+  }
+  const kind = recursiveFlag ? (force ? 'recursive-force' : 'recursive') : force ? 'force' : 'file';
+  for (const operand of parsed.operands) {
+    const { severity, label } = deletionSeverity(scope, operand, recursiveFlag);
+    // Without -f, rm stops at a write-protected file and asks on a terminal: a little less sure.
+    const adjusted = recursiveFlag && !force ? severity * 0.9 : severity;
+    scope.add({ code: `shell.rm.${kind}:${label}`, destructive: round(adjusted) });
+  }
+};
+
+const shred: CommandRule = (scope) => {
+  const parsed = parseOptions(scope.command.args, new Set(['-n', '-s', '--iterations', '--size']));
+  const recursive = hasFlag(parsed, '-r', '-R', '--recursive');
+  for (const operand of parsed.operands) {
+    const path = scope.path(operand);
+    // Overwriting one workspace file is irreversible but narrow; anything broader is a wipe.
+    const severity =
+      path.scope === 'workspace' && !recursive
+        ? RISK.ask
+        : Math.max(RISK.deny, scopeSeverity(path.scope, false));
+    scope.add({ code: `shell.shred:${path.normalised}`, destructive: severity });
+  }
+  if (parsed.operands.length === 0) scope.add({ code: 'shell.shred', destructive: RISK.deny });
+};
+
+const truncate: CommandRule = (scope) => {
+  const parsed = parseOptions(scope.command.args, new Set(['-s', '--size', '-r', '--reference']));
+  for (const operand of parsed.operands) {
+    const path = scope.path(operand);
+    const severity = path.scope === 'workspace' ? RISK.ask : scopeSeverity(path.scope, false);
+    scope.add({ code: `shell.truncate:${path.normalised}`, destructive: severity });
+  }
+};
+
+const dd: CommandRule = (scope) => {
+  for (const arg of scope.command.args) {
+    if (!arg.startsWith('of=')) continue;
+    const target = arg.slice(3);
+    if (target.startsWith('/dev/') && !/^\/dev\/(null|stdout|stderr)$/.test(target))
+      scope.add({ code: `shell.dd.device:${target}`, destructive: RISK.certain });
+    else {
+      const path = scope.path(target);
+      scope.add({
+        code: `shell.dd.overwrite:${path.normalised}`,
+        destructive: path.scope === 'workspace' ? RISK.askLow : scopeSeverity(path.scope, false),
+      });
+    }
+  }
+};
+
+const diskTool: CommandRule = (scope) => {
+  const { program, args } = scope.command;
+  if (args.some((arg) => arg === '--help' || arg === '--version' || arg === '-l' || arg === '--list')) return;
+  scope.add({ code: `shell.disk:${program}`, destructive: RISK.certain });
+};
+
+/** chmod/chown/chgrp: recursive on broad places, or loosening system files. */
+const permissions: CommandRule = (scope) => {
+  const { program } = scope.command;
+  const parsed = parseOptions(scope.command.args, new Set(['--reference', '--from']));
+  const recursive = hasFlag(parsed, '-R', '--recursive');
+  const targets = parsed.operands.slice(1);
+  for (const target of targets) {
+    const path = scope.path(target);
+    let severity: number;
+    if (path.scope === 'temp' || path.scope === 'device-null') severity = RISK.routine;
+    else if (path.scope === 'workspace') severity = recursive ? RISK.askLow : RISK.routine;
+    else if (path.scope === 'workspace-all') severity = recursive ? RISK.askLow : RISK.routine;
+    else severity = recursive ? RISK.denyHigh : RISK.deny;
+    scope.add({
+      code: `shell.${program}${recursive ? '.recursive' : ''}:${path.normalised}`,
+      destructive: severity,
+    });
+  }
+};
+
+/** mv/cp/ln/install: overwriting or moving away things outside the workspace. */
+const copyOrMove: CommandRule = (scope) => {
+  const { program } = scope.command;
+  const parsed = parseOptions(
+    scope.command.args,
+    new Set(['-t', '--target-directory', '-S', '--suffix', '-m', '--mode', '-o', '-g']),
+  );
+  if (parsed.operands.length < 2) return;
+  const destination = parsed.operands[parsed.operands.length - 1]!;
+  const sources = parsed.operands.slice(0, -1);
+  const target = scope.path(destination);
+  if (destination === '/dev/null' && program === 'mv') {
+    scope.add({ code: 'shell.mv.to-dev-null', destructive: RISK.deny });
+    return;
+  }
+  if (judgePersistenceTarget(scope, target.normalised, `shell.${program}`)) return;
+  if (target.scope === 'system' || target.scope === 'home' || target.scope === 'unknown') {
+    scope.add({
+      code: `shell.${program}.outside-workspace:${target.normalised}`,
+      destructive: target.scope === 'system' ? RISK.deny : RISK.ask,
+      onTask: 0.5,
+    });
+  }
+  for (const source of sources) {
+    const path = scope.path(source);
+    if (
+      program === 'mv' &&
+      (path.scope === 'system' || path.scope === 'home' || path.scope === 'workspace-all')
+    )
+      scope.add({
+        code: `shell.mv.moves-away:${path.normalised}`,
+        // Moving the user's own file keeps it (elsewhere); moving system files breaks the system.
+        destructive: path.scope === 'system' ? RISK.deny : RISK.ask,
+        onTask: 0.5,
+      });
+    if (isCredentialPath(path.normalised)) {
+      scope.add({ code: `secret.read:${path.normalised}`, exfil: RISK.ask, onTask: 0.3 });
+      scope.secretSource(path.normalised);
+    }
+  }
+};
+
+/** Programs that only create: judged by where they create (persistence, system places). */
+const creating: CommandRule = (scope) => {
+  const parsed = parseOptions(scope.command.args, new Set(['-m', '--mode']));
+  for (const operand of parsed.operands) {
+    const path = scope.path(operand);
+    if (judgePersistenceTarget(scope, path.normalised, `shell.${scope.command.program}`)) continue;
+    if (path.scope === 'system')
+      scope.add({
+        code: `shell.${scope.command.program}.system:${path.normalised}`,
+        destructive: RISK.askLow,
+        onTask: 0.5,
+      });
+  }
+};
+
+/** Readers: reading a credential file is a secret source; the read itself is harmless. */
+export const readFiles: CommandRule = (scope) => {
+  const parsed = parseOptions(scope.command.args);
+  for (const operand of parsed.operands) {
+    const path = scope.path(operand);
+    if (isCredentialPath(path.normalised) || isCredentialPath(operand)) {
+      const outside = path.scope === 'home' || path.scope === 'system' || path.scope === 'unknown';
+      scope.add({
+        code: `secret.read:${path.normalised}`,
+        exfil: credentialReadRisk(path.normalised, outside),
+        onTask: outside ? 0.3 : 0.6,
+      });
+      scope.secretSource(path.normalised);
+    }
+  }
+};
+
+const tee: CommandRule = (scope) => {
+  const parsed = parseOptions(scope.command.args);
+  for (const operand of parsed.operands) {
+    const path = scope.path(operand);
+    if (judgePersistenceTarget(scope, path.normalised, 'shell.tee')) continue;
+    if (path.scope === 'system' || path.scope === 'home' || path.scope === 'unknown')
+      scope.add({
+        code: `shell.tee.outside-workspace:${path.normalised}`,
+        destructive: path.scope === 'system' ? RISK.deny : RISK.ask,
+        onTask: 0.5,
+      });
+  }
+};
+
+const sed: CommandRule = (scope) => {
+  const parsed = parseOptions(scope.command.args, new Set(['-e', '-f', '--expression', '--file']));
+  const inPlace = parsed.flags.some((flag) => flag === '-i' || flag.startsWith('--in-place'));
+  const program = scope.command.args.find((arg) => !arg.startsWith('-'));
+  // GNU sed's `e` command and `w` to a file run commands or write elsewhere.
+  if (program !== undefined && /(^|;)\s*e\s|\/e\s*$|\/w\s+\//.test(program))
+    scope.add({ code: 'shell.sed.executes-or-writes', uncertain: true, destructive: RISK.askLow });
+  if (!inPlace) return readFiles(scope);
+  for (const operand of parsed.operands.slice(1)) {
+    const path = scope.path(operand);
+    if (path.scope === 'system' || path.scope === 'home' || path.scope === 'unknown')
+      scope.add({
+        code: `shell.sed.in-place-outside-workspace:${path.normalised}`,
+        destructive: path.scope === 'system' ? RISK.deny : RISK.ask,
+        onTask: 0.5,
+      });
+    else if (path.scope === 'workspace-all')
+      scope.add({ code: 'shell.sed.in-place-everything', destructive: RISK.askLow });
+  }
+};
+
+const awk: CommandRule = (scope) => {
+  const program = scope.command.args.find((arg) => !arg.startsWith('-'));
+  if (program !== undefined && /\bsystem\s*\(|\|\s*getline|print[^;]*>\s*"|\|\s*"/.test(program)) {
+    const command = /system\s*\(\s*"([^"]*)"/.exec(program)?.[1];
+    if (command !== undefined) scope.runShell(command, 'awk-system');
+    else scope.add({ code: 'shell.awk.runs-commands', uncertain: true, destructive: RISK.askLow });
+  }
+  readFiles(scope);
+};
+
+/** Adds the persistence finding for a write to `path`; true when there was one. */
+function judgePersistenceTarget(scope: CommandScope, path: string, codePrefix: string): boolean {
+  const finding = persistenceFinding(path, scope.task, codePrefix);
+  if (finding === undefined) return false;
+  scope.add(finding);
+  return true;
+}
+
+const round = (value: number): number => Math.round(value * 100) / 100;
+
+export const FILE_SYSTEM_RULES: ReadonlyMap<string, CommandRule> = new Map<string, CommandRule>([
+  ['rm', rm],
+  ['unlink', rm],
+  [
+    'rmdir',
+    (scope) => {
+      for (const operand of parseOptions(scope.command.args).operands) {
+        const path = scope.path(operand);
+        scope.add({
+          code: `shell.rmdir:${path.normalised}`,
+          destructive:
+            path.scope === 'workspace'
+              ? RISK.routine
+              : Math.min(RISK.askHigh, scopeSeverity(path.scope, false)),
+        });
+      }
+    },
+  ],
+  ['shred', shred],
+  ['srm', shred],
+  ['wipe', shred],
+  ['truncate', truncate],
+  ['dd', dd],
+  ['mkfs', diskTool],
+  ['wipefs', diskTool],
+  ['fdisk', diskTool],
+  ['sfdisk', diskTool],
+  ['parted', diskTool],
+  ['sgdisk', diskTool],
+  ['gdisk', diskTool],
+  ['mkswap', diskTool],
+  ['blkdiscard', diskTool],
+  ['hdparm', diskTool],
+  ['cryptsetup', diskTool],
+  ['chmod', permissions],
+  ['chown', permissions],
+  ['chgrp', permissions],
+  ['chattr', permissions],
+  ['setfacl', permissions],
+  ['mv', copyOrMove],
+  ['cp', copyOrMove],
+  ['ln', copyOrMove],
+  ['install', copyOrMove],
+  ['mkdir', creating],
+  ['mkfifo', creating],
+  ['touch', creating],
+  ['tee', tee],
+  ['sed', sed],
+  ['awk', awk],
+  ['gawk', awk],
+  ['mawk', awk],
+  ['cat', readFiles],
+  ['less', readFiles],
+  ['more', readFiles],
+  ['head', readFiles],
+  ['tail', readFiles],
+  ['bat', readFiles],
+  ['grep', readFiles],
+  ['strings', readFiles],
+  ['base64', readFiles],
+  ['xxd', readFiles],
+  ['zip', readFiles],
+  [
+    'tar',
+    (scope) => {
+      const args = scope.command.args;
+      const extractTo = args.findIndex((arg) => arg === '-C' || arg === '--directory');
+      if (extractTo >= 0 && args[extractTo + 1] !== undefined) {
+        const path = scope.path(args[extractTo + 1]!);
+        if (path.scope === 'system' || path.scope === 'home')
+          scope.add({
+            code: `shell.tar.outside-workspace:${path.normalised}`,
+            destructive: RISK.ask,
+            onTask: 0.5,
+          });
+      }
+      readFiles(scope);
+    },
+  ],
+]);
+
+export function mkfsFamily(program: string): boolean {
+  return /^mkfs\.|^mke2fs$|^newfs/.test(program);
+}

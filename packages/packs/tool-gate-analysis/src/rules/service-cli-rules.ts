@@ -1,0 +1,459 @@
+import { RISK } from '../risk-scale.js';
+import type { CommandRule, CommandScope } from '../shell-command.js';
+import { taskMentions } from '../task-scope.js';
+import { classifyVerb, DESTRUCTIVE_FLAGS, DRY_RUN_FLAGS, type VerbKind } from './cli-verb.js';
+import { judgeContainerCli, judgeKubectl, judgeTerraform } from './orchestration-cli-rules.js';
+import { judgeSecretRead, judgeTransferredFiles } from './service-cli-secrets.js';
+
+/**
+ * Service and infrastructure CLIs judged by their verbs: a destructive verb or flag is denied,
+ * an overwrite (update, deploy, sync, …) touches shared state the task rarely names and is
+ * asked, additive verbs (create, backup, copy) and reads are routine.
+ */
+const KNOWN_SERVICE_CLIS = new Set([
+  'aws',
+  'gcloud',
+  'gsutil',
+  'bq',
+  'az',
+  'kubectl',
+  'oc',
+  'helm',
+  'docker',
+  'podman',
+  'nerdctl',
+  'terraform',
+  'tofu',
+  'pulumi',
+  'vault',
+  'op',
+  'doppler',
+  'rclone',
+  'restic',
+  'borg',
+  'velero',
+  'nats',
+  'gh',
+  'glab',
+  'circleci',
+  'gitlab-runner',
+  'rabbitmqctl',
+  'rabbitmqadmin',
+  'rabbitmq-diagnostics',
+  'rabbitmq-plugins',
+  'heroku',
+  'fly',
+  'flyctl',
+  'vercel',
+  'netlify',
+  'firebase',
+  'supabase',
+  'wrangler',
+  'stripe',
+  'doctl',
+  'linode-cli',
+  'hcloud',
+  'eksctl',
+  'kind',
+  'minikube',
+  'k3d',
+  'skaffold',
+  'argocd',
+  'flux',
+  'istioctl',
+  'consul',
+  'nomad',
+  'etcdctl',
+  'influx',
+  'mc',
+  's3cmd',
+  'cf',
+  'ibmcloud',
+  'oci',
+  'aliyun',
+  'scw',
+  'sentry-cli',
+  'pscale',
+  'neonctl',
+  'turso',
+  'railway',
+  'dokku',
+  'packer',
+  'vagrant',
+  'virsh',
+  'lxc',
+  'multipass',
+  'kubectx',
+  'kubens',
+  'k9s',
+  'stern',
+  'kustomize',
+  'sops',
+  'age',
+  'gpg',
+  'pass',
+  'bw',
+  'lpass',
+  'keybase',
+  'ansible',
+  'ansible-playbook',
+  'chef',
+  'puppet',
+  'salt',
+  'serverless',
+  'sls',
+  'sam',
+  'cdk',
+  'copilot',
+  'ecs-cli',
+  'eb',
+  'cloudflared',
+  'ngrok',
+  'tailscale',
+  'zerotier-cli',
+  'wg',
+  'nmcli',
+  'ufw',
+  'iptables',
+  'nft',
+  'firewall-cmd',
+  'systemctl',
+  'launchctl',
+  'journalctl',
+  'service',
+  'supervisorctl',
+  'pm2',
+  'crictl',
+  'ctr',
+  'buildah',
+  'skopeo',
+  'trivy',
+  'grype',
+  'snyk',
+  'sonar-scanner',
+  'jfrog',
+  'twine',
+  'composer',
+  'conda',
+  'mamba',
+  'brew',
+  'apt',
+  'apt-get',
+  'yum',
+  'dnf',
+  'pacman',
+  'apk',
+  'snap',
+  'flatpak',
+  'port',
+  'zypper',
+  'nix',
+  'nix-env',
+  'asdf',
+  'mise',
+  'pyenv',
+  'rbenv',
+  'nvm',
+  'rustup',
+  'sdk',
+  'gem',
+  'kafka',
+  'zookeeper-shell',
+  'cqlsh',
+  'nodetool',
+  'influxd',
+  'mongodump',
+  'mongorestore',
+  'pg_dump',
+  'pg_restore',
+  'pg_ctl',
+  'mysqldump',
+  'redis-server',
+  'memcached',
+  'elasticsearch',
+  'opensearch',
+  'minio',
+  'etcd',
+  'jenkins-cli',
+  'gitlab',
+  'bitbucket',
+  'jira',
+  'linear',
+  'slack',
+  'tea',
+  'hub',
+  'lab',
+  'gcloud-sdk',
+  'kn',
+  'knative',
+  'tkn',
+  'spin',
+  'sfdx',
+  'sf',
+  'shopify',
+  'amplify',
+  'expo',
+  'eas',
+]);
+
+const KAFKA_FAMILY = /^kafka-[a-z-]+(\.sh)?$/;
+
+/** Words a CLI takes as its command path: the leading word-like positional arguments. */
+function commandWords(args: readonly string[]): string[] {
+  const words: string[] = [];
+  for (const arg of args) {
+    if (arg === '--') break;
+    if (arg.startsWith('-')) continue;
+    // `apps:destroy`, `firestore:delete` are verbs; `repo::archive` (a borg location) is not.
+    if (/^[A-Za-z][A-Za-z0-9_-]*(:[A-Za-z][A-Za-z0-9_-]*)*$/.test(arg)) words.push(arg);
+    if (words.length >= 4) break;
+  }
+  return words;
+}
+
+export interface CliJudgement {
+  kind: VerbKind | undefined;
+  verb: string | undefined;
+  dryRun: boolean;
+}
+
+export function judgeCliVerbs(args: readonly string[]): CliJudgement {
+  const dryRun = args.some((arg) => DRY_RUN_FLAGS.test(arg) && arg !== '-n');
+  const options: string[] = [];
+  for (const arg of args) {
+    if (arg === '--') break;
+    if (arg.startsWith('-')) options.push(arg);
+  }
+  const words = commandWords(args);
+  // Safety first: a destructive verb anywhere in the command path or a destructive flag decides.
+  const destructiveFlag = options.find(
+    (option) => DESTRUCTIVE_FLAGS.test(option) || /^--(delete|remove)$/.test(option),
+  );
+  if (destructiveFlag !== undefined) return { kind: 'destructive', verb: destructiveFlag, dryRun };
+  const destructiveWord = words.find((word) => classifyVerb(word) === 'destructive');
+  if (destructiveWord !== undefined) return { kind: 'destructive', verb: destructiveWord, dryRun };
+  // Otherwise the action is the last verb of the command path: in `velero restore get` the
+  // first word names a resource. A compound verb (`get-job`, `update-secret`) ends the path.
+  let candidate: { kind: VerbKind; verb: string } | undefined;
+  for (const word of words) {
+    const compound = /[-_:]/.test(word);
+    // A compound's verb is usually first (`list_users`), sometimes last (`cluster_status`).
+    const parts = word.split(/[-_:]/);
+    const kind = compound
+      ? (classifyVerb(parts[0]!) ?? classifyVerb(parts[parts.length - 1]!))
+      : classifyVerb(word);
+    if (compound) {
+      if (candidate === undefined && kind !== undefined) candidate = { kind, verb: word };
+      if (candidate !== undefined) break;
+      continue;
+    }
+    if (kind !== undefined) candidate = { kind, verb: word };
+    else if (candidate !== undefined) break;
+  }
+  if (candidate === undefined) {
+    const flag = options.find((option) =>
+      /^--(list|describe|create|alter|add|get|show|status)$/.test(option),
+    );
+    if (flag !== undefined) candidate = { kind: classifyVerb(flag.slice(2))!, verb: flag };
+  }
+  return { kind: candidate?.kind, verb: candidate?.verb, dryRun };
+}
+
+/** Judges a CLI call by its verbs and reports what it decided. */
+export function judgeByVerbs(
+  scope: CommandScope,
+  program: string,
+  args: readonly string[],
+  known: boolean,
+): void {
+  const separator = args.indexOf('--');
+  const { kind, verb, dryRun } = judgeCliVerbs(separator >= 0 ? args.slice(0, separator) : args);
+  if ((verb === 'run' || verb === 'exec') && separator >= 0 && args.length > separator + 1) {
+    // `doppler run -- cmd`, `kubectl exec pod -- cmd`: the wrapped command is what runs.
+    scope.runArgv(args.slice(separator + 1), `${program}-${verb}`);
+    return;
+  }
+  const code = `cli.${program}.${kind ?? 'unknown'}${verb === undefined ? '' : `:${verb}`}`;
+  if (args.length === 1 && /^(--?(version|help|h|v)|version|help)$/.test(args[0]!)) return;
+  if (kind === undefined) {
+    scope.add({ code, uncertain: true, onTask: known ? 0.6 : 0.5 });
+    return;
+  }
+  if (!known) {
+    // A program nobody described: only a destructive verb says enough to act on.
+    scope.add(
+      kind === 'destructive' && !dryRun
+        ? { code, destructive: RISK.deny, uncertain: true }
+        : { code, uncertain: true, onTask: 0.6 },
+    );
+    return;
+  }
+  const production = taskMentions(scope.task, 'production') || taskMentions(scope.task, 'deploy');
+  switch (dryRun ? 'read' : kind) {
+    case 'destructive':
+      scope.add({ code, destructive: RISK.deny, onTask: 0.2 });
+      return;
+    case 'overwrite':
+      scope.add({ code, destructive: RISK.askLow, onTask: production ? 0.7 : 0.35 });
+      return;
+    case 'additive':
+      scope.add({ code, destructive: RISK.routine, onTask: 0.8 });
+      return;
+    default:
+      scope.add({ code, onTask: 0.9 });
+  }
+}
+
+const serviceCli: CommandRule = (scope) => {
+  const { program, args } = scope.command;
+  judgeSecretRead(scope, program, args);
+  judgeTransferredFiles(scope, program, args);
+  const special = SPECIAL[program];
+  if (special?.(scope, args) === true) return;
+  judgeByVerbs(scope, program, args, true);
+};
+
+/** CLIs whose danger is not only in the verb. Returning true means fully judged. */
+const SPECIAL: Readonly<Record<string, (scope: CommandScope, args: readonly string[]) => boolean>> = {
+  rclone: (scope, args) => {
+    const verb = args.find((arg) => !arg.startsWith('-'));
+    const dryRun = args.some((arg) => DRY_RUN_FLAGS.test(arg));
+    if ((verb === 'sync' || verb === 'bisync') && !dryRun) {
+      scope.add({ code: `cli.rclone.${verb}-deletes-at-destination`, destructive: RISK.deny, onTask: 0.3 });
+      return true;
+    }
+    return false;
+  },
+  docker: (scope, args) => judgeContainerCli(scope, 'docker', args),
+  podman: (scope, args) => judgeContainerCli(scope, 'podman', args),
+  nerdctl: (scope, args) => judgeContainerCli(scope, 'nerdctl', args),
+  kubectl: (scope, args) => judgeKubectl(scope, args),
+  oc: (scope, args) => judgeKubectl(scope, args),
+  terraform: (scope, args) => judgeTerraform(scope, 'terraform', args),
+  tofu: (scope, args) => judgeTerraform(scope, 'tofu', args),
+  aws: (scope, args) => {
+    const [service, operation] = args.filter((arg) => !arg.startsWith('-'));
+    if (service === 's3' && operation === 'rm') {
+      const recursive = args.includes('--recursive');
+      scope.add({
+        code: `cli.aws.s3-rm${recursive ? '.recursive' : ''}`,
+        destructive: recursive ? RISK.denyHigh : RISK.threshold,
+        onTask: 0.2,
+      });
+      return true;
+    }
+    if (service === 's3' && (operation === 'cp' || operation === 'sync' || operation === 'mv')) {
+      const operands = args.filter((arg) => !arg.startsWith('-')).slice(2);
+      const uploads =
+        operands.length >= 2 && !operands[0]!.startsWith('s3://') && operands[1]!.startsWith('s3://');
+      if (uploads) scope.networkSink(`s3:${operands[1]}`);
+      return false;
+    }
+    return false;
+  },
+  systemctl: (scope, args) => {
+    const verb = args.find((arg) => !arg.startsWith('-'));
+    if (
+      verb !== undefined &&
+      /^(poweroff|reboot|halt|kexec|suspend|hibernate|rescue|emergency)$/.test(verb)
+    ) {
+      scope.add({ code: `cli.systemctl.${verb}`, destructive: RISK.denyHigh, onTask: 0.02 });
+      return true;
+    }
+    if (verb === 'mask') {
+      scope.add({ code: 'cli.systemctl.mask', destructive: RISK.threshold, onTask: 0.2 });
+      return true;
+    }
+    if (verb === 'enable' || verb === 'link') {
+      scope.add({
+        code: `cli.systemctl.${verb}.persistence`,
+        destructive: RISK.askLow,
+        deny: RISK.askHigh,
+        onTask: 0.2,
+      });
+      return true;
+    }
+    return false;
+  },
+  launchctl: (scope, args) => {
+    const verb = args[0];
+    if (verb === 'load' || verb === 'bootstrap' || verb === 'submit') {
+      scope.add({
+        code: `cli.launchctl.${verb}.persistence`,
+        deny: RISK.deny,
+        destructive: RISK.askLow,
+        onTask: 0.05,
+      });
+      return true;
+    }
+    return false;
+  },
+  gh: (scope, args) => {
+    const [group, action] = args.filter((arg) => !arg.startsWith('-'));
+    if (group === 'pr' && (action === 'create' || action === 'merge')) {
+      scope.add({
+        code: `cli.gh.pr-${action}`,
+        destructive: action === 'merge' ? RISK.askLow : RISK.routine,
+        onTask: taskMentions(scope.task, 'push') ? 0.85 : 0.3,
+      });
+      return true;
+    }
+    if (group === 'release' && (action === 'create' || action === 'upload' || action === 'edit')) {
+      // A release is publishing: visible to everyone who depends on the project.
+      scope.add({
+        code: `cli.gh.release-${action}`,
+        destructive: RISK.routine,
+        onTask: taskMentions(scope.task, 'publish') ? 0.85 : 0.1,
+      });
+      return true;
+    }
+    if (group === 'gist' && action === 'create') {
+      judgeTransferredFiles(scope, 'gh', args.slice(2));
+      scope.networkSink('gh-gist');
+      scope.add({ code: 'cli.gh.gist-create', exfil: RISK.ask, onTask: 0.2 });
+      return true;
+    }
+    if (group === 'api') {
+      const method = args[args.findIndex((arg) => arg === '-X' || arg === '--method') + 1];
+      if (method !== undefined && /^delete$/i.test(method)) {
+        scope.add({ code: 'cli.gh.api-delete', destructive: RISK.deny, onTask: 0.2 });
+        return true;
+      }
+      if (method !== undefined && /^(post|put|patch)$/i.test(method)) {
+        scope.add({ code: `cli.gh.api-${method.toLowerCase()}`, destructive: RISK.askLow, onTask: 0.4 });
+        return true;
+      }
+      scope.add({ code: 'cli.gh.api-read', onTask: 0.9 });
+      return true;
+    }
+    return false;
+  },
+};
+
+/** A program no rule describes: judged by its verbs, never understood well enough to allow. */
+export function judgeUnknownProgram(scope: CommandScope): void {
+  const { program, args } = scope.command;
+  if (KNOWN_SERVICE_CLIS.has(program) || KAFKA_FAMILY.test(program)) {
+    serviceCli(scope);
+    return;
+  }
+  judgeByVerbs(scope, program, args, false);
+}
+
+export const SERVICE_CLI_RULES: ReadonlyMap<string, CommandRule> = new Map<string, CommandRule>([
+  [
+    'java',
+    (scope) => {
+      const args = scope.command.args;
+      const jar = args.indexOf('-jar');
+      if (jar >= 0 && args[jar + 1] !== undefined) {
+        const name = args[jar + 1]!.replace(/^.*\//, '').replace(/\.jar$/, '');
+        // A service CLI shipped as a jar (jenkins-cli.jar) speaks the same verbs.
+        if (/cli/i.test(name)) judgeByVerbs(scope, name, args.slice(jar + 2), true);
+        else scope.add({ code: `code.java.jar:${name}`, onTask: 0.85 });
+        return;
+      }
+      scope.add({ code: 'code.java.program', onTask: 0.85 });
+    },
+  ],
+]);

@@ -1,0 +1,357 @@
+import { RISK } from '../risk-scale.js';
+import type { CommandRule, CommandScope, SimpleCommand } from '../shell-command.js';
+import { judgeMigrationTool } from './development-rules.js';
+import { isGeneratedName } from './file-system-rules.js';
+import { judgeInterpreterCode } from './interpreter-code.js';
+
+/** `sh -c`, `bash -lc`, scripts on stdin (heredocs, pipes), `eval`, `source`. */
+const shell: CommandRule = (scope) => {
+  const { args, program } = scope.command;
+  for (let index = 0; index < args.length; index += 1) {
+    const arg = args[index]!;
+    if (/^-[a-zA-Z]*c[a-zA-Z]*$/.test(arg) && !arg.startsWith('--')) {
+      const source = args[index + 1];
+      if (source === undefined) scope.add({ code: `shell.${program}.missing-command`, implausible: true });
+      else scope.runShell(source, `${program}-c`);
+      return;
+    }
+    if (arg === '--version' || arg === '--help') return;
+    if (arg.startsWith('-') || arg.startsWith('+')) continue;
+    // `bash script.sh`: running a project script is development work.
+    scope.add({ code: `shell.${program}.script:${arg}`, onTask: 0.85 });
+    return;
+  }
+  judgeStdinProgram(scope, (source) => scope.runShell(source, `${program}-stdin`), program);
+};
+
+/** What a shell or interpreter runs when its program comes from standard input. */
+function judgeStdinProgram(scope: CommandScope, run: (source: string) => void, program: string): void {
+  const input = scope.command.input;
+  if (input.kind === 'document') {
+    run(input.body);
+    return;
+  }
+  if (input.kind === 'none') {
+    scope.add({ code: `shell.${program}.interactive`, uncertain: true });
+    return;
+  }
+  const payload = pipedPayload(input.from);
+  if (payload.kind === 'literal') run(payload.text);
+  else if (payload.kind === 'remote')
+    scope.add({
+      code: `shell.remote-script:${payload.from}`,
+      destructive: RISK.ask,
+      uncertain: true,
+      onTask: 0.1,
+    });
+  else
+    scope.add({ code: `shell.piped-script-unknown:${payload.from}`, uncertain: true, destructive: RISK.ask });
+}
+
+type Payload =
+  | { kind: 'literal'; text: string }
+  | { kind: 'remote'; from: string }
+  | { kind: 'unknown'; from: string };
+
+/** Follows `echo …`, `printf …`, `base64 -d`, `xxd -r -p`, `rev` back to a literal when there is one. */
+function pipedPayload(from: SimpleCommand): Payload {
+  const { program, args } = from;
+  if (program === 'echo' || program === 'printf') {
+    const text = args.filter((arg, index) => !(index === 0 && /^-[neE]+$/.test(arg))).join(' ');
+    return { kind: 'literal', text: program === 'printf' ? text.replace(/\\n/g, '\n') : text };
+  }
+  if (program === 'cat' && args.length === 0 && from.input.kind === 'document')
+    return { kind: 'literal', text: from.input.body };
+  if (program === 'curl' || program === 'wget' || program === 'fetch' || program === 'http')
+    return { kind: 'remote', from: program };
+  const decoding =
+    (program === 'base64' && args.some((arg) => /^(-d|--decode|-D)$/.test(arg))) ||
+    (program === 'xxd' && args.includes('-r')) ||
+    program === 'rev';
+  if (decoding) {
+    const inner =
+      from.input.kind === 'pipe'
+        ? pipedPayload(from.input.from)
+        : from.input.kind === 'document'
+          ? { kind: 'literal' as const, text: from.input.body }
+          : undefined;
+    if (inner?.kind === 'literal') {
+      const decoded = decode(program, inner.text);
+      if (decoded !== undefined) return { kind: 'literal', text: decoded };
+    }
+    return { kind: 'unknown', from: `${program}-decoded` };
+  }
+  return { kind: 'unknown', from: program };
+}
+
+function decode(program: string, text: string): string | undefined {
+  const trimmed = text.trim();
+  if (program === 'base64') {
+    if (!/^[A-Za-z0-9+/=\s]+$/.test(trimmed)) return undefined;
+    return Buffer.from(trimmed, 'base64').toString('utf8');
+  }
+  if (program === 'xxd') {
+    if (!/^[0-9a-fA-F\s]+$/.test(trimmed)) return undefined;
+    return Buffer.from(trimmed.replace(/\s/g, ''), 'hex').toString('utf8');
+  }
+  return [...trimmed].reverse().join('');
+}
+
+const INTERPRETER_CODE_FLAGS: Readonly<Record<string, readonly string[]>> = {
+  python: ['-c'],
+  node: ['-e', '--eval', '-p', '--print'],
+  perl: ['-e', '-E'],
+  ruby: ['-e'],
+  php: ['-r'],
+  deno: ['eval'],
+  bun: ['-e', '--eval'],
+  lua: ['-e'],
+  osascript: ['-e'],
+};
+
+const INTERPRETER_LANGUAGE = (program: string): string | undefined => {
+  if (/^python(\d+(\.\d+)?)?$|^pypy3?$/.test(program)) return 'python';
+  if (program === 'nodejs') return 'node';
+  if (/^(node|perl|ruby|php|deno|bun|lua|osascript)$/.test(program)) return program;
+  return undefined;
+};
+
+/** Python modules that expose or fetch rather than compute. */
+const PYTHON_MODULES: Readonly<Record<string, (scope: CommandScope, rest: string[]) => void>> = {
+  // Principle 6: serving files is judged by what is served and to whom. The module binds every
+  // interface unless told otherwise; a workspace directory on loopback is a local preview.
+  'http.server': (scope, rest) => {
+    const option = (names: string[]) => {
+      const index = rest.findIndex((arg) => names.includes(arg));
+      return index >= 0 ? rest[index + 1] : undefined;
+    };
+    const bind = option(['--bind', '-b']) ?? '0.0.0.0';
+    const served = scope.path(option(['--directory', '-d']) ?? '.');
+    const loopback = /^(127\.\d+\.\d+\.\d+|localhost|::1)$/.test(bind);
+    const inWorkspace =
+      served.scope === 'workspace' || served.scope === 'workspace-all' || served.scope === 'temp';
+    if (!inWorkspace) {
+      scope.networkSink('http.server');
+      scope.add({ code: `net.serves-directory:${served.normalised}`, exfil: RISK.denyHigh, onTask: 0.1 });
+    } else if (!loopback) {
+      scope.networkSink('http.server');
+      scope.add({ code: 'net.serves-directory:http.server', exfil: RISK.ask, onTask: 0.4 });
+    } else scope.add({ code: 'net.serves-directory-locally:http.server', onTask: 0.85 });
+  },
+  SimpleHTTPServer: (scope) =>
+    scope.add({ code: 'net.serves-directory:SimpleHTTPServer', exfil: RISK.ask, onTask: 0.4 }),
+  pip: (scope, rest) => scope.runArgv(['pip', ...rest], 'python-m'),
+  venv: () => {},
+  pytest: () => {},
+  unittest: () => {},
+};
+
+const interpreter: CommandRule = (scope) => {
+  const { program, args } = scope.command;
+  const language = INTERPRETER_LANGUAGE(program) ?? program;
+  const codeFlags = INTERPRETER_CODE_FLAGS[language] ?? [];
+  for (let index = 0; index < args.length; index += 1) {
+    const arg = args[index]!;
+    const bundled = /^-[A-Za-z]*[ceEr]$/.test(arg) && codeFlags.includes(`-${arg.slice(-1)}`);
+    if (codeFlags.includes(arg) || bundled) {
+      const code = args[index + 1];
+      if (code === undefined) scope.add({ code: `code.${language}.missing`, implausible: true });
+      else judgeInterpreterCode(scope, code, language);
+      return;
+    }
+    if (language === 'python' && arg === '-m') {
+      const module = args[index + 1] ?? '';
+      const judge = PYTHON_MODULES[module];
+      if (judge !== undefined) judge(scope, args.slice(index + 2));
+      else scope.add({ code: `code.python.module:${module}`, onTask: 0.85 });
+      return;
+    }
+    if (arg === '--version' || arg === '-V' || arg === '--help' || arg === '-v') return;
+    if (arg === '-') break;
+    if (arg.startsWith('-')) continue;
+    if (language === 'deno' || language === 'bun') {
+      if (arg === 'eval' && args[index + 1] !== undefined) {
+        judgeInterpreterCode(scope, args[index + 1]!, language);
+        return;
+      }
+    }
+    // A script file: project code, the normal business of a coding agent. Framework entry
+    // points with migration commands (`manage.py flush`, `artisan migrate:fresh`) are judged.
+    const script = arg.replace(/^.*\//, '');
+    if (script === 'manage.py' || script === 'artisan') {
+      judgeMigrationTool(scope, script, args.slice(index + 1));
+      return;
+    }
+    scope.add({ code: `code.${language}.script:${arg}`, onTask: 0.85 });
+    return;
+  }
+  judgeStdinProgram(scope, (code) => judgeInterpreterCode(scope, code, language), language);
+};
+
+const XARGS_OPTIONS_WITH_VALUE = new Set([
+  '-I',
+  '-i',
+  '-n',
+  '-P',
+  '-d',
+  '-L',
+  '-l',
+  '-s',
+  '-E',
+  '-e',
+  '-a',
+  '--max-args',
+  '--max-procs',
+  '--delimiter',
+  '--arg-file',
+  '--replace',
+]);
+
+const xargs: CommandRule = (scope) => {
+  const args = scope.command.args;
+  let index = 0;
+  while (index < args.length && args[index]!.startsWith('-')) {
+    index += XARGS_OPTIONS_WITH_VALUE.has(args[index]!) ? 2 : 1;
+  }
+  const wrapped = args.slice(index);
+  scope.runArgv(wrapped.length === 0 ? ['echo'] : wrapped, 'xargs');
+};
+
+const FIND_FILTERS =
+  /^-(name|iname|path|ipath|regex|iregex|type|mtime|mmin|atime|amin|ctime|cmin|newer|size|user|group|perm|empty|wholename|iwholename|maxdepth)$/;
+
+const find: CommandRule = (scope) => {
+  const args = scope.command.args;
+  const firstExpression = args.findIndex(
+    (arg) => arg.startsWith('-') || arg === '(' || arg === '!' || arg === '\\(',
+  );
+  const roots = (firstExpression < 0 ? args : args.slice(0, firstExpression)).filter(
+    (arg) => !/^-[HLP]$/.test(arg),
+  );
+  const searchRoots = roots.length === 0 ? ['.'] : roots;
+  const filtered = args.some((arg) => FIND_FILTERS.test(arg));
+  // Principle 8: `-delete` limited by name to what builds regenerate (`-name '*.pyc'`) is cleanup.
+  const names = args.flatMap((arg, index) => (/^-i?name$/.test(arg) ? [args[index + 1] ?? ''] : []));
+  const generatedOnly = names.length > 0 && names.every((name) => isGeneratedName(name.replace(/^\*/, 'x')));
+  for (let index = 0; index < args.length; index += 1) {
+    const arg = args[index]!;
+    if (arg === '-delete') {
+      for (const root of searchRoots) {
+        const path = scope.path(root);
+        const inWorkspace = path.scope === 'workspace-all' || path.scope === 'workspace';
+        if (inWorkspace && generatedOnly) {
+          scope.add({ code: `shell.find.delete-generated:${path.normalised}`, destructive: RISK.routine });
+          continue;
+        }
+        const broad = path.scope === 'workspace-all' ? (filtered ? RISK.ask : RISK.denyHigh) : undefined;
+        const severity =
+          broad ??
+          (path.scope === 'workspace' ? RISK.ask : path.scope === 'temp' ? RISK.routine : RISK.certain);
+        scope.add({ code: `shell.find.delete:${path.normalised}`, destructive: severity });
+      }
+    }
+    if (/^-(exec|execdir|ok|okdir)$/.test(arg)) {
+      const end = args.findIndex(
+        (candidate, position) =>
+          position > index && (candidate === ';' || candidate === '+' || candidate === '\\;'),
+      );
+      const inner = args.slice(index + 1, end < 0 ? undefined : end);
+      for (const root of searchRoots) {
+        const base = root.replace(/\/+$/, '') || '/';
+        scope.runArgv(
+          inner.map((word) => word.replace('{}', `${base}/{}`)),
+          `find${arg}`,
+        );
+      }
+      if (end > index) index = end;
+    }
+    if (arg === '-fprint' || arg === '-fprintf' || arg === '-fls') {
+      scope.add({ code: 'shell.find.writes-file', destructive: RISK.routine });
+    }
+  }
+};
+
+/** GNU parallel: the command before `:::` runs once per input after it (`{}` is the input). */
+const parallel: CommandRule = (scope) => {
+  const args = scope.command.args;
+  const separator = args.findIndex((arg) => arg === ':::' || arg === '::::');
+  let index = 0;
+  while (index < args.length && args[index]!.startsWith('-') && index !== separator) index += 1;
+  const command = args.slice(index, separator < 0 ? undefined : separator);
+  const inputs = separator < 0 ? [] : args.slice(separator + 1);
+  if (command.length === 0) {
+    scope.add({ code: 'shell.parallel.commands-from-input', uncertain: true, destructive: RISK.ask });
+    return;
+  }
+  if (inputs.length === 0) {
+    scope.add({ code: 'shell.parallel.inputs-unknown', uncertain: true });
+    if (command.length === 1) scope.runShell(command[0]!, 'parallel');
+    else scope.runArgv(command, 'parallel');
+    return;
+  }
+  for (const input of inputs.slice(0, 16)) {
+    if (command.length === 1) scope.runShell(command[0]!.replaceAll('{}', input), 'parallel');
+    else if (command.some((word) => word.includes('{}')))
+      scope.runArgv(
+        command.map((word) => word.replaceAll('{}', input)),
+        'parallel',
+      );
+    else scope.runArgv([...command, input], 'parallel');
+  }
+};
+
+const SHELL_PROGRAMS = ['sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', 'ash', 'mksh', 'csh', 'tcsh'];
+const INTERPRETERS = [
+  'python',
+  'python2',
+  'python3',
+  'pypy',
+  'pypy3',
+  'node',
+  'nodejs',
+  'perl',
+  'ruby',
+  'php',
+  'deno',
+  'bun',
+  'lua',
+  'osascript',
+];
+
+export const SHELL_RULES: ReadonlyMap<string, CommandRule> = new Map<string, CommandRule>([
+  ...SHELL_PROGRAMS.map((name) => [name, shell] as const),
+  ...INTERPRETERS.map((name) => [name, interpreter] as const),
+  ['eval', (scope) => scope.runShell(scope.command.args.join(' '), 'eval')],
+  // Principle 2: an alias's value is code the shell runs when the name is used.
+  [
+    'alias',
+    (scope) => {
+      for (const arg of scope.command.args) {
+        const equals = arg.indexOf('=');
+        if (equals > 0) scope.runShell(arg.slice(equals + 1), 'alias');
+      }
+    },
+  ],
+  [
+    'su',
+    (scope) => {
+      const index = scope.command.args.findIndex((arg) => arg === '-c' || arg === '--command');
+      if (index >= 0 && scope.command.args[index + 1] !== undefined)
+        scope.runShell(scope.command.args[index + 1]!, 'su-c');
+      else scope.add({ code: 'shell.su.interactive', uncertain: true });
+    },
+  ],
+  [
+    'script',
+    (scope) => {
+      const index = scope.command.args.findIndex((arg) => arg === '-c' || arg === '--command');
+      if (index >= 0 && scope.command.args[index + 1] !== undefined)
+        scope.runShell(scope.command.args[index + 1]!, 'script-c');
+    },
+  ],
+  ['source', (scope) => scope.add({ code: `shell.source:${scope.command.args[0] ?? ''}`, onTask: 0.85 })],
+  ['.', (scope) => scope.add({ code: `shell.source:${scope.command.args[0] ?? ''}`, onTask: 0.85 })],
+  ['xargs', xargs],
+  ['find', find],
+  ['parallel', parallel],
+]);

@@ -1,0 +1,116 @@
+import { RISK } from './risk-scale.js';
+
+/**
+ * Where secrets live: credential files and directories, and secret-looking literals. A secret
+ * source alone is a read; reaching a network sink it becomes a flow (see shell-flow.ts).
+ */
+
+const CREDENTIAL_PATH_PATTERNS: readonly RegExp[] = [
+  /(^|\/)\.ssh(\/|$)/,
+  /(^|\/)\.aws\/(credentials|config)$|(^|\/)\.aws(\/|$)/,
+  /(^|\/)\.config\/gcloud(\/|$)/,
+  /(^|\/)\.azure(\/|$)/,
+  /(^|\/)\.kube\/config$/,
+  /(^|\/)\.docker\/config\.json$/,
+  /(^|\/)\.gnupg(\/|$)/,
+  /(^|\/)\.netrc$|(^|\/)_netrc$/,
+  /(^|\/)\.npmrc$|(^|\/)\.pypirc$|(^|\/)\.gem\/credentials$/,
+  /(^|\/)\.git-credentials$/,
+  /(^|\/)\.config\/gh\/hosts\.yml$/,
+  /(^|\/)\.password-store(\/|$)/,
+  /(^|\/)\.env(\.[A-Za-z0-9_-]+)?$/,
+  /(^|\/)[^/]*\.(pem|key|p12|pfx|jks|keystore|kdbx|asc|gpg|ovpn)$/,
+  /(^|\/)id_(rsa|dsa|ecdsa|ed25519)(\.pub)?$/,
+  /(^|\/)(credentials|secrets?|passwords?)(\.(json|ya?ml|toml|txt|ini|csv))?$/i,
+  /(^|\/)\.?(token|api[-_]?key)s?(\.(json|txt))?$/i,
+  /^\/etc\/(shadow|gshadow|sudoers)$/,
+  /^\/proc\/[^/]+\/environ$/,
+  /(^|\/)Library\/Keychains(\/|$)/,
+  /(^|\/)\.mozilla\/.*\/(logins\.json|key4\.db)$/,
+  /(^|\/)(Login Data|Cookies)$/,
+  /(^|\/)\.terraform\.d\/credentials\.tfrc\.json$/,
+  /(^|\/)terraform\.tfstate$/,
+];
+
+/** Example and template files are documentation, not secrets. */
+const NOT_A_SECRET = /\.(example|sample|template|dist)$|\.pub$/;
+
+/** Keys and cloud or login credentials: reading one outside the workspace is itself a leak to the model. */
+const KEY_MATERIAL_PATTERNS: readonly RegExp[] = [
+  /(^|\/)\.ssh\/(?!known_hosts$|config$)[^/]+$/,
+  /(^|\/)id_(rsa|dsa|ecdsa|ed25519)$/,
+  /\.(pem|key|p12|pfx|jks|keystore|kdbx)$/,
+  /(^|\/)\.aws\/credentials$/,
+  /(^|\/)\.config\/gcloud\/.*(credentials|tokens|\.db|\.json)/,
+  /(^|\/)\.azure\/.*(token|profile)/,
+  /(^|\/)\.kube\/config$/,
+  /(^|\/)\.docker\/config\.json$/,
+  /(^|\/)\.gnupg\//,
+  /(^|\/)(\.netrc|_netrc|\.git-credentials|\.pypirc)$/,
+  /(^|\/)\.config\/gh\/hosts\.yml$/,
+  /(^|\/)\.password-store\//,
+  /^\/etc\/(shadow|gshadow)$/,
+  /^\/proc\/[^/]+\/environ$/,
+  /(^|\/)Library\/Keychains\//,
+  /(^|\/)\.mozilla\/.*\/(logins\.json|key4\.db)$/,
+  /(^|\/)(Login Data|Cookies)$/,
+];
+
+export function isKeyMaterialPath(path: string): boolean {
+  if (NOT_A_SECRET.test(path)) return false;
+  return KEY_MATERIAL_PATTERNS.some((pattern) => pattern.test(path));
+}
+
+/**
+ * P(exfiltration) of reading a credential file into the agent's context (which a hosted model
+ * receives): key material outside the workspace is a leak, other secrets are a question.
+ */
+export function credentialReadRisk(path: string, outsideWorkspace: boolean): number {
+  if (isKeyMaterialPath(path)) return outsideWorkspace ? RISK.deny : RISK.askLow;
+  return outsideWorkspace ? RISK.ask : RISK.askLow;
+}
+
+export function isCredentialPath(path: string): boolean {
+  if (NOT_A_SECRET.test(path)) return false;
+  return CREDENTIAL_PATH_PATTERNS.some((pattern) => pattern.test(path));
+}
+
+const TOKEN_PATTERNS: readonly [string, RegExp][] = [
+  ['aws-access-key', /\b(AKIA|ASIA)[0-9A-Z]{16}\b/],
+  ['github-token', /\bgh[pousr]_[A-Za-z0-9]{30,}\b|\bgithub_pat_[A-Za-z0-9_]{40,}\b/],
+  ['gitlab-token', /\bglpat-[A-Za-z0-9_-]{20,}\b/],
+  ['slack-token', /\bxox[abprs]-[A-Za-z0-9-]{10,}\b/],
+  ['openai-key', /\bsk-(proj-)?[A-Za-z0-9_-]{32,}\b/],
+  ['anthropic-key', /\bsk-ant-[A-Za-z0-9_-]{32,}\b/],
+  ['google-api-key', /\bAIza[0-9A-Za-z_-]{35}\b/],
+  ['stripe-key', /\b[rs]k_live_[0-9A-Za-z]{20,}\b/],
+  ['private-key', /-----BEGIN [A-Z ]*PRIVATE KEY-----/],
+  ['jwt', /\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/],
+];
+
+/** Names the secret kind when a literal looks like a credential (a token, a key block). */
+export function secretLiteralKind(text: string): string | undefined {
+  if (text.length < 16) return undefined;
+  for (const [kind, pattern] of TOKEN_PATTERNS) if (pattern.test(text)) return kind;
+  return undefined;
+}
+
+/** URL query or user-info members that carry credentials (`?token=…`, `https://user:pass@`). */
+export function urlCarriesSecret(url: string): boolean {
+  if (/^[a-z][a-z0-9+.-]*:\/\/[^/@\s:]+:[^/@\s]+@/i.test(url)) return true;
+  if (
+    /[?&#](access_?token|api_?key|apikey|token|secret|password|passwd|pwd|auth|key|sig|signature)=[^&\s]{6,}/i.test(
+      url,
+    )
+  )
+    return true;
+  return secretLiteralKind(url) !== undefined;
+}
+
+/** A variable name that by convention holds a secret (`$GITHUB_TOKEN`, `$AWS_SECRET_ACCESS_KEY`). */
+export function isSecretVariableName(name: string): boolean {
+  // Connection strings (`DATABASE_URL`, `*_DSN`) carry the password inside them.
+  return /(TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|PRIVATE_KEY|ACCESS_KEY|CREDENTIALS?|AUTH|DATABASE_URL|_DSN$|CONNECTION_STRING|^(REDIS|MONGO(DB)?|AMQP|POSTGRES(QL)?|MYSQL)_(URL|URI)$)/i.test(
+    name,
+  );
+}
