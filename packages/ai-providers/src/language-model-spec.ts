@@ -4,6 +4,8 @@ import { createProvider } from './create-provider.js';
 export interface LanguageModelSpecOptions {
   /** The key of an `openai-compatible:` model (optional for local servers). */
   readonly compatibleApiKey?: string;
+  /** What the model is for, in the error of a malformed spec (`feedback model`). Default `model`. */
+  readonly purpose?: string;
 }
 
 /**
@@ -45,5 +47,5 @@ export function languageModelFromSpec(spec: string, options: LanguageModelSpecOp
     hosted ??= createHostedRegistry();
     return hosted.languageModel(`${provider}:${rest}`);
   }
-  throw new TypeError(`invalid model "${spec}": use ${FORMS}`);
+  throw new TypeError(`invalid ${options.purpose ?? 'model'} "${spec}": use ${FORMS}`);
 }

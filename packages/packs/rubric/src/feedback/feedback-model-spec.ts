@@ -20,6 +20,9 @@ export function resolveFeedbackModel(spec: string, env: NodeJS.ProcessEnv = proc
   const compatibleApiKey = env[FEEDBACK_API_KEY_ENV] || undefined;
   return {
     label: spec,
-    model: languageModelFromSpec(spec, compatibleApiKey === undefined ? {} : { compatibleApiKey }),
+    model: languageModelFromSpec(spec, {
+      purpose: 'feedback model',
+      ...(compatibleApiKey === undefined ? {} : { compatibleApiKey }),
+    }),
   };
 }
