@@ -4,7 +4,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInProcessGateClient, ToolCallGate } from '../packages/server/dist/index.js';
+import { createInProcessGateClient } from '../packages/engine/dist/builtin/index.js';
+import { HarnessToolGate } from '../packages/server/dist/index.js';
 import {
   gatedWorkspaceCall,
   workspaceGrant,
@@ -20,7 +21,7 @@ const workspace = new Workspace(join(root, 'workspace'));
 // Shell commands run in the server's sandbox, as they do in a server.
 const tools = new WorkspaceTools(workspace, await ProcessSandbox.open());
 writeFileSync(join(workspace.root, 'notes.txt'), 'alpha\nbeta\n'.repeat(50));
-const gate = new ToolCallGate(createInProcessGateClient(), join(root, 'audit.jsonl'));
+const gate = new HarnessToolGate(createInProcessGateClient(), join(root, 'audit.jsonl'));
 const context = (index) => ({
   sessionId: 'bench',
   responseId: 'bench',

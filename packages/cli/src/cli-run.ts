@@ -1,7 +1,7 @@
 import { type Command, CommanderError } from 'commander';
 import { EXIT_USAGE, UsageError } from './commands/usage-error.js';
 import { invocationIo } from './invocation-io.js';
-import { createProgram, type ProgramSettings } from './program.js';
+import type { ProgramSettings } from './program-settings.js';
 
 /** Commander's ways of ending a run that are not mistakes: help or the version asked for. */
 const REQUESTED_OUTPUT = new Set(['commander.helpDisplayed', 'commander.version']);
@@ -28,8 +28,8 @@ function exitStatusOf(error: CommanderError): number {
  */
 export async function runCli(
   argv: readonly string[],
-  settings: ProgramSettings = {},
-  build: (settings: ProgramSettings) => Command = createProgram,
+  settings: ProgramSettings,
+  build: (settings: ProgramSettings) => Command,
 ): Promise<number | undefined> {
   try {
     const program = build({ ...settings, exitOverride: true });

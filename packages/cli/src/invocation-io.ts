@@ -6,8 +6,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  * the input and output of the hook process that forwarded it.
  */
 export interface InvocationIo {
-  /** All of standard input as UTF-8. */
-  readStdin(): Promise<string>;
+  /** Standard input, chunk by chunk; read it through `standard-input.ts`. */
+  stdin(): AsyncIterable<Uint8Array>;
   writeStdout(text: string): void;
   writeStderr(text: string): void;
   /** True when this invocation owns the process (not a daemon serving many invocations). */
@@ -16,11 +16,7 @@ export interface InvocationIo {
 
 /** The process's own streams. */
 export const processIo: InvocationIo = {
-  async readStdin() {
-    const chunks: Buffer[] = [];
-    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks).toString('utf8');
-  },
+  stdin: () => process.stdin,
   writeStdout: (text) => process.stdout.write(text),
   writeStderr: (text) => process.stderr.write(text),
   ownsProcess: true,
@@ -31,6 +27,11 @@ const current = new AsyncLocalStorage<InvocationIo>();
 /** The IO of the invocation running in this async context. */
 export function invocationIo(): InvocationIo {
   return current.getStore() ?? processIo;
+}
+
+/** An invocation's standard input when it was read already (by a hook forwarding to the daemon). */
+export async function* inputOf(text: string): AsyncIterable<Uint8Array> {
+  yield Buffer.from(text, 'utf8');
 }
 
 /** Runs `action` (one invocation) with `io` as its standard streams. */

@@ -1,22 +1,20 @@
-import { Command, type OutputConfiguration } from 'commander';
-import { registerBillingCommand } from './commands/billing.js';
-import { registerCalibrateCommand } from './commands/calibrate.js';
-import { registerDecideCommand } from './commands/decide.js';
-import { registerGateCommand } from './commands/gate.js';
-import { registerGradeCommand } from './commands/grade.js';
-import { registerGuardCommand } from './commands/guard.js';
-import { registerKeysCommand } from './commands/keys.js';
-import { registerModelsCommand } from './commands/models.js';
-import { registerRedactCommand } from './commands/redact.js';
-import { registerServeCommand } from './commands/serve.js';
-import { registerUhpCommand } from './commands/uhp.js';
+import { Command } from 'commander';
+import { runCli } from './cli-run.js';
+import { registerBillingCommand } from './commands/billing/billing-command.js';
+import { registerCalibrateCommand } from './commands/calibrate/calibrate-command.js';
+import { registerDecideCommand } from './commands/decide/decide-command.js';
+import { registerGateCommand } from './commands/gate/gate-command.js';
+import { registerGradeCommand } from './commands/grade/grade-command.js';
+import { registerGuardCommand } from './commands/guard/guard-command.js';
+import { registerKeysCommand } from './commands/keys/keys-command.js';
+import { registerModelsCommand } from './commands/models/models-command.js';
+import { registerRedactCommand } from './commands/redact/redact-command.js';
+import { registerServeCommand } from './commands/serve/serve-command.js';
+import { registerUhpCommand } from './commands/uhp/uhp-command.js';
 
-export interface ProgramSettings {
-  /** Where commander writes help and usage errors (default: the process's streams). */
-  readonly output?: OutputConfiguration;
-  /** Throw a `CommanderError` instead of exiting the process (for a process serving many runs). */
-  readonly exitOverride?: boolean;
-}
+import type { InvocationRunner, ProgramSettings } from './program-settings.js';
+
+export type { ProgramSettings } from './program-settings.js';
 
 /**
  * Builds the `arbiter` command. Each command family lives in `commands/<name>.ts` and
@@ -32,7 +30,7 @@ export function createProgram(settings: ProgramSettings = {}): Command {
   registerKeysCommand(program);
   registerModelsCommand(program);
   registerGradeCommand(program);
-  registerGateCommand(program);
+  registerGateCommand(program, runGateInvocation);
   registerGuardCommand(program);
   registerCalibrateCommand(program);
   registerUhpCommand(program);
@@ -48,9 +46,12 @@ export function createProgram(settings: ProgramSettings = {}): Command {
  */
 export function createGateProgram(settings: ProgramSettings = {}): Command {
   const program = createProgramRoot(settings);
-  registerGateCommand(program);
+  registerGateCommand(program, runGateInvocation);
   return program;
 }
+
+/** How the gate daemon runs a forwarded `gate hook`: through the gate-only program. */
+const runGateInvocation: InvocationRunner = (argv, settings) => runCli(argv, settings, createGateProgram);
 
 function createProgramRoot(settings: ProgramSettings): Command {
   const program = new Command('arbiter');

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decisionRequestSchema, decisionResponseSchema } from '@arbiter/decision';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ARBITER_BIN, type CliRun, runArbiter } from './fixtures/run-arbiter.js';
+import { ARBITER_BIN, type CliRun, runArbiter } from './support/run-arbiter.js';
 
 // Runs the built CLI (`npx tsc -b` first), as a user would. Each run starts a node process, which
 // takes seconds when the machine is busy, so these tests get a longer timeout than the default.

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ARBITER_BIN, type CliRun, runArbiter } from './fixtures/run-arbiter.js';
+import { ARBITER_BIN, type CliRun, runArbiter } from './support/run-arbiter.js';
 
 // Real `arbiter` processes and real daemons on Unix sockets: build first with `npx tsc -b`.
 vi.setConfig({ testTimeout: 120_000 });
@@ -84,6 +84,27 @@ async function waitFor<T>(probe: () => T | undefined, what: string, timeoutMs = 
   }
 }
 
+/**
+ * Gate daemons started by a hook of this test, wherever they would listen: a hook spawns its daemon
+ * before it exits, so once the hook has exited any daemon it started is already in the process table,
+ * and its environment names this test's runtime directory.
+ */
+function daemonsStartedHere(): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const argv = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+      if (!(argv.includes('gate') && argv.includes('daemon'))) continue;
+      const environment = readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0');
+      if (environment.includes(`XDG_RUNTIME_DIR=${runtime}`)) pids.push(Number(entry));
+    } catch {
+      // Exited while being read, or another user's process.
+    }
+  }
+  return pids;
+}
+
 const waitForDaemon = () => waitFor(() => daemonPids()[0], 'the gate daemon to listen');
 
 const bashCall = (command: string) =>
@@ -105,6 +126,8 @@ describe('arbiter gate hook with the gate daemon', () => {
     expect(first).toMatchObject({ code: 0, stdout: alone.stdout, stderr: '' });
     expect(JSON.parse(first.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
     expect(loadedTheGate(first)).toBe(true);
+    // What the runtime-directory test counts: the daemon is there as soon as the first hook has exited.
+    expect(daemonsStartedHere()).toHaveLength(1);
 
     await waitForDaemon();
     const forwarded = await hook(['claude-code'], bashCall('rm -rf ~'));
@@ -190,7 +213,7 @@ describe('arbiter gate hook with the gate daemon', () => {
     chmodSync(daemonDirectory(), 0o777);
     const run = await hook(['claude-code'], bashCall('rm -rf ~'));
     expect(JSON.parse(run.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
-    await new Promise((wake) => setTimeout(wake, 500));
+    expect(daemonsStartedHere()).toEqual([]);
     expect(readdirSync(daemonDirectory())).toEqual([]);
   });
 

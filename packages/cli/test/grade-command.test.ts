@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { type DecisionRequest, decisionRequestSchema } from '@arbiter/decision';
 import { loadRubric } from '@arbiter/rubric';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runArbiter } from './fixtures/run-arbiter.js';
+import { runArbiter } from './support/run-arbiter.js';
 
 // Runs the built CLI (`npx tsc -b` first), as a user would.
 const runCli = runArbiter;

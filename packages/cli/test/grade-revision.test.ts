@@ -1,42 +1,16 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { type RunningServer, startServer } from '@arbiter/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CliRun, type RunArbiterOptions, runArbiter } from './support/run-arbiter.js';
 
 // The real Arbiter server (Decision API + UHP on the offline model) in this process, and the built
 // CLI (`npx tsc -b` first) as a subprocess talking to it over loopback.
-const BIN = resolve(import.meta.dirname, '../bin/arbiter.js');
 
-function runCli(
-  args: string[],
-  options: { interrupt?: { when: string; ready: () => Promise<void> } } = {},
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolveRun, reject) => {
-    // ARBITER_API_KEY: the server runs without auth and ignores it; the HTTP transport wants one.
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env: { PATH: process.env.PATH, ARBITER_API_KEY: 'unused-local-key', HOME: tmpdir() },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    let interrupted = false;
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-      // Like a user pressing Ctrl-C once the text appears and the test's condition holds.
-      const interrupt = options.interrupt;
-      if (interrupt !== undefined && !interrupted && stdout.includes(interrupt.when)) {
-        interrupted = true;
-        interrupt.ready().then(() => child.kill('SIGINT'), reject);
-      }
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolveRun({ code, stdout, stderr }));
-  });
+function runCli(args: string[], options: Pick<RunArbiterOptions, 'interrupt'> = {}): Promise<CliRun> {
+  // ARBITER_API_KEY: the server runs without auth and ignores it; the HTTP transport wants one.
+  return runArbiter(args, { ...options, env: { ARBITER_API_KEY: 'unused-local-key', HOME: tmpdir() } });
 }
 
 // Level descriptions and work share words on purpose: the built-in engine weighs lexical evidence.

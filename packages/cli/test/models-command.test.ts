@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type FakeHub, startFakeHub } from '../../engine/test/fake-hub.js';
-import { ARBITER_BIN, runArbiter } from './fixtures/run-arbiter.js';
+import { ARBITER_BIN, runArbiter } from './support/run-arbiter.js';
 
 // The built CLI as a user runs it, against a local server that answers like the Hugging Face Hub
 // (HF_ENDPOINT) and serving the repository's tiny random-weight NLI fixture. Nothing downloads.

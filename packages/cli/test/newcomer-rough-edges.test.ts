@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { type RunningServer, startServer } from '@arbiter/server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createProgram } from '../src/program.js';
-import { ARBITER_BIN, type CliRun, runArbiter } from './fixtures/run-arbiter.js';
+import { ARBITER_BIN, type CliRun, runArbiter } from './support/run-arbiter.js';
 
 // What a newcomer following the README ran into, each run as a user runs it: the built CLI in a
 // real subprocess (`npx tsc -b` first), real servers on loopback.

@@ -12,17 +12,21 @@ export {
   DecisionClient,
   type DecisionClientOptions,
 } from './client/decision-client.js';
+export type { DecisionClock } from './client/decision-clock.js';
 export type {
   DecisionTransport,
   TransportFailure,
   TransportOutcome,
   TransportResponse,
 } from './client/decision-transport.js';
-export { parseRetryAfter } from './client/retry-after.js';
-export { backoffDelay, DEFAULT_RETRY_POLICY, type RetryPolicy } from './client/retry-policy.js';
-export type { DecisionEngine, EvaluateOptions, EvaluateResult } from './engine/decision-engine.js';
-export { EngineError, type EngineErrorCode } from './engine/engine-error.js';
-export type { PackAnalyser } from './engine/pack-analyser.js';
+export { DEFAULT_RETRY_POLICY, type RetryPolicy } from './client/retry-policy.js';
+export type {
+  DecisionEngine,
+  EvaluateOptions,
+  EvaluateResult,
+} from './engine-specification/decision-engine.js';
+export { EngineError, type EngineErrorCode } from './engine-specification/engine-error.js';
+export type { PackAnalyser } from './engine-specification/pack-analyser.js';
 export { choice, type Instructions, type NoulCriteria, noul, score } from './question/question-builders.js';
 export type { AnswerFor, AnswersFor, TypedChoiceAnswer } from './question/typed-answer.js';
 export type { TypedChoiceQuestion } from './question/typed-question.js';

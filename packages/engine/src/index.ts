@@ -23,6 +23,7 @@ export {
 } from './catalog/model-catalog.js';
 export { ModelNotFoundError } from './catalog/model-not-found-error.js';
 export { type ModelPin, parseModelPin } from './catalog/model-pin.js';
+export { EnginePackageError } from './engine-package-error.js';
 export {
   type LlamaCppEngineConfig,
   type LlamaCppEngineConfigInput,

@@ -1,10 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../../test/support/manual-clock.js';
 import { noul } from '../question/question-builders.js';
 import { createStubTransport } from '../transport/stub-transport.js';
 import type { DecisionRequest } from '../wire/request.js';
 import { SKIP_REASONS } from './decide-result.js';
-import { DecisionClient } from './decision-client.js';
+import { DEFAULT_BUDGET_MS, DecisionClient } from './decision-client.js';
 import type { DecisionTransport, TransportOutcome } from './decision-transport.js';
 
 const questions = { urgent: noul('Is this urgent?') };
@@ -81,17 +82,20 @@ describe('DecisionClient', () => {
 
   it('does not start a backoff wait that would end past the budget', async () => {
     const { transport, requests } = scriptedTransport([unavailable]);
+    const clock = new ManualClock();
     const client = new DecisionClient({
       transport,
       budgetMs: 200,
       retry: { baseDelayMs: 10_000, maxDelayMs: 10_000 },
       random: () => 0.5,
+      clock,
     });
     const result = await client.decide({ state: 's', questions });
-    expect(result).toMatchObject({ skipped: true, reason: 'server_error', attempts: 1 });
+    expect(result).toMatchObject({ skipped: true, reason: 'server_error', attempts: 1, latencyMs: 0 });
     if (result.skipped) expect(result.message).toContain('no budget left for another attempt');
     expect(requests).toHaveLength(1);
-    expect(result.latencyMs).toBeLessThan(200);
+    expect(clock.fired).toEqual([]);
+    expect(clock.pending).toEqual([]);
   });
 
   it('redacts secrets from skip messages', async () => {
@@ -138,9 +142,10 @@ describe('DecisionClient', () => {
         fc.array(fc.oneof(failure, response, fc.constant(answered)), { minLength: 1, maxLength: 4 }),
         async (script) => {
           const { transport } = scriptedTransport(script as TransportOutcome[]);
-          const result = await new DecisionClient({ transport, random: () => 0 }).decide({
-            state: 's',
-            questions,
+          const clock = new ManualClock();
+          const client = new DecisionClient({ transport, random: () => 0, clock });
+          const result = await clock.runUntilSettled(client.decide({ state: 's', questions }), {
+            leave: DEFAULT_BUDGET_MS,
           });
           if (result.skipped) {
             expect(SKIP_REASONS).toContain(result.reason);

@@ -1,4 +1,4 @@
-import { setTimeout as sleep } from 'node:timers/promises';
+import { backoffDelay } from '@arbiter/http-retry';
 import type { AnswersFor } from '../question/typed-answer.js';
 import { redact, redactState } from '../redaction/redact.js';
 import { createHttpTransport } from '../transport/http-transport.js';
@@ -8,9 +8,10 @@ import { findAnswerMismatch } from './answers-match-questions.js';
 import { CallCancellation } from './call-cancellation.js';
 import { compiledRequestSchema, compiledResponseSchema } from './compiled-wire-schemas.js';
 import type { DecideResult, DecisionSkipped, SkipReason } from './decide-result.js';
+import { type DecisionClock, systemClock } from './decision-clock.js';
 import type { DecisionTransport, TransportFailure, TransportOutcome } from './decision-transport.js';
 import { describeZodError } from './describe-zod-error.js';
-import { backoffDelay, DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.js';
 
 export interface DecisionClientOptions {
   /** Where requests go. Default: the HTTP transport configured from ARBITER_BASE_URL and ARBITER_API_KEY. */
@@ -24,6 +25,8 @@ export interface DecisionClientOptions {
   retry?: Partial<RetryPolicy>;
   /** Source of jitter; replaceable for deterministic tests. */
   random?: () => number;
+  /** Time and timers of the budget, the backoff waits and the reported latency. Default: the system's. */
+  clock?: DecisionClock;
 }
 
 export interface DecideOptions<Questions extends Readonly<Record<string, Question>>> {
@@ -54,6 +57,7 @@ export class DecisionClient {
   private readonly defaultModel: string | undefined;
   private readonly retryPolicy: RetryPolicy;
   private readonly random: () => number;
+  private readonly clock: DecisionClock;
 
   constructor(options: DecisionClientOptions = {}) {
     this.transport = options.transport ?? createHttpTransport();
@@ -65,21 +69,22 @@ export class DecisionClient {
     this.defaultModel = options.model;
     this.retryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
     this.random = options.random ?? Math.random;
+    this.clock = options.clock ?? systemClock;
   }
 
   async decide<Questions extends Readonly<Record<string, Question>>>(
     options: DecideOptions<Questions>,
   ): Promise<DecideResult<AnswersFor<Questions>>> {
     const call: CallState = {
-      startedAt: performance.now(),
+      startedAt: this.clock.now(),
       attempts: 0,
       cancellation: new CallCancellation(),
       budgetExpired: false,
     };
-    const timer = setTimeout(() => {
+    const cancelBudget = this.clock.setTimer(this.budgetMs, () => {
       call.budgetExpired = true;
       call.cancellation.abort();
-    }, this.budgetMs);
+    });
     const callerSignal = options.signal;
     // A plain function rather than AbortSignal.any, which costs ~100 µs per call on Node 20.
     const onCallerAbort = () => call.cancellation.abort(callerSignal?.reason);
@@ -96,7 +101,7 @@ export class DecisionClient {
         message: `unexpected client failure: ${messageOf(error)}`,
       });
     } finally {
-      clearTimeout(timer);
+      cancelBudget();
       callerSignal?.removeEventListener('abort', onCallerAbort);
     }
   }
@@ -134,11 +139,7 @@ export class DecisionClient {
       if (outcome.reason === 'aborted') return this.skipForAbort(call);
       const wait = this.waitBeforeRetry(outcome, call);
       if (typeof wait === 'string') return this.skip(call, { ...outcome, message: wait });
-      try {
-        await sleep(wait, undefined, { signal: call.cancellation.signal });
-      } catch {
-        return this.skipForAbort(call);
-      }
+      if (!(await this.wait(wait, call))) return this.skipForAbort(call);
     }
   }
 
@@ -148,7 +149,7 @@ export class DecisionClient {
     if (!failure.retryable) return message;
     if (call.attempts > this.retryPolicy.maxRetries)
       return `${message} (gave up after ${call.attempts} attempts)`;
-    const remainingMs = this.budgetMs - (performance.now() - call.startedAt);
+    const remainingMs = this.budgetMs - (this.clock.now() - call.startedAt);
     if (failure.retryAfterMs !== undefined) {
       if (failure.retryAfterMs >= remainingMs) {
         return `${message} (Retry-After ${Math.ceil(failure.retryAfterMs / 1000)} s does not fit in the remaining budget of ${Math.max(0, Math.round(remainingMs))} ms)`;
@@ -180,9 +181,21 @@ export class DecisionClient {
       model: parsed.data.model,
       answers: parsed.data.answers as Answers,
       usage: parsed.data.usage,
-      latencyMs: performance.now() - call.startedAt,
+      latencyMs: this.clock.now() - call.startedAt,
       attempts: call.attempts,
     };
+  }
+
+  /** Waits `ms` on the clock; false when the call stopped (budget or caller) first. */
+  private wait(ms: number, call: CallState): Promise<boolean> {
+    if (call.cancellation.aborted) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const cancel = this.clock.setTimer(ms, () => resolve(true));
+      void call.cancellation.stopped.then(() => {
+        cancel();
+        resolve(false);
+      });
+    });
   }
 
   private skipForAbort(call: CallState): DecisionSkipped {
@@ -201,7 +214,7 @@ export class DecisionClient {
       // Server messages may quote what they were sent; the key never is, but the state could be.
       message: redact(failure.message),
       ...(failure.status === undefined ? {} : { status: failure.status }),
-      latencyMs: performance.now() - call.startedAt,
+      latencyMs: this.clock.now() - call.startedAt,
       attempts: call.attempts,
     };
   }

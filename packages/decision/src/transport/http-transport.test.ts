@@ -1,7 +1,8 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ManualClock } from '../../test/support/manual-clock.js';
 import { DecisionClient } from '../client/decision-client.js';
 import { choice, noul, score } from '../question/question-builders.js';
 import { createHttpTransport, DEFAULT_BASE_URL, MAX_RESPONSE_BYTES } from './http-transport.js';
@@ -94,8 +95,12 @@ function errorEnvelope(code: string, message: string) {
   return { error: { type: 'invalid_request_error', code, message, param: null } };
 }
 
-function clientFor(baseURL: string, options: { budgetMs?: number; apiKey?: string | null } = {}) {
+function clientFor(
+  baseURL: string,
+  options: { budgetMs?: number; apiKey?: string | null; clock?: ManualClock } = {},
+) {
   return new DecisionClient({
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
     transport: createHttpTransport({
       baseURL,
       apiKey: options.apiKey === undefined ? 'test-key-1' : options.apiKey,
@@ -358,10 +363,14 @@ describe('HTTP transport: the wire', () => {
 describe('HTTP transport: one budget per call, retries included', () => {
   it('ends a call to a server that never answers as a timeout at the budget', async () => {
     const server = await startServer(() => {});
-    const result = await clientFor(server.baseURL, { budgetMs: 300 }).decide({ state: 's', questions });
-    expect(result).toMatchObject({ skipped: true, reason: 'timeout', attempts: 1 });
-    expect(result.latencyMs).toBeGreaterThanOrEqual(290);
-    expect(result.latencyMs).toBeLessThan(1_000);
+    const clock = new ManualClock();
+    const pending = clientFor(server.baseURL, { budgetMs: 300, clock }).decide({ state: 's', questions });
+    await vi.waitFor(() => expect(server.received).toHaveLength(1));
+    await clock.advance(299);
+    expect(clock.fired).toEqual([]);
+    await clock.advance(1);
+    const result = await pending;
+    expect(result).toMatchObject({ skipped: true, reason: 'timeout', attempts: 1, latencyMs: 300 });
   });
 
   it('ends a call whose server sends headers and then stalls the body as a timeout', async () => {
@@ -369,24 +378,32 @@ describe('HTTP transport: one budget per call, retries included', () => {
       response.writeHead(200, { 'content-type': 'application/json' });
       response.write('{"model":');
     });
-    const result = await clientFor(server.baseURL, { budgetMs: 300 }).decide({ state: 's', questions });
-    expect(result).toMatchObject({ skipped: true, reason: 'timeout' });
-    expect(result.latencyMs).toBeLessThan(1_000);
+    const clock = new ManualClock();
+    const pending = clientFor(server.baseURL, { budgetMs: 300, clock }).decide({ state: 's', questions });
+    await vi.waitFor(() => expect(server.received).toHaveLength(1));
+    await clock.advance(300);
+    expect(await pending).toMatchObject({ skipped: true, reason: 'timeout', latencyMs: 300 });
   });
 
   it('retries 5xx with backoff and skips as server_error when they persist, within the budget', async () => {
     const server = await startServer((_request, response) =>
       sendJson(response, 503, errorEnvelope('engine_unavailable', 'the engine is restarting')),
     );
-    const result = await new DecisionClient({
+    const clock = new ManualClock();
+    const client = new DecisionClient({
       transport: createHttpTransport({ baseURL: server.baseURL, apiKey: 'k' }),
       budgetMs: 2_000,
       retry: { maxRetries: 3, baseDelayMs: 20, maxDelayMs: 50 },
-    }).decide({ state: 's', questions });
+      random: () => 0.5,
+      clock,
+    });
+    const result = await clock.runUntilSettled(client.decide({ state: 's', questions }), { leave: 2_000 });
     expect(result).toMatchObject({ skipped: true, reason: 'server_error', status: 503, attempts: 4 });
     if (result.skipped) expect(result.message).toContain('engine_unavailable');
     expect(server.received).toHaveLength(4);
-    expect(result.latencyMs).toBeLessThan(2_000);
+    // Full jitter at one half of windows of 20, 40 and then the 50 ms cap.
+    expect(clock.fired).toEqual([10, 20, 25]);
+    expect(result.latencyMs).toBe(55);
   });
 
   it('succeeds when a 503 is followed by a 200', async () => {
@@ -403,12 +420,14 @@ describe('HTTP transport: one budget per call, retries included', () => {
   it('waits as long as Retry-After says when that fits in the budget, then succeeds', async () => {
     const server = await startServer((_request, response, index) =>
       index === 0
-        ? sendJson(response, 429, errorEnvelope('rate_limited', 'slow down'), { 'retry-after': '1' })
+        ? sendJson(response, 429, errorEnvelope('rate_limited', 'slow down'), { 'retry-after': '1.5' })
         : sendJson(response, 200, validBody),
     );
-    const result = await clientFor(server.baseURL, { budgetMs: 3_000 }).decide({ state: 's', questions });
-    expect(result).toMatchObject({ skipped: false, attempts: 2 });
-    expect(result.latencyMs).toBeGreaterThanOrEqual(990);
+    const clock = new ManualClock();
+    const pending = clientFor(server.baseURL, { budgetMs: 3_000, clock }).decide({ state: 's', questions });
+    const result = await clock.runUntilSettled(pending, { leave: 3_000 });
+    expect(result).toMatchObject({ skipped: false, attempts: 2, latencyMs: 1_500 });
+    expect(clock.fired).toEqual([1_500]);
   });
 
   it('honours Retry-After given as an HTTP date', async () => {
@@ -419,20 +438,28 @@ describe('HTTP transport: one budget per call, retries included', () => {
           })
         : sendJson(response, 200, validBody),
     );
-    const result = await clientFor(server.baseURL, { budgetMs: 3_000 }).decide({ state: 's', questions });
+    const clock = new ManualClock();
+    const pending = clientFor(server.baseURL, { budgetMs: 3_000, clock }).decide({ state: 's', questions });
+    const result = await clock.runUntilSettled(pending, { leave: 3_000 });
     expect(result).toMatchObject({ skipped: false, attempts: 2 });
-    // HTTP dates have whole seconds: the wait is between 0.5 and 1.5 s.
-    expect(result.latencyMs).toBeGreaterThanOrEqual(450);
+    // HTTP dates have whole seconds and are read against the wall clock: the wait is up to 1.5 s.
+    expect(clock.fired).toHaveLength(1);
+    expect(clock.fired[0]).toBeGreaterThan(0);
+    expect(clock.fired[0]).toBeLessThanOrEqual(1_500);
+    expect(result.latencyMs).toBe(clock.fired[0]);
   });
 
   it('skips as rate_limited at once when Retry-After does not fit in the budget', async () => {
     const server = await startServer((_request, response) =>
       sendJson(response, 429, errorEnvelope('rate_limited', 'slow down'), { 'retry-after': '30' }),
     );
-    const result = await clientFor(server.baseURL).decide({ state: 's', questions });
+    const clock = new ManualClock();
+    const result = await clientFor(server.baseURL, { clock }).decide({ state: 's', questions });
     expect(result).toMatchObject({ skipped: true, reason: 'rate_limited', status: 429, attempts: 1 });
     if (result.skipped) expect(result.message).toContain('Retry-After 30 s does not fit');
-    expect(result.latencyMs).toBeLessThan(1_000);
+    // No wait was started, and the budget's timer is gone with the call.
+    expect(clock.fired).toEqual([]);
+    expect(clock.pending).toEqual([]);
     expect(server.received).toHaveLength(1);
   });
 
@@ -440,9 +467,11 @@ describe('HTTP transport: one budget per call, retries included', () => {
     const server = await startServer((_request, response) =>
       sendJson(response, 503, errorEnvelope('engine_unavailable', 'maintenance'), { 'retry-after': '120' }),
     );
-    const result = await clientFor(server.baseURL).decide({ state: 's', questions });
+    const clock = new ManualClock();
+    const result = await clientFor(server.baseURL, { clock }).decide({ state: 's', questions });
     expect(result).toMatchObject({ skipped: true, reason: 'server_error', status: 503, attempts: 1 });
-    expect(result.latencyMs).toBeLessThan(1_000);
+    expect(clock.fired).toEqual([]);
+    expect(clock.pending).toEqual([]);
   });
 
   it('retries a connection destroyed mid-response and skips as network when it keeps happening', async () => {
@@ -462,14 +491,17 @@ describe('HTTP transport: one budget per call, retries included', () => {
   it('honours the caller abort signal', async () => {
     const server = await startServer(() => {});
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 100);
-    const result = await clientFor(server.baseURL).decide({
+    const clock = new ManualClock();
+    const pending = clientFor(server.baseURL, { clock }).decide({
       state: 's',
       questions,
       signal: controller.signal,
     });
-    expect(result).toMatchObject({ skipped: true, reason: 'aborted' });
-    expect(result.latencyMs).toBeLessThan(1_000);
+    await vi.waitFor(() => expect(server.received).toHaveLength(1));
+    controller.abort();
+    const result = await pending;
+    expect(result).toMatchObject({ skipped: true, reason: 'aborted', latencyMs: 0 });
+    expect(clock.pending).toEqual([]);
   });
 
   it('skips at once with aborted when the signal is already aborted', async () => {

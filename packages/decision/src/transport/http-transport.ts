@@ -1,5 +1,5 @@
+import { isRetryableStatus, parseRetryAfter } from '@arbiter/http-retry';
 import type { DecisionTransport, TransportFailure, TransportOutcome } from '../client/decision-transport.js';
-import { parseRetryAfter } from '../client/retry-after.js';
 import { errorBodySchema } from '../wire/error.js';
 import { DECISION_LIMITS } from '../wire/limits.js';
 
@@ -152,7 +152,7 @@ function failureForStatus(response: Response, text: string): TransportFailure {
     const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
     return failure('server_error', `HTTP ${status}${detail}`, {
       status,
-      retryable: status !== 501,
+      retryable: isRetryableStatus(status),
       ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
     });
   }

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { DecisionClient } from '../client/decision-client.js';
-import type { DecisionEngine, EvaluateOptions, EvaluateResult } from '../engine/decision-engine.js';
-import { EngineError } from '../engine/engine-error.js';
+import type {
+  DecisionEngine,
+  EvaluateOptions,
+  EvaluateResult,
+} from '../engine-specification/decision-engine.js';
+import { EngineError } from '../engine-specification/engine-error.js';
 import { choice, noul } from '../question/question-builders.js';
 import type { Answer } from '../wire/answer.js';
 import { createInProcessTransport } from './in-process-transport.js';

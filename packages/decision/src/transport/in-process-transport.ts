@@ -1,6 +1,6 @@
 import type { DecisionTransport, TransportOutcome } from '../client/decision-transport.js';
-import type { DecisionEngine, EvaluateOptions } from '../engine/decision-engine.js';
-import { EngineError } from '../engine/engine-error.js';
+import type { DecisionEngine, EvaluateOptions } from '../engine-specification/decision-engine.js';
+import { EngineError } from '../engine-specification/engine-error.js';
 import type { DecisionRequest } from '../wire/request.js';
 
 export interface InProcessTransportOptions {

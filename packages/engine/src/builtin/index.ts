@@ -8,3 +8,4 @@
 export type { PackAnalyser } from '@arbiter/decision';
 export { BUILTIN_MODELS } from '../catalog/builtin-models.js';
 export { type BuiltinEngineOptions, createBuiltinEngine } from './builtin-engine.js';
+export { createInProcessGateClient, type InProcessGateClientOptions } from './in-process-gate-client.js';

@@ -4,6 +4,8 @@
  * from here, and the LLM engine's modules load only when a catalog model of that kind first
  * answers or is probed (bench/decision-startup.mjs).
  */
+
+export { EnginePackageError } from '../engine-package-error.js';
 export { llamaCppEngineConfigSchema } from '../llama/llama-cpp-config.js';
 export { llamaCppEngineKind } from '../llama/llama-cpp-engine-kind.js';
 export { openAICompatibleEngineKind } from '../llm/openai-compatible-engine-kind.js';

@@ -1,7 +1,9 @@
+import { EnginePackageError } from '../engine-package-error.js';
+
 const marker = Symbol.for('arbiter.model-not-found-error');
 
 /** A request named a model the catalog does not have. Lists what exists. */
-export class ModelNotFoundError extends Error {
+export class ModelNotFoundError extends EnginePackageError {
   readonly [marker] = true;
   override readonly name = 'ModelNotFoundError';
   readonly code = 'model_not_found';
@@ -14,7 +16,7 @@ export class ModelNotFoundError extends Error {
     this.available = available;
   }
 
-  static isInstance(error: unknown): error is ModelNotFoundError {
+  static override isInstance(error: unknown): error is ModelNotFoundError {
     return typeof error === 'object' && error !== null && marker in error;
   }
 }

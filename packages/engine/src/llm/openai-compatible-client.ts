@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EngineError } from '@arbiter/decision';
+import { backoffDelay, isRetryableStatus, parseRetryAfter } from '@arbiter/http-retry';
 import type { z } from 'zod';
 import {
   type ChatCompletion,
@@ -13,7 +14,6 @@ import {
   type HttpExchangeResponse,
   undiciExchange,
 } from './http-exchange.js';
-import { isRetryableStatus, retryDelayMs } from './retry-delay.js';
 import { UpstreamStatusError } from './upstream-status-error.js';
 
 export interface OpenAICompatibleClientOptions {
@@ -25,6 +25,9 @@ export interface OpenAICompatibleClientOptions {
   /** Where `apiKeyEnv` is looked up; `process.env` unless a test supplies its own. */
   env?: Readonly<Record<string, string | undefined>> | undefined;
 }
+
+/** Backoff windows from 100 ms doubling to 4 s: a busy model server gets room, a caller's budget is not spent idle. */
+const UPSTREAM_BACKOFF = { baseDelayMs: 100, maxDelayMs: 4_000 };
 
 export interface UpstreamCallOptions {
   signal: AbortSignal;
@@ -98,7 +101,8 @@ export class OpenAICompatibleClient {
         });
       }
       if (!failure.isRetryable || attempt >= maxRetries) throw failure;
-      const delay = retryDelayMs(attempt, retryAfter);
+      const delay =
+        parseRetryAfter(retryAfter) ?? backoffDelay({ ...UPSTREAM_BACKOFF, maxRetries }, attempt + 1);
       if (call.deadlineAt !== undefined && Date.now() + delay >= call.deadlineAt) {
         throw new EngineError({
           code: failure.code,

@@ -3,6 +3,7 @@
  * Engine kinds that run local weights (`nli`, `llama-cpp`) find their files through `ModelCache`.
  */
 
+export { EnginePackageError } from '../engine-package-error.js';
 export type { DownloadProgress } from './hub-download.js';
 export { acceptedLicences, isAcceptedLicence } from './licence-policy.js';
 export { type LocalModels, withLocalModels } from './local-models.js';

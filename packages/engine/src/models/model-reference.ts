@@ -1,4 +1,7 @@
+import { EnginePackageError } from '../engine-package-error.js';
 import { RECOMMENDED_MODELS, type RecommendedModel } from './recommended-models.js';
+
+const marker = Symbol.for('arbiter.engine.ModelReferenceError');
 
 /** A Hugging Face repository `owner/name`, as the Hub spells it (letters, digits, `-`, `_`, `.`). */
 const REPO = /^[A-Za-z0-9][A-Za-z0-9._-]{0,95}\/[A-Za-z0-9][A-Za-z0-9._-]{0,95}$/;
@@ -11,8 +14,13 @@ export type ModelReference =
   | { readonly kind: 'recommended'; readonly model: RecommendedModel }
   | { readonly kind: 'repository'; readonly repo: string; readonly revision: string };
 
-export class ModelReferenceError extends Error {
+export class ModelReferenceError extends EnginePackageError {
+  readonly [marker] = true;
   override readonly name = 'ModelReferenceError';
+
+  static override isInstance(error: unknown): error is ModelReferenceError {
+    return typeof error === 'object' && error !== null && marker in error;
+  }
 }
 
 /**

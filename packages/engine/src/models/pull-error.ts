@@ -1,3 +1,7 @@
+import { EnginePackageError } from '../engine-package-error.js';
+
+const marker = Symbol.for('arbiter.engine.PullError');
+
 export type PullErrorCode =
   | 'offline'
   | 'network'
@@ -11,7 +15,8 @@ export type PullErrorCode =
   | 'too_many_redirects';
 
 /** Why `models pull` stopped. The message names the repository and file; never a token. */
-export class PullError extends Error {
+export class PullError extends EnginePackageError {
+  readonly [marker] = true;
   override readonly name = 'PullError';
   constructor(
     readonly code: PullErrorCode,
@@ -21,7 +26,7 @@ export class PullError extends Error {
     super(message, options);
   }
 
-  static isInstance(error: unknown): error is PullError {
-    return error instanceof Error && error.name === 'PullError' && 'code' in error;
+  static override isInstance(error: unknown): error is PullError {
+    return typeof error === 'object' && error !== null && marker in error;
   }
 }

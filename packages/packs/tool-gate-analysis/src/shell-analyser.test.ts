@@ -1,12 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { shellAnswers } from '../test/support/shell-answers.js';
 import { analyseToolCallSync } from './analyse-tool-call.js';
 import { loadBashParser } from './bash-parser.js';
 
 const TASK = 'Work on the software project in the current directory: keep the build green.';
 
-function answersFor(command: string, task = TASK) {
-  return analyseToolCallSync({ tool: 'Bash', arguments: { command }, grant: ['Bash'], task }).answers;
-}
+const answersFor = (command: string, task = TASK) => shellAnswers(command, task);
 
 /** The pack's DENY (rules 2 and 3 at the default thresholds). */
 function denied(command: string): boolean {

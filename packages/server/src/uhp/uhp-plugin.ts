@@ -1,5 +1,7 @@
 import { execFileSync } from 'node:child_process';
+import { createInProcessGateClient } from '@arbiter/engine/builtin';
 import { resolveToolGateThresholds } from '@arbiter/tool-gate/contract';
+import { createToolGateAnalyser } from '@arbiter/tool-gate-analysis';
 import { UHP_VERSION, UHP_VERSION_HEADER } from '@arbiter/uhp/wire';
 import multipart from '@fastify/multipart';
 import type { Database } from 'better-sqlite3';
@@ -20,8 +22,7 @@ import { AcpRuntime, type AcpRuntimeOptions } from './runtime/acp/acp-runtime.js
 import { type AgentBaseConfigInput, createAgentRuntime } from './runtime/agent/agent-base-config.js';
 import type { HarnessRuntime } from './runtime/harness-runtime.js';
 import { OfflineAgentRuntime } from './runtime/offline/offline-runtime.js';
-import { createInProcessGateClient } from './runtime/tool-gating/in-process-gate-client.js';
-import { ToolCallGate, type ToolGatingOptions } from './runtime/tool-gating/tool-call-gate.js';
+import { HarnessToolGate, type ToolGatingOptions } from './runtime/tool-gating/harness-tool-gate.js';
 import { ProcessSandbox } from './sandbox/process-sandbox.js';
 import type { SandboxConfigInput } from './sandbox/sandbox-config.js';
 import { UhpDataLayout } from './storage/data-layout.js';
@@ -79,7 +80,7 @@ export interface UhpPluginOptions {
   /** The `agent` base's provider models and shell sandbox; without it the base serves the offline model only. */
   readonly agent?: AgentBaseConfigInput;
   /** Builds the harness bases with the server's gate; used instead of `runtimes` when given. */
-  readonly createRuntimes?: (gate: ToolCallGate) => readonly HarnessRuntime[];
+  readonly createRuntimes?: (gate: HarnessToolGate) => readonly HarnessRuntime[];
   /** Operator-configured ACP agents of the `acp` base (served with the presets by default). */
   readonly acp?: Omit<AcpRuntimeOptions, 'gate'>;
   /**
@@ -120,8 +121,8 @@ export async function uhpPlugin(app: FastifyInstance, options: UhpPluginOptions)
   const runner = new TaskRunner(store, events, layout, sandbox, options.toolLimits, budgets);
   // The operator's threshold overrides reach both the analysis's disposition and the composition.
   const thresholds = resolveToolGateThresholds(options.toolGating?.thresholds);
-  const gate = new ToolCallGate(
-    createInProcessGateClient(thresholds),
+  const gate = new HarnessToolGate(
+    createInProcessGateClient({ analyser: createToolGateAnalyser(thresholds) }),
     layout.gateAuditLog(),
     options.toolGating,
   );

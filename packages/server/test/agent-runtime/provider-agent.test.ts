@@ -4,7 +4,7 @@ import { AuditLog } from '@arbiter/tool-gate';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AgentRuntime } from '../../src/uhp/runtime/agent/agent-runtime.js';
 import { OfflineAgentRuntime } from '../../src/uhp/runtime/offline/offline-runtime.js';
-import type { GateAuditRecord } from '../../src/uhp/runtime/tool-gating/tool-call-gate.js';
+import type { GateAuditRecord } from '../../src/uhp/runtime/tool-gating/harness-tool-gate.js';
 import { call, streamTask } from '../uhp/fixtures/uhp-test-client.js';
 import { startUhpTestServer, TEST_KEYS, type UhpTestServer } from '../uhp/fixtures/uhp-test-server.js';
 import {

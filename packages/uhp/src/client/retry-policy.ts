@@ -1,19 +1,16 @@
+import { type BackoffPolicy, backoffDelay } from '@arbiter/http-retry';
 import { UhpApiError } from './uhp-api-error.js';
 import { UhpConnectionError } from './uhp-connection-error.js';
 
 /** How often and how patiently the client retries a request that may succeed next time. */
-export interface RetryPolicy {
-  /** Retries after the first attempt; 0 disables retrying. */
-  readonly maxRetries: number;
-  readonly initialDelayMs: number;
-  readonly maxDelayMs: number;
+export interface RetryPolicy extends BackoffPolicy {
   /** A `Retry-After` longer than this is not waited for; the error is returned instead. */
   readonly maxRetryAfterMs: number;
 }
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxRetries: 3,
-  initialDelayMs: 250,
+  baseDelayMs: 250,
   maxDelayMs: 8_000,
   maxRetryAfterMs: 60_000,
 };
@@ -35,6 +32,5 @@ export function nextRetryDelay(
   if (!retryable) return null;
   const retryAfterMs = UhpApiError.isInstance(error) ? error.retryAfterMs : null;
   if (retryAfterMs !== null) return retryAfterMs <= policy.maxRetryAfterMs ? retryAfterMs : null;
-  const ceiling = Math.min(policy.maxDelayMs, policy.initialDelayMs * 2 ** attempt);
-  return Math.round(random() * ceiling);
+  return backoffDelay(policy, attempt + 1, random);
 }

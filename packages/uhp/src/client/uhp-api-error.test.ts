@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createUhpApiError, parseRetryAfter, UhpApiError } from './uhp-api-error.js';
+import { createUhpApiError, UhpApiError } from './uhp-api-error.js';
+import { UhpError } from './uhp-error.js';
 
 describe('createUhpApiError', () => {
   it('types the envelope and takes the wait from Retry-After', () => {
@@ -48,15 +49,25 @@ describe('createUhpApiError', () => {
     expect(error).toMatchObject({ status: 502, code: 'invalid_envelope', type: 'server_error' });
     expect(error.message).not.toContain('html');
   });
+
+  it('shares the package root class, recognised by its marker', () => {
+    const error = createUhpApiError(500, 'x', new Headers());
+    expect(UhpError.isInstance(error)).toBe(true);
+    expect(UhpError.isInstance(new Error('x'))).toBe(false);
+  });
 });
 
-describe('parseRetryAfter', () => {
-  it('reads seconds and HTTP dates', () => {
-    expect(parseRetryAfter('0')).toBe(0);
-    expect(parseRetryAfter('1.5')).toBe(1500);
-    const now = Date.parse('2026-01-01T00:00:00Z');
-    expect(parseRetryAfter('Thu, 01 Jan 2026 00:00:10 GMT', now)).toBe(10_000);
-    expect(parseRetryAfter('soon')).toBeNull();
-    expect(parseRetryAfter(null)).toBeNull();
+describe('Retry-After on an error answer', () => {
+  it('is read by the one shared parser: fractional seconds and HTTP dates alike', () => {
+    const body = { error: { type: 'rate_limit_error', code: 'rate_limited', message: 'slow down' } };
+    const fractional = createUhpApiError(429, body, new Headers({ 'retry-after': '1.5' }));
+    expect(fractional.retryAfterMs).toBe(1500);
+    const dated = createUhpApiError(
+      429,
+      body,
+      new Headers({ 'retry-after': 'Thu, 01 Jan 1970 00:00:00 GMT' }),
+    );
+    expect(dated.retryAfterMs).toBe(0);
+    expect(createUhpApiError(429, body, new Headers({ 'retry-after': 'soon' })).retryAfterMs).toBeNull();
   });
 });

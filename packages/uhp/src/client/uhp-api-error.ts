@@ -1,13 +1,15 @@
+import { parseRetryAfter } from '@arbiter/http-retry';
 import { uhpErrorEnvelopeSchema } from '../wire/error.js';
+import { UhpError } from './uhp-error.js';
 
 const MARKER = Symbol.for('arbiter.uhp.UhpApiError');
 
 /**
  * A request the server refused: the error envelope of a non-2xx answer, typed. `status` is the HTTP
- * status (0 when the server was never reached); `code`, `type`, `param` and `detail` come from the
+ * status of the answer (a server never reached is a {@link UhpConnectionError} instead); `code`, `type`, `param` and `detail` come from the
  * envelope. Built only by {@link createUhpApiError} so every caller sees the same mapping.
  */
-export class UhpApiError extends Error {
+export class UhpApiError extends UhpError {
   readonly [MARKER] = true;
   readonly status: number;
   readonly type: string;
@@ -41,21 +43,12 @@ export class UhpApiError extends Error {
   get isRetryable(): boolean {
     if (this.code === 'quota_exhausted') return false;
     if (this.status === 429) return this.code === 'rate_limited';
-    return this.status >= 500 || this.status === 0;
+    return this.status >= 500;
   }
 
-  static isInstance(value: unknown): value is UhpApiError {
+  static override isInstance(value: unknown): value is UhpApiError {
     return typeof value === 'object' && value !== null && MARKER in value;
   }
-}
-
-/** `Retry-After` is either delay-seconds or an HTTP date. */
-export function parseRetryAfter(header: string | null, now = Date.now()): number | null {
-  if (header === null || header.trim() === '') return null;
-  const seconds = Number(header);
-  if (Number.isFinite(seconds) && seconds >= 0) return Math.round(seconds * 1000);
-  const date = Date.parse(header);
-  return Number.isNaN(date) ? null : Math.max(0, date - now);
 }
 
 /**

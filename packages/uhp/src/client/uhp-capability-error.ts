@@ -1,9 +1,10 @@
 import type { UhpCapabilityName } from '../wire/discovery.js';
+import { UhpError } from './uhp-error.js';
 
 const MARKER = Symbol.for('arbiter.uhp.UhpCapabilityError');
 
 /** The client refused to try an operation the server's discovery document says it lacks. */
-export class UhpCapabilityError extends Error {
+export class UhpCapabilityError extends UhpError {
   readonly [MARKER] = true;
   readonly capability: UhpCapabilityName;
 
@@ -13,7 +14,7 @@ export class UhpCapabilityError extends Error {
     this.capability = capability;
   }
 
-  static isInstance(value: unknown): value is UhpCapabilityError {
+  static override isInstance(value: unknown): value is UhpCapabilityError {
     return typeof value === 'object' && value !== null && MARKER in value;
   }
 }

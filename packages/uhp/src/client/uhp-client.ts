@@ -12,9 +12,9 @@ import { Harnesses } from './resources/harnesses.js';
 import { Models } from './resources/models.js';
 import { Responses } from './resources/responses.js';
 import { Sessions } from './resources/sessions.js';
-import { UhpApiError } from './uhp-api-error.js';
 import { UhpCapabilityError } from './uhp-capability-error.js';
 import { UhpHttp, type UhpHttpOptions } from './uhp-http.js';
+import { UhpProtocolVersionError } from './uhp-protocol-version-error.js';
 
 export type UhpClientOptions = UhpHttpOptions;
 
@@ -85,13 +85,7 @@ export class UhpClient {
   async connect(): Promise<UhpConnection> {
     const discovery = await this.discover();
     if (!discovery.versions.includes(this.http.version)) {
-      throw new UhpApiError({
-        status: 0,
-        type: 'invalid_request_error',
-        code: 'unsupported_protocol_version',
-        message: `The server speaks UHP ${discovery.versions.join(', ')}; this client speaks ${this.http.version}.`,
-        detail: { supported: discovery.versions },
-      });
+      throw new UhpProtocolVersionError(this.http.version, discovery.versions);
     }
     const harnesses = await this.harnesses.list();
     return { discovery, harnesses, authenticated: this.http.hasApiKey };

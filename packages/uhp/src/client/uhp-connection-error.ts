@@ -1,7 +1,9 @@
+import { UhpError } from './uhp-error.js';
+
 const MARKER = Symbol.for('arbiter.uhp.UhpConnectionError');
 
 /** The server could not be reached, or the connection broke before an answer arrived. */
-export class UhpConnectionError extends Error {
+export class UhpConnectionError extends UhpError {
   readonly [MARKER] = true;
   readonly isRetryable = true;
 
@@ -10,7 +12,7 @@ export class UhpConnectionError extends Error {
     this.name = 'UhpConnectionError';
   }
 
-  static isInstance(value: unknown): value is UhpConnectionError {
+  static override isInstance(value: unknown): value is UhpConnectionError {
     return typeof value === 'object' && value !== null && MARKER in value;
   }
 }

@@ -173,7 +173,7 @@ describe('modelFeedback through an OpenAI-compatible server', () => {
       `openai-compatible:${baseURL}`,
     ]) {
       expect(() => resolveFeedbackModel(spec, {})).toThrow(
-        /use openai-compatible:<baseURL>#<model>, openai:<model>/,
+        /^invalid feedback model ".*": use openai-compatible:<baseURL>#<model>, openai:<model>/,
       );
     }
   });

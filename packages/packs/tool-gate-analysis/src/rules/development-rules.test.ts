@@ -1,15 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { analyseToolCallSync } from '../analyse-tool-call.js';
+import { shellAnswers } from '../../test/support/shell-answers.js';
 import { loadBashParser } from '../bash-parser.js';
 
-function answersFor(command: string) {
-  return analyseToolCallSync({
-    tool: 'Bash',
-    arguments: { command },
-    grant: ['Bash'],
-    task: 'Fix the failing tests.',
-  }).answers;
-}
+const answersFor = (command: string) => shellAnswers(command, 'Fix the failing tests.');
 
 beforeAll(async () => {
   await loadBashParser();

@@ -1,18 +1,8 @@
+import { GIT_GLOBAL_OPTIONS_WITH_VALUE } from '@arbiter/tool-gate/git-global-options';
 import { RISK } from '../risk-scale.js';
 import type { CommandRule, CommandScope } from '../shell-command.js';
 import { taskMentions } from '../task-scope.js';
 import { hasFlag, parseOptions } from './option-parse.js';
-
-/** Global options of git that take a value (`git -C dir status`). */
-const GLOBAL_WITH_VALUE = new Set([
-  '-C',
-  '-c',
-  '--git-dir',
-  '--work-tree',
-  '--namespace',
-  '--exec-path',
-  '--config-env',
-]);
 
 /** Subcommands that only read, or change nothing that cannot be undone from the reflog. */
 const ROUTINE = new Set([
@@ -120,7 +110,7 @@ const git: CommandRule = (scope) => {
   while (index < args.length && args[index]!.startsWith('-')) {
     const option = args[index]!;
     if (option === '--version' || option === '-v' || option === '--help' || option === '-h') return;
-    index += GLOBAL_WITH_VALUE.has(option) ? 2 : 1;
+    index += GIT_GLOBAL_OPTIONS_WITH_VALUE.has(option) ? 2 : 1;
   }
   const subcommand = args[index];
   if (subcommand === undefined) return;

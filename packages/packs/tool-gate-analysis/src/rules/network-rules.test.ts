@@ -1,15 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { shellAnswers } from '../../test/support/shell-answers.js';
 import { analyseToolCallSync } from '../analyse-tool-call.js';
 import { loadBashParser } from '../bash-parser.js';
 
-function answersFor(command: string) {
-  return analyseToolCallSync({
-    tool: 'Bash',
-    arguments: { command },
-    grant: ['Bash'],
-    task: 'Fix the failing test.',
-  }).answers;
-}
+const answersFor = (command: string) => shellAnswers(command, 'Fix the failing test.');
 
 beforeAll(async () => {
   await loadBashParser();

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { segmentShellCommand } from '../policy/shell-segments.js';
+import { GIT_GLOBAL_OPTIONS_WITH_VALUE } from './git-global-options.js';
 import { splitShellWords } from './shell-words.js';
 
 export const DEFAULT_PROTECTED_BRANCHES: readonly string[] = Object.freeze(['main', 'master', 'release/*']);
@@ -37,15 +38,6 @@ const PUSH_OPTIONS_WITH_VALUE = new Set([
   '--receive-pack',
   '--exec',
   '--signed',
-]);
-const GIT_GLOBALS_WITH_VALUE = new Set([
-  '-C',
-  '-c',
-  '--git-dir',
-  '--work-tree',
-  '--namespace',
-  '--exec-path',
-  '--config-env',
 ]);
 
 /**
@@ -97,7 +89,7 @@ function pushArguments(words: readonly string[]): string[] | null {
     index++;
     while (index < words.length && words[index]!.startsWith('-')) {
       const option = words[index]!;
-      index += GIT_GLOBALS_WITH_VALUE.has(option) ? 2 : 1;
+      index += GIT_GLOBAL_OPTIONS_WITH_VALUE.has(option) ? 2 : 1;
     }
     if (words[index] !== 'push') return null;
   }

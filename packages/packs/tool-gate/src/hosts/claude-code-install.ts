@@ -1,5 +1,6 @@
-import { copyFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { readClaudeSettingsFile } from './claude-settings-file.js';
 
 export const DEFAULT_CLAUDE_CODE_HOOK_COMMAND = 'arbiter gate hook claude-code';
 
@@ -29,7 +30,7 @@ export async function installClaudeCodeHook(
   settingsPath: string,
   command: string = DEFAULT_CLAUDE_CODE_HOOK_COMMAND,
 ): Promise<ClaudeCodeInstallResult> {
-  const settings = await readSettings(settingsPath);
+  const settings = await readClaudeSettingsFile(settingsPath);
   const groups = preToolUseGroups(settings);
   if (groups.some((group) => group.hooks?.some((hook) => hook.command === command))) {
     return { settingsPath, changed: false, backupPath: null };
@@ -43,7 +44,7 @@ export async function uninstallClaudeCodeHook(
   settingsPath: string,
   command: string = DEFAULT_CLAUDE_CODE_HOOK_COMMAND,
 ): Promise<ClaudeCodeInstallResult> {
-  const settings = await readSettings(settingsPath);
+  const settings = await readClaudeSettingsFile(settingsPath);
   const hooks = settings.hooks as Record<string, unknown> | undefined;
   const groups = Array.isArray(hooks?.PreToolUse) ? (hooks.PreToolUse as HookGroup[]) : [];
   let changed = false;
@@ -58,29 +59,6 @@ export async function uninstallClaudeCodeHook(
   else delete hooks.PreToolUse;
   if (Object.keys(hooks).length === 0) delete settings.hooks;
   return writeSettings(settingsPath, settings);
-}
-
-async function readSettings(settingsPath: string): Promise<Record<string, unknown>> {
-  let text: string;
-  try {
-    text = await readFile(settingsPath, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw error;
-  }
-  if (text.trim() === '') return {};
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new TypeError(
-      `${settingsPath} is not valid JSON (${(error as Error).message}); fix it before installing`,
-    );
-  }
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
-    throw new TypeError(`${settingsPath} does not hold a JSON object; fix it before installing`);
-  }
-  return json as Record<string, unknown>;
 }
 
 function preToolUseGroups(settings: Record<string, unknown>): HookGroup[] {

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
+import { readClaudeSettingsFile } from '../hosts/claude-settings-file.js';
 import type { StaticPolicyRules } from './static-policy.js';
 
 const rulesSchema = z.array(z.string()).optional();
@@ -12,20 +13,7 @@ const settingsSchema = z.object({
  * they already wrote. A missing file is an empty policy; a file that is not valid is an error.
  */
 export async function readClaudeSettingsPolicy(settingsPath: string): Promise<StaticPolicyRules> {
-  let text: string;
-  try {
-    text = await readFile(settingsPath, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw error;
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new TypeError(`${settingsPath} is not valid JSON: ${(error as Error).message}`);
-  }
-  const parsed = settingsSchema.safeParse(json);
+  const parsed = settingsSchema.safeParse(await readClaudeSettingsFile(settingsPath));
   if (!parsed.success) throw new TypeError(`${settingsPath}: ${z.prettifyError(parsed.error)}`);
   return parsed.data.permissions ?? {};
 }

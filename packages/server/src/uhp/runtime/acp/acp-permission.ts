@@ -1,5 +1,5 @@
 import type { PermissionOption, ToolCallUpdate } from '@agentclientprotocol/sdk';
-import type { GatedCall } from '../tool-gating/tool-call-gate.js';
+import type { GatedCall } from '../tool-gating/harness-tool-gate.js';
 
 const record = (value: unknown): Record<string, unknown> =>
   value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};

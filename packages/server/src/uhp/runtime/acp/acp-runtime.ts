@@ -8,7 +8,7 @@ import {
   type RuntimeEvent,
   type RuntimeModel,
 } from '../harness-runtime.js';
-import type { ToolCallGate } from '../tool-gating/tool-call-gate.js';
+import type { HarnessToolGate } from '../tool-gating/harness-tool-gate.js';
 import { ACP_PRESETS, type AcpAgentDefinition, agentAvailable, agentEnvironment } from './acp-agents.js';
 
 export interface AcpRuntimeOptions {
@@ -17,7 +17,7 @@ export interface AcpRuntimeOptions {
   /** Include the well-known presets (default true). */
   readonly presets?: boolean;
   /** Answers the agents' permission requests; without one every request is refused. */
-  readonly gate?: ToolCallGate;
+  readonly gate?: HarnessToolGate;
   /** The environment agents are started from (default `process.env`); each gets only its share. */
   readonly env?: NodeJS.ProcessEnv;
   /** How long a cancelled agent may take to end its turn before it is killed. Default 2000 ms. */
@@ -39,7 +39,7 @@ export class AcpRuntime implements HarnessRuntime {
   readonly defaultModel: string;
   private readonly agents: ReadonlyMap<string, AcpAgentDefinition>;
   private readonly env: NodeJS.ProcessEnv;
-  private readonly gate: ToolCallGate | undefined;
+  private readonly gate: HarnessToolGate | undefined;
   private readonly cancelGraceMs: number;
 
   constructor(options: AcpRuntimeOptions = {}) {

@@ -17,7 +17,7 @@ import type { SandboxedProcess } from '../../sandbox/process-sandbox.js';
 import { agentSandboxSchema } from '../../sandbox/sandbox-config.js';
 import { Workspace } from '../../workspace/workspace.js';
 import { HarnessRuntimeError, type HarnessTurn, type RuntimeEvent } from '../harness-runtime.js';
-import type { ToolCallGate } from '../tool-gating/tool-call-gate.js';
+import type { HarnessToolGate } from '../tool-gating/harness-tool-gate.js';
 import { workspaceGrant } from '../tool-gating/workspace-tool-call.js';
 import type { AcpAgentDefinition } from './acp-agents.js';
 import { gatedAcpCall, permissionOption } from './acp-permission.js';
@@ -53,7 +53,7 @@ export class AcpTurn {
     private readonly agent: AcpAgentDefinition,
     executable: string,
     env: Record<string, string>,
-    private readonly gate: ToolCallGate | undefined,
+    private readonly gate: HarnessToolGate | undefined,
     private readonly cancelGraceMs: number,
   ) {
     this.root = turn.tools.workspace.root;

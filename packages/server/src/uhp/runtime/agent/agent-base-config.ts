@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { OfflineAgentRuntime } from '../offline/offline-runtime.js';
-import type { ToolCallGate } from '../tool-gating/tool-call-gate.js';
+import type { HarnessToolGate } from '../tool-gating/harness-tool-gate.js';
 import type { AgentRuntime } from './agent-runtime.js';
 import { providerModelListSchema } from './provider-model-config.js';
 
@@ -24,7 +24,7 @@ export type AgentBaseConfigInput = z.input<typeof agentBaseConfigSchema>;
 /** The `agent` base for a configuration: the offline model plus the configured providers, all behind `gate`. */
 export async function createAgentRuntime(
   input: AgentBaseConfigInput,
-  gate: ToolCallGate,
+  gate: HarnessToolGate,
   options: { offlineChunkDelayMs?: number; env?: NodeJS.ProcessEnv } = {},
 ): Promise<AgentRuntime> {
   const config = agentBaseConfigSchema.parse(input);

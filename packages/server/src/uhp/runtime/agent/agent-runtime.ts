@@ -8,7 +8,7 @@ import {
   type RuntimeModel,
 } from '../harness-runtime.js';
 import type { OfflineAgentRuntime } from '../offline/offline-runtime.js';
-import type { ToolCallGate } from '../tool-gating/tool-call-gate.js';
+import type { HarnessToolGate } from '../tool-gating/harness-tool-gate.js';
 import { buildAgentTools } from './agent-tools.js';
 import { McpConnections } from './mcp-connection.js';
 import { ProviderModel, type ReachabilityProbeOptions } from './provider-model.js';
@@ -21,7 +21,7 @@ export interface AgentRuntimeOptions {
   /** The offline model, served alongside the providers under the same base. */
   readonly offline: OfflineAgentRuntime;
   readonly models: readonly ProviderModelConfig[];
-  readonly gate: ToolCallGate;
+  readonly gate: HarnessToolGate;
   /** The model of new harnesses; default the first configured provider model. */
   readonly defaultModel?: string;
   readonly probe?: ReachabilityProbeOptions;

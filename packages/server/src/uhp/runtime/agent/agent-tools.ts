@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { SandboxUnavailableError } from '../../sandbox/process-sandbox.js';
 import { WorkspacePathError } from '../../workspace/workspace.js';
 import type { HarnessTurn } from '../harness-runtime.js';
-import type { GateContext, ToolCallGate } from '../tool-gating/tool-call-gate.js';
+import type { GateContext, HarnessToolGate } from '../tool-gating/harness-tool-gate.js';
 import {
   gatedWorkspaceCall,
   WORKSPACE_TOOL_NAMES,
@@ -39,7 +39,7 @@ const DESCRIPTIONS: Record<WorkspaceToolName, string> = {
 };
 
 export interface AgentToolsOptions {
-  readonly gate: ToolCallGate;
+  readonly gate: HarnessToolGate;
   readonly mcp: McpConnections;
   /** Told when a program was refused because no sandbox can start here. */
   readonly onSandboxUnavailable?: (message: string) => void;

@@ -1,8 +1,7 @@
+import { PROVIDER_KINDS } from '@arbiter/ai-providers';
 import { z } from 'zod';
 
-/** The provider families the `agent` base speaks to, each through its Vercel AI SDK package. */
-export const PROVIDER_KINDS = ['openai-compatible', 'openai', 'anthropic', 'google'] as const;
-export type ProviderKind = (typeof PROVIDER_KINDS)[number];
+export { PROVIDER_KINDS, type ProviderKind } from '@arbiter/ai-providers';
 
 /**
  * One model of the `agent` base, configured by the operator (server configuration file). The key is

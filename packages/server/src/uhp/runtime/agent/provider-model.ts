@@ -1,7 +1,4 @@
-import { createAnthropic } from '@ai-sdk/anthropic';
-import { createGoogleGenerativeAI } from '@ai-sdk/google';
-import { createOpenAI } from '@ai-sdk/openai';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { createProvider } from '@arbiter/ai-providers';
 import type { LanguageModel } from 'ai';
 import type { RuntimeModel } from '../harness-runtime.js';
 import type { ProviderKind, ProviderModelConfig } from './provider-model-config.js';
@@ -87,28 +84,10 @@ export class ProviderModel implements RuntimeModel {
   languageModel(): LanguageModel {
     const { config } = this;
     const apiKey = this.secret();
-    switch (config.provider) {
-      case 'openai-compatible':
-        return createOpenAICompatible({
-          name: config.id,
-          baseURL: this.baseURL,
-          ...(apiKey === undefined ? {} : { apiKey }),
-          // Streamed usage arrives only when asked for (`stream_options.include_usage`).
-          includeUsage: true,
-        }).chatModel(config.upstreamModel);
-      case 'openai':
-        return createOpenAI({ baseURL: this.baseURL, ...(apiKey === undefined ? {} : { apiKey }) })(
-          config.upstreamModel,
-        );
-      case 'anthropic':
-        return createAnthropic({ baseURL: this.baseURL, ...(apiKey === undefined ? {} : { apiKey }) })(
-          config.upstreamModel,
-        );
-      case 'google':
-        return createGoogleGenerativeAI({
-          baseURL: this.baseURL,
-          ...(apiKey === undefined ? {} : { apiKey }),
-        })(config.upstreamModel);
-    }
+    return createProvider(config.provider, {
+      baseURL: this.baseURL,
+      name: config.id,
+      ...(apiKey === undefined ? {} : { apiKey }),
+    }).languageModel(config.upstreamModel);
   }
 }

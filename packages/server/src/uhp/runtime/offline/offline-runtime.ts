@@ -8,7 +8,7 @@ import {
   type RuntimeEvent,
   type RuntimeModel,
 } from '../harness-runtime.js';
-import type { ToolCallGate } from '../tool-gating/tool-call-gate.js';
+import type { HarnessToolGate } from '../tool-gating/harness-tool-gate.js';
 import { gatedWorkspaceCall, workspaceGrant } from '../tool-gating/workspace-tool-call.js';
 import { type OfflineStep, parseOfflineDirectives } from './offline-directives.js';
 
@@ -19,7 +19,7 @@ export interface OfflineRuntimeOptions {
   /** Pause before each streamed fragment, so progress is visible. Tests set 0. */
   readonly chunkDelayMs?: number;
   /** The gate every tool call passes first; without one the directives run ungated. */
-  readonly gate?: ToolCallGate;
+  readonly gate?: HarnessToolGate;
 }
 
 /** Fragments are whitespace-delimited words with their trailing space; also the token unit. */
@@ -38,7 +38,7 @@ export class OfflineAgentRuntime implements HarnessRuntime {
   readonly backend = 'offline';
   readonly defaultModel = OFFLINE_MODEL_ID;
   private readonly chunkDelayMs: number;
-  private readonly gate: ToolCallGate | undefined;
+  private readonly gate: HarnessToolGate | undefined;
 
   constructor(options: OfflineRuntimeOptions = {}) {
     this.chunkDelayMs = options.chunkDelayMs ?? 80;

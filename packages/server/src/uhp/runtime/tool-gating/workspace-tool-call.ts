@@ -1,4 +1,4 @@
-import type { GatedCall } from './tool-call-gate.js';
+import type { GatedCall } from './harness-tool-gate.js';
 
 /** The built-in workspace tools of the `agent` base, by the names the model sees. */
 export const WORKSPACE_TOOL_NAMES = ['list', 'read', 'write', 'edit', 'search', 'shell'] as const;

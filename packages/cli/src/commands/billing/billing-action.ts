@@ -1,0 +1,147 @@
+import {
+  formatAmount,
+  LOCAL_PRINCIPAL_NAME,
+  migrations,
+  openDatabase,
+  PrepaidBudgets,
+  parseAmount,
+  resolveDataDir,
+} from '@arbiter/server';
+import { formatTextTable } from '../text-table.js';
+import { UsageError } from '../usage-error.js';
+
+export interface BillingOptions {
+  dataDir?: string;
+}
+
+interface Principals {
+  idOf(nameOrId: string): string;
+  nameOf(id: string): string;
+}
+
+function withBudgets<T>(
+  options: BillingOptions & { currency?: string },
+  use: (budgets: PrepaidBudgets, principals: Principals) => T,
+): T {
+  const db = openDatabase(resolveDataDir(options.dataDir), migrations);
+  try {
+    return use(new PrepaidBudgets(db, { currency: options.currency }), principalsOf(db));
+  } finally {
+    db.close();
+  }
+}
+
+/** Principals are named in `arbiter keys`; balances are kept by id. `local` is the --no-auth principal. */
+function principalsOf(db: ReturnType<typeof openDatabase>): Principals {
+  const find = db.prepare('SELECT id, name FROM principals WHERE name = ? OR id = ?');
+  const byId = db.prepare('SELECT name FROM principals WHERE id = ?');
+  return {
+    idOf(nameOrId) {
+      const row = find.get(nameOrId, nameOrId) as { id: string } | undefined;
+      if (row) return row.id;
+      if (nameOrId === LOCAL_PRINCIPAL_NAME) return LOCAL_PRINCIPAL_NAME;
+      throw new UsageError(`no principal named ${nameOrId} (see \`arbiter keys list\`)`);
+    },
+    nameOf(id) {
+      return (byId.get(id) as { name: string } | undefined)?.name ?? id;
+    },
+  };
+}
+
+export function credit(
+  principal: string,
+  amount: string,
+  options: BillingOptions & { currency?: string; note?: string },
+): number {
+  const nanos = parseAmount(amount);
+  if (nanos === null || nanos <= 0)
+    throw new UsageError(
+      `the amount must be a positive decimal number (up to 999999, at most 9 decimals), not "${amount}"`,
+    );
+  if (options.currency !== undefined && !/^[A-Z]{3}$/.test(options.currency))
+    throw new UsageError(`the currency must be a three-letter ISO 4217 code, not "${options.currency}"`);
+  const account = withBudgets(options, (budgets, principals) => {
+    const id = principals.idOf(principal);
+    const existing = budgets.account(id);
+    if (existing && options.currency !== undefined && existing.currency !== options.currency)
+      throw new UsageError(`the balance of ${principal} is in ${existing.currency}, not ${options.currency}`);
+    return budgets.credit(id, nanos, options.note ?? null);
+  });
+  process.stdout.write(
+    `credited ${formatAmount(nanos)} ${account.currency} to ${principal}: balance ${formatAmount(account.balanceNanos)} ${account.currency}\n`,
+  );
+  return 0;
+}
+
+export function show(principal: string | undefined, options: BillingOptions & { json?: boolean }): number {
+  const rows = withBudgets(options, (budgets, principals) => {
+    const accounts = principal
+      ? [budgets.account(principals.idOf(principal))].filter((account) => account !== null)
+      : budgets.accounts();
+    return accounts.map((account) => ({
+      principal: principals.nameOf(account.principalId),
+      principal_id: account.principalId,
+      currency: account.currency,
+      balance: formatAmount(account.balanceNanos),
+      reserved: formatAmount(account.reservedNanos),
+    }));
+  });
+  if (options.json) {
+    process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+    return 0;
+  }
+  if (rows.length === 0) {
+    process.stdout.write(
+      principal
+        ? `${principal} has no balance: unmetered\n`
+        : 'no principal has a balance: everyone is unmetered\n',
+    );
+    return 0;
+  }
+  process.stdout.write(
+    formatTextTable(
+      ['principal', 'balance', 'reserved'],
+      rows.map((row) => [row.principal, `${row.balance} ${row.currency}`, `${row.reserved} ${row.currency}`]),
+    ),
+  );
+  return 0;
+}
+
+export function ledger(
+  principal: string | undefined,
+  options: BillingOptions & { json?: boolean; limit: string },
+): number {
+  const limit = Number(options.limit);
+  if (!Number.isInteger(limit) || limit < 1) throw new UsageError('--limit must be a positive integer');
+  const entries = withBudgets(options, (budgets, principals) =>
+    budgets.entries(principal ? principals.idOf(principal) : null, limit).map((entry) => ({
+      id: entry.id,
+      at: new Date(entry.createdAt).toISOString(),
+      principal: principals.nameOf(entry.principalId),
+      kind: entry.kind,
+      amount: formatAmount(entry.amountNanos),
+      balance: formatAmount(entry.balanceNanos),
+      response_id: entry.responseId,
+      note: entry.note,
+    })),
+  );
+  if (options.json) {
+    process.stdout.write(`${JSON.stringify(entries, null, 2)}\n`);
+    return 0;
+  }
+  process.stdout.write(
+    formatTextTable(
+      ['at', 'principal', 'kind', 'amount', 'balance', 'response', 'note'],
+      entries.map((entry) => [
+        entry.at,
+        entry.principal,
+        entry.kind,
+        entry.amount,
+        entry.balance,
+        entry.response_id ?? '',
+        entry.note ?? '',
+      ]),
+    ),
+  );
+  return 0;
+}

@@ -1,0 +1,52 @@
+import type { Command } from 'commander';
+import { runCommand } from '../usage-error.js';
+import type { BillingOptions } from './billing-action.js';
+
+// SQLite and the ledger load only when a billing command runs.
+const action = () => import('./billing-action.js');
+
+export function registerBillingCommand(program: Command): void {
+  const billing = program
+    .command('billing')
+    .description(
+      'Prepaid budgets of a data directory: credit a principal, show balances, read the ledger (principals without a balance are unmetered)',
+    );
+  const dataDirOption = [
+    '--data-dir <dir>',
+    'data directory (default: $ARBITER_DATA_DIR or ~/.arbiter)',
+  ] as const;
+
+  billing
+    .command('credit')
+    .description('Add credit to a principal, opening its balance (and metering it) when it has none')
+    .argument('<principal>', 'principal name or id (as in `arbiter keys list`; `local` for --no-auth)')
+    .argument('<amount>', 'a positive decimal amount, e.g. 25 or 12.50')
+    .option('--currency <code>', 'currency of a new balance (ISO 4217; default USD)')
+    .option('--note <text>', 'a note recorded with the credit')
+    .option(...dataDirOption)
+    .action(
+      (principal: string, amount: string, options: BillingOptions & { currency?: string; note?: string }) =>
+        runCommand('billing credit', async () => (await action()).credit(principal, amount, options)),
+    );
+
+  billing
+    .command('show')
+    .description('Show the balance and open reservations of one principal, or of every metered principal')
+    .argument('[principal]', 'principal name or id')
+    .option('--json', 'print JSON')
+    .option(...dataDirOption)
+    .action((principal: string | undefined, options: BillingOptions & { json?: boolean }) =>
+      runCommand('billing show', async () => (await action()).show(principal, options)),
+    );
+
+  billing
+    .command('ledger')
+    .description('List ledger entries (credits, reservations, settlements), oldest first')
+    .argument('[principal]', 'principal name or id')
+    .option('--limit <n>', 'at most this many of the newest entries', '100')
+    .option('--json', 'print JSON')
+    .option(...dataDirOption)
+    .action((principal: string | undefined, options: BillingOptions & { json?: boolean; limit: string }) =>
+      runCommand('billing ledger', async () => (await action()).ledger(principal, options)),
+    );
+}

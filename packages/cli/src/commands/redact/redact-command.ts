@@ -1,0 +1,19 @@
+import type { Command } from 'commander';
+import { readStandardInput } from '../../standard-input.js';
+import { runCommand } from '../usage-error.js';
+
+export function registerRedactCommand(program: Command): void {
+  program
+    .command('redact')
+    .description(
+      'Copy standard input to standard output with secrets replaced (the rules the client applies)',
+    )
+    .action(() =>
+      runCommand('redact', async () => {
+        // Loaded when the command runs, so other commands do not pay for the redaction rules.
+        const { redact } = await import('@arbiter/decision');
+        process.stdout.write(redact(await readStandardInput()));
+        return 0;
+      }),
+    );
+}

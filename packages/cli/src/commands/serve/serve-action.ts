@@ -1,0 +1,106 @@
+import { CatalogConfigError } from '@arbiter/engine/catalog';
+import {
+  ReadableLogStream,
+  resolveDataDir,
+  SERVER_VERSION,
+  ServerConfigError,
+  startServer,
+} from '@arbiter/server';
+import { UsageError } from '../usage-error.js';
+
+export interface ServeOptions {
+  port: number;
+  host: string;
+  dataDir?: string;
+  config?: string;
+  auth: boolean;
+  logLevel: string;
+  pullDefault?: boolean;
+  logFormat: 'text' | 'json';
+}
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+
+export async function serve(options: ServeOptions): Promise<undefined> {
+  const say = (line: string) => process.stderr.write(`${line}\n`);
+  if (options.pullDefault) {
+    await (await import('../models/cache-action.js')).pullDefaultModel(resolveDataDir(options.dataDir), say);
+  }
+  let server: Awaited<ReturnType<typeof startServer>>;
+  try {
+    server = await startServer({
+      port: options.port,
+      host: options.host,
+      dataDir: options.dataDir,
+      configPath: options.config,
+      auth: options.auth,
+      logger:
+        options.logFormat === 'json'
+          ? { level: options.logLevel }
+          : { level: options.logLevel, stream: new ReadableLogStream(process.stdout) },
+    });
+  } catch (error) {
+    if (ServerConfigError.isInstance(error) || CatalogConfigError.isInstance(error)) {
+      throw new UsageError(error.message);
+    }
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') {
+      throw new Error(
+        `${options.host}:${options.port} is already in use (another arbiter serve?); choose another port with --port <n>, or --port 0 for a free one`,
+      );
+    }
+    if (code === 'EACCES' || code === 'EADDRNOTAVAIL') {
+      throw new Error(
+        `cannot listen on ${options.host}:${options.port} (${code}); choose another --host or --port`,
+      );
+    }
+    throw error;
+  }
+  if (server.authMode === 'none') {
+    say('WARNING: authentication is OFF (--no-auth). Anyone who can reach this port acts as the local');
+    say('WARNING: principal. Use it on a trusted machine only; never expose it to a network.');
+    say('Only requests addressed to a loopback name (Host, Origin) are answered: no DNS rebinding.');
+    if (!LOOPBACK.has(options.host)) say(`WARNING: and it listens on ${options.host}, not on loopback.`);
+  }
+  if (server.initialKey) {
+    say('No API key existed, so one was created. It is shown only this once; keep it:');
+    say('');
+    say(`  ${server.initialKey}`);
+    say('');
+    say('  export ARBITER_API_KEY=<the key above>   (more: arbiter keys create --data-dir …)');
+  }
+  say('');
+  say(`Arbiter ${SERVER_VERSION}`);
+  say(`  Decision API    POST ${server.url}/v1/decision   (System One clients: /v1/systemone)`);
+  say(`  API reference   ${server.url}/docs`);
+  say(`  Console         ${server.url}/console/`);
+  say(`  UHP discovery   ${server.url}/api/harness/v1/uhp`);
+  say(`  Home page       ${server.url}/`);
+  say(`  Data directory  ${server.dataDir}`);
+  if (server.localModel) say(`  Default model   arbiter-latest answers with ${server.localModel} (pulled)`);
+  say(
+    `  Authentication  ${server.authMode === 'none' ? 'OFF (--no-auth)' : 'API keys (Authorization: Bearer arb_…)'}`,
+  );
+  say(
+    `  Request log     ${options.logFormat === 'json' ? 'JSON lines on stdout' : 'one line per request on stdout (--log-format json for JSON)'}`,
+  );
+  say('');
+  // On its own line, at the margin: with no sandbox this is the loud WARNING an operator must see.
+  if (server.sandbox) say(server.sandbox.describe());
+  // The one line scripts wait for; on stdout so it can be read without the banner.
+  process.stdout.write(`Arbiter listening on ${server.url}\n`);
+
+  await new Promise<void>((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
+      say(`${signal}: shutting down`);
+      server.close().then(resolve, (error: unknown) => {
+        say(`error while shutting down: ${(error as Error).message}`);
+        process.exitCode = 1;
+        resolve();
+      });
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  return undefined;
+}
