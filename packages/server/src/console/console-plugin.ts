@@ -74,7 +74,7 @@ export const consolePlugin = fastifyPlugin(
         cacheControl: false,
         setHeaders: (response, filePath) => {
           const hashed = path.basename(path.dirname(filePath)) === 'assets';
-          response.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+          response.setHeader('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
         },
       });
       // Every other path is a page of the application (a deep link): the shell, which routes on

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { AuditLog } from '@arbiter/tool-gate';
 import type { FastifyInstance } from 'fastify';
-import type { GateAuditRecord } from '../runtime/tool-gating/tool-call-gate.js';
+import type { GateAuditRecord } from '../runtime/tool-gating/harness-tool-gate.js';
 import { invalidInput, UhpHttpError } from '../uhp-error.js';
 import type { UhpServices } from '../uhp-services.js';
 
