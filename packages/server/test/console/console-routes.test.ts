@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { createKeyAuthenticator } from '../../src/auth/authenticator.js';
 import { KeyStore } from '../../src/auth/key-store.js';
+import { servedPackAnalysers } from '../../src/served-pack-analysers.js';
 import { openDatabase } from '../../src/storage/database.js';
 import { migrations } from '../../src/storage/migrations.js';
 
@@ -29,7 +30,7 @@ async function app(
   const keys = new KeyStore(db);
   const { key } = keys.create('tester');
   const built = await buildApp({
-    catalog: new ModelCatalog(),
+    catalog: new ModelCatalog({ analysers: servedPackAnalysers() }),
     authenticator: createKeyAuthenticator(keys),
     ...(consoleOption === undefined ? {} : { console: consoleOption }),
     ...(limits ? { limits } : {}),
