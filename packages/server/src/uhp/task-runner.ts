@@ -86,6 +86,14 @@ export class TaskRunner {
     private readonly budgets: PrepaidBudgets | null = null,
   ) {}
 
+  /**
+   * Told when a response could not even be ended as failed (its database is unreachable); the next
+   * start's recovery ends it. The plugin points this at the server's log.
+   */
+  onUnrecoverable: (responseId: string, error: unknown) => void = (responseId, error) => {
+    process.emitWarning(`UHP: could not end ${responseId}: ${(error as Error)?.message ?? String(error)}`);
+  };
+
   isRunning(responseId: string): boolean {
     return this.running.has(responseId);
   }
@@ -96,10 +104,14 @@ export class TaskRunner {
     // a stream sends `response.created`) before any work begins.
     const done = new Promise((resolve) => setImmediate(resolve))
       .then(() => this.execute(task, controller))
-      .catch((error: unknown) => {
+      .catch((error: unknown) =>
         // execute() ends its own failures in a terminal state; this is the net under the net (a
         // failing database write, a bug), so no response is ever left `in_progress` behind a session.
-        this.endUnexpectedly(task.initial.id, task.owner, error, null);
+        this.endUnexpectedly(task.initial.id, task.owner, error, null),
+      )
+      .catch((error: unknown) => {
+        // Even the net failed (the database is gone): the next start's recovery ends the response.
+        this.onUnrecoverable(task.initial.id, error);
       })
       .finally(() => this.running.delete(task.initial.id));
     this.running.set(task.initial.id, { controller, sessionId: task.owner.sessionId, done });
@@ -110,19 +122,31 @@ export class TaskRunner {
    * `failed` with a server error, the reservation is settled by `usage` (zero when nothing ran), and
    * the terminal event wakes every stream. Does nothing to a response already terminal.
    */
-  endUnexpectedly(responseId: string, owner: EventOwner, error: unknown, usage: UhpResponse['usage']): void {
-    const stored = this.store.getResponseIncludingHidden(owner.principalId, responseId);
+  async endUnexpectedly(
+    responseId: string,
+    owner: EventOwner,
+    error: unknown,
+    usage: UhpResponse['usage'],
+  ): Promise<void> {
+    // Events appended before the failure are written (or their write failed) before anything is read.
+    await this.events.flush(responseId).catch(() => undefined);
+    const stored = await this.store.getResponseIncludingHidden(owner.principalId, responseId);
     if (stored?.body.status !== 'in_progress') return;
+    await this.events.resume(responseId);
     const assembler = new ResponseAssembler();
-    for (const event of this.store.eventsAfter(responseId, -1)) assembler.apply(event);
+    for (const event of await this.store.eventsAfter(responseId, -1)) assembler.apply(event);
     const emit = (event: NewEvent) => {
       const appended = this.events.append(responseId, owner, event);
       assembler.apply(appended);
       return appended;
     };
     this.closeDanglingItems(assembler, emit);
-    this.writeTerminal(stored, assembler, emit, { status: 'failed', error: serverFailure(error), usage });
-    this.store.touchSession(owner.sessionId, Date.now());
+    await this.writeTerminal(stored, assembler, emit, {
+      status: 'failed',
+      error: serverFailure(error),
+      usage,
+    });
+    await this.store.touchSession(owner.sessionId, Date.now());
   }
 
   /** Asks a running task to stop and waits up to `waitMs` for its terminal state. */
@@ -149,11 +173,12 @@ export class TaskRunner {
    * After a crash, responses still `in_progress` have no process behind them: close their open items,
    * keep their partial output (replayed from the log) and end them `failed` with a clear error.
    */
-  recoverInterrupted(): number {
-    const interrupted = this.store.inProgressResponses();
+  async recoverInterrupted(): Promise<number> {
+    const interrupted = await this.store.inProgressResponses();
     for (const stored of interrupted) {
+      await this.events.resume(stored.id);
       const assembler = new ResponseAssembler();
-      for (const event of this.store.eventsAfter(stored.id, -1)) assembler.apply(event);
+      for (const event of await this.store.eventsAfter(stored.id, -1)) assembler.apply(event);
       const owner = {
         principalId: stored.principalId,
         harnessId: stored.harnessId,
@@ -165,7 +190,7 @@ export class TaskRunner {
         return appended;
       };
       this.closeDanglingItems(assembler, emit);
-      this.writeTerminal(stored, assembler, emit, { status: 'failed', error: INTERRUPTED });
+      await this.writeTerminal(stored, assembler, emit, { status: 'failed', error: INTERRUPTED });
     }
     return interrupted.length;
   }
@@ -173,7 +198,7 @@ export class TaskRunner {
   private async execute(task: PreparedTask, controller: AbortController): Promise<void> {
     const responseId = task.initial.id;
     const assembler = new ResponseAssembler();
-    for (const event of this.store.eventsAfter(responseId, -1)) assembler.apply(event);
+    for (const event of await this.store.eventsAfter(responseId, -1)) assembler.apply(event);
     const emit = (event: NewEvent) => {
       const appended = this.events.append(responseId, task.owner, event);
       assembler.apply(appended);
@@ -254,38 +279,39 @@ export class TaskRunner {
     } finally {
       if (timer) clearTimeout(timer);
     }
-    // From here on everything is synchronous, so a cancel arriving now cannot interleave: the outcome
-    // is decided once, and exactly one terminal event is written.
+    // The task leaves `running` before the first await below, so a cancel arriving now finds nothing
+    // to stop: the outcome is decided once, and exactly one terminal event is written.
     const stop = controller.signal.aborted ? (controller.signal.reason as StopReason) : null;
     this.running.delete(responseId);
     const itemStatus =
       stop === null && failure === null && finish?.reason === 'stop' ? 'completed' : 'incomplete';
     // Citations go on the assistant's last message when it is still open, so they sit with its text.
-    output.cite(this.collectArtifacts(task, workspace, before, produced, emit));
+    output.cite(await this.collectArtifacts(task, workspace, before, produced, emit));
     output.closeOpen(itemStatus);
-    const stored = this.store.getResponseIncludingHidden(task.owner.principalId, responseId);
+    const stored = await this.store.getResponseIncludingHidden(task.owner.principalId, responseId);
     if (!stored) return;
     const usage = finish?.usage ?? null;
-    if (stop === 'cancelled') this.writeTerminal(stored, assembler, emit, { status: 'cancelled', usage });
+    if (stop === 'cancelled')
+      await this.writeTerminal(stored, assembler, emit, { status: 'cancelled', usage });
     else if (stop === 'shutdown')
-      this.writeTerminal(stored, assembler, emit, { status: 'failed', error: INTERRUPTED, usage });
+      await this.writeTerminal(stored, assembler, emit, { status: 'failed', error: INTERRUPTED, usage });
     else if (stop === 'timeout' || stop === 'max_step')
-      this.writeTerminal(stored, assembler, emit, {
+      await this.writeTerminal(stored, assembler, emit, {
         status: 'incomplete',
         reason: stop === 'timeout' ? 'timeout_seconds' : 'max_step',
         usage,
       });
     else if (failure)
-      this.writeTerminal(stored, assembler, emit, { status: 'failed', error: failure, usage });
+      await this.writeTerminal(stored, assembler, emit, { status: 'failed', error: failure, usage });
     else if (finish?.reason === 'max_output_tokens')
-      this.writeTerminal(stored, assembler, emit, {
+      await this.writeTerminal(stored, assembler, emit, {
         status: 'incomplete',
         reason: 'max_output_tokens',
         usage,
       });
-    else if (finish) this.writeTerminal(stored, assembler, emit, { status: 'completed', usage });
+    else if (finish) await this.writeTerminal(stored, assembler, emit, { status: 'completed', usage });
     else
-      this.writeTerminal(stored, assembler, emit, {
+      await this.writeTerminal(stored, assembler, emit, {
         status: 'failed',
         error: {
           type: 'harness_error',
@@ -295,11 +321,11 @@ export class TaskRunner {
           detail: null,
         },
       });
-    this.store.touchSession(task.owner.sessionId, Date.now());
+    await this.store.touchSession(task.owner.sessionId, Date.now());
   }
 
   /** Files new or changed during the turn, and files the runtime reports, become the container's artifacts. */
-  private collectArtifacts(
+  private async collectArtifacts(
     task: PreparedTask,
     workspace: Workspace,
     before: Map<string, string>,
@@ -328,7 +354,7 @@ export class TaskRunner {
         skipped.push(relative);
         continue;
       }
-      this.store.insertFile({
+      await this.store.insertFile({
         id,
         principalId: task.owner.principalId,
         containerId: task.containerId,
@@ -369,7 +395,7 @@ export class TaskRunner {
     });
   }
 
-  private writeTerminal(
+  private async writeTerminal(
     stored: StoredResponse,
     assembler: ResponseAssembler,
     emit: (event: NewEvent) => unknown,
@@ -379,7 +405,9 @@ export class TaskRunner {
       reason?: string;
       usage?: UhpResponse['usage'];
     },
-  ): void {
+  ): Promise<void> {
+    // The log holds every event before the terminal state is decided from it.
+    await this.events.flush(stored.id);
     const final: UhpResponse = {
       ...stored.body,
       status: outcome.status,
@@ -390,12 +418,11 @@ export class TaskRunner {
     };
     // The terminal body and the budget settlement commit together: a crash leaves either both (and
     // recovery skips the response) or neither (and recovery settles it), never a double charge.
-    this.store.db
-      .transaction(() => {
-        this.store.saveResponseBody(final, final.store === false);
-        this.budgets?.settle(final.id, final.usage);
-      })
-      .immediate();
+    await this.store.transaction(async (tx) => {
+      await tx.saveResponseBody(final, final.store === false);
+      await this.budgets?.settle(final.id, final.usage, tx.db);
+    });
     emit({ type: terminalEventType(final.status), response: final });
+    await this.events.flush(stored.id, { final: true });
   }
 }

@@ -3,9 +3,12 @@ import { UHP_VERSION, UHP_VERSION_HEADER } from '@arbiter/uhp/wire';
 import multipart from '@fastify/multipart';
 import type { Database } from 'better-sqlite3';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import { billingMigrations } from '../billing/billing-migrations.js';
 import { type BudgetPricing, PrepaidBudgets } from '../billing/prepaid-budgets.js';
 import { installJsonBodyParser, JSON_TOO_DEEP_CODE, MAX_JSON_DEPTH } from '../json-body.js';
 import { applyMigrations } from '../storage/database.js';
+import type { SqlDatabase } from '../storage/sql-database.js';
+import { SqliteDatabase } from '../storage/sqlite-database.js';
 import { HarnessService } from './harness/harness-service.js';
 import { registerDiscoveryRoutes, SUPPORTED_VERSIONS } from './routes/discovery-routes.js';
 import { registerFileRoutes } from './routes/file-routes.js';
@@ -52,8 +55,11 @@ export const DEFAULT_TASK_LIMITS: TaskLimits = {
 export const CREDENTIAL_CHECK_MS = 1000;
 
 export interface UhpPluginOptions {
-  /** The server database; the plugin applies its own migrations (idempotent) if the app has not. */
-  readonly db: Database;
+  /**
+   * The server database: a better-sqlite3 connection (the plugin applies its migrations, idempotent)
+   * or a `SqlDatabase` from `openStorage` (SQLite or PostgreSQL, already migrated).
+   */
+  readonly db: Database | SqlDatabase;
   readonly dataDir: string;
   /** `null` serves every request as LOCAL_PRINCIPAL (`--no-auth`, single local user). */
   readonly authenticate: UhpAuthenticator | null;
@@ -106,12 +112,19 @@ declare module 'fastify' {
  * Version negotiation, authentication and the error envelope are hooks of this plugin only.
  */
 export async function uhpPlugin(app: FastifyInstance, options: UhpPluginOptions): Promise<void> {
-  applyMigrations(options.db, uhpMigrations);
+  // A better-sqlite3 connection (tests, embedders) gets the UHP and billing tables here; a
+  // `SqlDatabase` from `openStorage` already holds every migration.
+  let db: SqlDatabase;
+  if ('dialect' in options.db) db = options.db;
+  else {
+    applyMigrations(options.db, [...uhpMigrations, ...billingMigrations]);
+    db = new SqliteDatabase(options.db);
+  }
   const limits = { ...DEFAULT_TASK_LIMITS, ...options.limits };
-  const store = new UhpStore(options.db);
+  const store = new UhpStore(db);
   const events = new EventLog(store);
   const layout = new UhpDataLayout(options.dataDir);
-  const budgets = new PrepaidBudgets(options.db, options.pricing);
+  const budgets = new PrepaidBudgets(db, options.pricing);
   const sandbox =
     options.sandbox instanceof ProcessSandbox ? options.sandbox : await ProcessSandbox.open(options.sandbox);
   const runner = new TaskRunner(store, events, layout, sandbox, options.toolLimits, budgets);
@@ -166,7 +179,9 @@ export async function uhpPlugin(app: FastifyInstance, options: UhpPluginOptions)
     },
   };
 
-  const recovered = runner.recoverInterrupted();
+  runner.onUnrecoverable = (responseId, error) =>
+    app.log.error({ err: error, responseId }, 'UHP: a task could not be ended; the next start recovers it');
+  const recovered = await runner.recoverInterrupted();
   if (recovered > 0) app.log.warn({ recovered }, 'UHP: ended tasks interrupted by an earlier stop');
   // Running tasks end (as interrupted) before streams close, so every open stream gets its terminal event.
   // Streams outlive the request that authenticated them: each one's credential is checked again on

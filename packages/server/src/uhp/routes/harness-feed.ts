@@ -26,7 +26,7 @@ export function openHarnessFeed(
     try {
       while (pending.length > 0 && !writer.disconnected.aborted) {
         const next = pending.shift()!;
-        const event = services.store.eventAt(next.responseId, next.sequence);
+        const event = await services.store.eventAt(next.responseId, next.sequence);
         // Gone with its session since it was appended: nothing to deliver.
         if (!event) continue;
         await writer.send({

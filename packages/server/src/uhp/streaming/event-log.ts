@@ -18,27 +18,89 @@ export interface AppendedEvent {
 export type NewEvent = { readonly type: string } & Record<string, unknown>;
 
 /**
- * The append-only event log of every response, in SQLite. Streams are fed from it, so they are gapless
- * and replayable from any sequence number; the in-process emitter only wakes readers up.
+ * The append-only event log of every response, in the database. Streams are fed from it, so they
+ * are gapless and replayable from any sequence number; the in-process emitter only wakes readers up.
+ *
+ * `append` numbers an event and returns it at once, so a runtime's output is emitted in order without
+ * waiting for the database; the inserts of one response are written in that order behind it, and a
+ * reader is woken only once its event is stored. `flush` waits for them and reports a failed write:
+ * a response's terminal state is written only after its events are.
  */
 export class EventLog {
   private readonly wakeups = new EventEmitter();
   private readonly nextSequence = new Map<string, number>();
+  private readonly writes = new Map<string, Promise<void>>();
+  private readonly failures = new Map<string, unknown>();
 
   constructor(private readonly store: UhpStore) {
     this.wakeups.setMaxListeners(0);
   }
 
+  /**
+   * Writes the first events of a new response inside the transaction that inserts it (so a refused
+   * task leaves no events); `announce` them once that transaction has committed.
+   */
+  async recordInitial(tx: UhpStore, responseId: string, events: readonly NewEvent[]): Promise<StreamEvent[]> {
+    const stored = events.map((event, index) => ({ ...event, sequence_number: index }) as StreamEvent);
+    for (const event of stored) await tx.insertEvent(responseId, event);
+    return stored;
+  }
+
+  /** Makes committed initial events known: later appends follow them, and readers wake. */
+  announce(responseId: string, owner: EventOwner, stored: readonly StreamEvent[]): void {
+    this.nextSequence.set(responseId, stored.length);
+    for (const event of stored) this.wake(responseId, owner, event);
+  }
+
+  /** Loads where the log of a response not appended to by this process ends (recovery, cleanup). */
+  async resume(responseId: string): Promise<void> {
+    if (this.nextSequence.has(responseId)) return;
+    const last = await this.store.lastSequenceNumber(responseId);
+    if (!this.nextSequence.has(responseId)) this.nextSequence.set(responseId, last + 1);
+  }
+
   append(responseId: string, owner: EventOwner, event: NewEvent): StreamEvent {
-    const sequence = this.nextSequence.get(responseId) ?? this.store.lastSequenceNumber(responseId) + 1;
+    const sequence = this.nextSequence.get(responseId);
+    if (sequence === undefined)
+      throw new Error(`the event log of ${responseId} was not opened in this process (resume it first)`);
     const stored = { ...event, sequence_number: sequence } as StreamEvent;
-    this.store.insertEvent(responseId, stored);
-    if (isTerminalEventType(event.type)) this.nextSequence.delete(responseId);
-    else this.nextSequence.set(responseId, sequence + 1);
+    this.nextSequence.set(responseId, sequence + 1);
+    const previous = this.writes.get(responseId) ?? Promise.resolve();
+    const written = previous.then(async () => {
+      if (this.failures.has(responseId)) return;
+      try {
+        await this.store.insertEvent(responseId, stored);
+        this.wake(responseId, owner, stored);
+      } catch (error) {
+        this.failures.set(responseId, error);
+      }
+    });
+    this.writes.set(responseId, written);
+    return stored;
+  }
+
+  /**
+   * Waits until every event appended to the response so far is stored; throws the first write that
+   * failed. With `final` (its terminal event was appended), or after a failure, forgets the
+   * response's bookkeeping: a later append must `resume` from the log.
+   */
+  async flush(responseId: string, options: { final?: boolean } = {}): Promise<void> {
+    const pending = this.writes.get(responseId);
+    if (pending) await pending;
+    const failure = this.failures.get(responseId);
+    if (options.final || failure !== undefined) {
+      if (this.writes.get(responseId) === pending) this.writes.delete(responseId);
+      this.failures.delete(responseId);
+      // After a failed write the numbering is read again from what the log holds.
+      this.nextSequence.delete(responseId);
+    }
+    if (failure !== undefined) throw failure;
+  }
+
+  private wake(responseId: string, owner: EventOwner, event: StreamEvent): void {
     this.wakeups.emit(responseId);
     if (isTerminalEventType(event.type)) this.wakeups.emit(`${responseId}:terminal`);
-    this.wakeups.emit('*', { responseId, owner, event: stored } satisfies AppendedEvent);
-    return stored;
+    this.wakeups.emit('*', { responseId, owner, event } satisfies AppendedEvent);
   }
 
   /** Every event strictly after `afterSequence`, then live ones, until the terminal event or `signal`. */
@@ -51,7 +113,7 @@ export class EventLog {
     while (!signal?.aborted) {
       // Listen before reading, so an append between the read and the wait is not missed.
       const woken = once(this.wakeups, responseId, signal ? { signal } : {}).catch(() => undefined);
-      const events = this.store.eventsAfter(responseId, last);
+      const events = await this.store.eventsAfter(responseId, last);
       for (const event of events) {
         last = event.sequence_number;
         yield event;
@@ -70,7 +132,7 @@ export class EventLog {
     const ended = once(this.wakeups, `${responseId}:terminal`, { signal: controller.signal }).catch(
       () => undefined,
     );
-    if (this.store.responseStatus(responseId) !== 'in_progress') controller.abort();
+    if ((await this.store.responseStatus(responseId)) !== 'in_progress') controller.abort();
     await ended;
     signal?.removeEventListener('abort', abort);
   }

@@ -1,0 +1,33 @@
+/** The two SQL dialects a server can store its state in. */
+export type SqlDialect = 'sqlite' | 'postgres';
+
+export type SqlValue = string | number | bigint | null | Buffer;
+
+/**
+ * The one asynchronous interface every store (UHP, budgets) speaks, with SQLite and PostgreSQL
+ * behind it. Statements use `?` placeholders in both dialects (PostgreSQL's `$n` are produced by its
+ * implementation), so a store has one text per query; where the dialects differ a store asks
+ * `dialect`. Integers come back as JavaScript numbers in both (PostgreSQL `BIGINT` included: every
+ * stored integer — milliseconds, nano-units — is far below 2^53).
+ */
+export interface SqlDatabase {
+  readonly dialect: SqlDialect;
+  /** Every row of a query. */
+  all<Row>(sql: string, params?: readonly SqlValue[]): Promise<Row[]>;
+  /** The first row of a query, or undefined. */
+  get<Row>(sql: string, params?: readonly SqlValue[]): Promise<Row | undefined>;
+  /** Runs a statement and answers how many rows it changed. */
+  run(sql: string, params?: readonly SqlValue[]): Promise<number>;
+  /**
+   * Runs `work` in one transaction that holds the write lock from its first statement (SQLite
+   * `BEGIN IMMEDIATE`; PostgreSQL takes row or advisory locks through `lock`). Called on a
+   * transaction, it joins it.
+   */
+  transaction<T>(work: (tx: SqlDatabase) => Promise<T>): Promise<T>;
+  /**
+   * Serialises transactions that take the same named lock until they end: a no-op in SQLite, whose
+   * transactions already exclude each other, a transaction-scoped advisory lock in PostgreSQL.
+   */
+  lock(name: string): Promise<void>;
+  close(): Promise<void>;
+}
