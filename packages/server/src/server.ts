@@ -10,11 +10,13 @@ import {
   createNoAuthAuthenticator,
 } from './auth/authenticator.js';
 import { KeyStore } from './auth/key-store.js';
+import { PostgresKeyStore } from './auth/postgres-key-store.js';
 import { LOCAL_PRINCIPAL_NAME } from './auth/principal.js';
 import { resolveDataDir, secureDataDir } from './config/data-dir.js';
 import { loadServerConfig, type ServerConfig } from './config/server-config.js';
-import { openDatabase } from './storage/database.js';
 import { migrations } from './storage/migrations.js';
+import { openStorage } from './storage/open-storage.js';
+import { SqliteDatabase } from './storage/sqlite-database.js';
 import { ProcessSandbox } from './uhp/sandbox/process-sandbox.js';
 import type { UhpPluginOptions } from './uhp/uhp-plugin.js';
 
@@ -28,6 +30,12 @@ export interface StartServerOptions {
   readonly host?: string;
   /** Default `$ARBITER_DATA_DIR` or `~/.arbiter`. */
   readonly dataDir?: string;
+  /**
+   * `postgres://…`: store everything in that PostgreSQL database (several nodes may share it);
+   * default the configuration's `database`, then `$ARBITER_DATABASE_URL`, else SQLite in the data
+   * directory.
+   */
+  readonly database?: string;
   /** Path of a JSON or YAML configuration file. */
   readonly configPath?: string;
   /** Already-loaded configuration; wins over `configPath`. */
@@ -80,7 +88,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     modelCacheDir,
   });
   secureDataDir(dataDir);
-  const db = openDatabase(dataDir, migrations);
+  const database = options.database ?? config?.database ?? (process.env.ARBITER_DATABASE_URL || undefined);
+  const sql = await openStorage({ dataDir, ...(database ? { database } : {}) }, migrations);
+  let pgKeys: PostgresKeyStore | null = null;
   try {
     const asked = options.harness === false ? undefined : options.harness?.sandbox;
     const sandbox =
@@ -89,10 +99,18 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         : asked instanceof ProcessSandbox
           ? asked
           : await ProcessSandbox.open(asked ?? config?.sandbox);
-    const keys = new KeyStore(db);
     const authOn = options.auth ?? true;
     let initialKey: string | null = null;
-    if (authOn && !keys.hasActiveKeys()) initialKey = keys.create().key;
+    let keys: Pick<KeyStore, 'authenticate'>;
+    if (sql instanceof SqliteDatabase) {
+      const sqliteKeys = new KeyStore(sql.connection);
+      if (authOn && !sqliteKeys.hasActiveKeys()) initialKey = sqliteKeys.create().key;
+      keys = sqliteKeys;
+    } else {
+      pgKeys = await PostgresKeyStore.open(sql);
+      if (authOn && !(await pgKeys.hasActiveKeys())) initialKey = (await pgKeys.create()).key;
+      keys = pgKeys;
+    }
     const authenticator = authOn
       ? createKeyAuthenticator(keys)
       : createNoAuthAuthenticator({ id: LOCAL_PRINCIPAL_NAME, name: LOCAL_PRINCIPAL_NAME });
@@ -105,7 +123,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         ? {}
         : {
             harness: {
-              db,
+              db: sql,
+              ...(config?.cluster ? { cluster: config.cluster } : {}),
               dataDir,
               ...(config?.billing ? { pricing: config.billing } : {}),
               ...(config?.acp ? { acp: config.acp } : {}),
@@ -116,7 +135,15 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
             },
           }),
     });
-    app.addHook('onClose', async () => db.close());
+    if (pgKeys) {
+      const reloading = pgKeys;
+      reloading.onReloadError = (error) =>
+        app.log.error({ err: error }, 'API keys: reloading from the database failed');
+    }
+    app.addHook('onClose', async () => {
+      await pgKeys?.close();
+      await sql.close();
+    });
     const address = await app.listen({
       port: options.port ?? DEFAULT_PORT,
       host: options.host ?? DEFAULT_HOST,
@@ -133,7 +160,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       close: () => app.close(),
     };
   } catch (error) {
-    if (db.open) db.close();
+    await pgKeys?.close();
+    await sql.close();
     throw error;
   }
 }

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { redactConnectionString } from './connection-string.js';
+import { PostgresNotifications } from './postgres-notifications.js';
 import type { SqlDatabase, SqlValue } from './sql-database.js';
 
 // BIGINT (int8) and NUMERIC results as numbers: every integer stored (milliseconds, nano-units,
@@ -32,9 +33,11 @@ export class PostgresDatabase implements SqlDatabase {
   readonly pool: pg.Pool;
   /** The connection string with its password replaced, for messages. */
   readonly description: string;
+  readonly #notifications: PostgresNotifications;
 
   constructor(connectionString: string, options: { readonly maxConnections?: number } = {}) {
     this.description = redactConnectionString(connectionString);
+    this.#notifications = new PostgresNotifications(connectionString);
     this.pool = new pg.Pool({ connectionString, types, max: options.maxConnections ?? 10 });
     // An idle client that loses its server emits here; without a listener the process would exit.
     this.pool.on('error', () => {});
@@ -58,7 +61,7 @@ export class PostgresDatabase implements SqlDatabase {
     try {
       await client.query('BEGIN');
       try {
-        const result = await work(new PostgresTransaction(client));
+        const result = await work(new PostgresTransaction(client, this));
         await client.query('COMMIT');
         return result;
       } catch (error) {
@@ -78,7 +81,16 @@ export class PostgresDatabase implements SqlDatabase {
     throw new Error(`the lock ${name} can only be taken inside a transaction`);
   }
 
+  async notify(channel: string, payload: string): Promise<void> {
+    await this.pool.query('SELECT pg_notify($1, $2)', [channel, payload]);
+  }
+
+  listen(channel: string, handler: (payload: string | null) => void): Promise<() => Promise<void>> {
+    return this.#notifications.listen(channel, handler);
+  }
+
   async close(): Promise<void> {
+    await this.#notifications.close();
     await this.pool.end();
   }
 }
@@ -86,7 +98,10 @@ export class PostgresDatabase implements SqlDatabase {
 class PostgresTransaction implements SqlDatabase {
   readonly dialect = 'postgres' as const;
 
-  constructor(private readonly client: pg.PoolClient) {}
+  constructor(
+    private readonly client: pg.PoolClient,
+    private readonly owner: PostgresDatabase,
+  ) {}
 
   async all<Row>(sql: string, params: readonly SqlValue[] = []): Promise<Row[]> {
     return (await query<Row>(this.client, sql, params)).rows;
@@ -106,6 +121,15 @@ class PostgresTransaction implements SqlDatabase {
 
   async lock(name: string): Promise<void> {
     await this.client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [name]);
+  }
+
+  /** Delivered when this transaction commits, never if it rolls back. */
+  async notify(channel: string, payload: string): Promise<void> {
+    await this.client.query('SELECT pg_notify($1, $2)', [channel, payload]);
+  }
+
+  listen(channel: string, handler: (payload: string | null) => void): Promise<() => Promise<void>> {
+    return this.owner.listen(channel, handler);
   }
 
   async close(): Promise<void> {

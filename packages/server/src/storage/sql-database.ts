@@ -29,5 +29,18 @@ export interface SqlDatabase {
    * transactions already exclude each other, a transaction-scoped advisory lock in PostgreSQL.
    */
   lock(name: string): Promise<void>;
+  /**
+   * Tells every process listening on `channel` (this one included) that something changed. In
+   * PostgreSQL a `NOTIFY`, delivered when the enclosing transaction commits; in SQLite, which one
+   * process serves, an in-process event. Notifications only wake readers: whatever they announce is
+   * read from the database, so a lost one delays a reader and never loses data.
+   */
+  notify(channel: string, payload: string): Promise<void>;
+  /**
+   * Calls `handler` with each payload notified on `channel`, and with `null` when notifications may
+   * have been missed (the listening connection was lost and is back): re-read everything then.
+   * Answers a function that stops listening.
+   */
+  listen(channel: string, handler: (payload: string | null) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }

@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import type { Database, Statement } from 'better-sqlite3';
 import type { SqlDatabase, SqlValue } from './sql-database.js';
 
@@ -13,8 +14,20 @@ export class SqliteDatabase implements SqlDatabase {
   // Compiling SQL costs more than running these small statements, so each is prepared once.
   readonly #statements = new Map<string, Statement>();
   #open: Promise<void> | null = null;
+  readonly channels = new EventEmitter().setMaxListeners(0);
 
   constructor(readonly connection: Database) {}
+
+  async notify(channel: string, payload: string): Promise<void> {
+    this.channels.emit(channel, payload);
+  }
+
+  async listen(channel: string, handler: (payload: string | null) => void): Promise<() => Promise<void>> {
+    this.channels.on(channel, handler);
+    return async () => {
+      this.channels.off(channel, handler);
+    };
+  }
 
   async all<Row>(sql: string, params: readonly SqlValue[] = []): Promise<Row[]> {
     if (this.#open) await this.#idle();
@@ -96,6 +109,14 @@ class SqliteTransaction implements SqlDatabase {
   }
 
   async lock(): Promise<void> {}
+
+  notify(channel: string, payload: string): Promise<void> {
+    return this.owner.notify(channel, payload);
+  }
+
+  listen(channel: string, handler: (payload: string | null) => void): Promise<() => Promise<void>> {
+    return this.owner.listen(channel, handler);
+  }
 
   async close(): Promise<void> {
     throw new Error('a transaction cannot close its database');

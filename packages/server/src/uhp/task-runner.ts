@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import type { Harness, UhpError, UhpResponse } from '@arbiter/uhp/wire';
 import type { PrepaidBudgets } from '../billing/prepaid-budgets.js';
+import { writeFileAtomically } from '../storage/atomic-file.js';
 import { mediaTypeOf } from './media-type.js';
 import { newObjectId } from './object-id.js';
 import { type HarnessRuntime, HarnessRuntimeError, type HarnessTurn } from './runtime/harness-runtime.js';
@@ -34,6 +35,28 @@ export interface PreparedTask {
 }
 
 type StopReason = 'cancelled' | 'timeout' | 'max_step' | 'shutdown';
+
+/** The channel on which a node asks the node running a task (or a session's tasks) to cancel it. */
+export const CANCEL_CHANNEL = 'arbiter_cancel';
+
+/** How the runner shares work with other nodes of one database (docs/deployment.md). */
+export interface TaskLeaseOptions {
+  /** This process among the nodes; unique per process. */
+  readonly nodeId: string;
+  /** Milliseconds since the epoch; injected so tests move time instead of waiting. */
+  readonly clock: () => number;
+  /** How long a task's lease lasts without a heartbeat; another node takes it over after that. */
+  readonly leaseMs: number;
+}
+
+export const DEFAULT_LEASE_MS = 5000;
+
+/** The task was taken over by another node while this one was presumed dead: it writes nothing more. */
+class LeaseLost extends Error {
+  constructor(responseId: string) {
+    super(`the lease of ${responseId} is held by another node`);
+  }
+}
 
 interface RunningTask {
   readonly controller: AbortController;
@@ -84,7 +107,48 @@ export class TaskRunner {
     private readonly sandbox: ProcessSandbox,
     private readonly toolLimits: WorkspaceToolLimits = DEFAULT_WORKSPACE_TOOL_LIMITS,
     private readonly budgets: PrepaidBudgets | null = null,
+    readonly lease: TaskLeaseOptions = { nodeId: 'local', clock: Date.now, leaseMs: DEFAULT_LEASE_MS },
   ) {}
+
+  /** When a lease taken or renewed now ends. */
+  leaseExpiry(): number {
+    return this.lease.clock() + this.lease.leaseMs;
+  }
+
+  /**
+   * On PostgreSQL, takes cancellations sent by other nodes for the tasks this node runs. Not needed
+   * on SQLite, which one process serves.
+   */
+  async listenAcrossNodes(): Promise<() => Promise<void>> {
+    if (this.store.db.dialect !== 'postgres') return async () => {};
+    return this.store.db.listen(CANCEL_CHANNEL, (payload) => {
+      if (payload === null) return;
+      const { responseId, sessionId } = JSON.parse(payload) as { responseId?: string; sessionId?: string };
+      for (const [id, task] of this.running)
+        if (id === responseId || (sessionId !== undefined && task.sessionId === sessionId))
+          task.controller.abort('cancelled' satisfies StopReason);
+    });
+  }
+
+  /**
+   * The heartbeat: renews the leases of the tasks this node runs, then takes over tasks whose node
+   * stopped renewing theirs and ends them as interrupted, their partial output and events intact and
+   * their reservations settled once. Answers how many it took over.
+   */
+  async heartbeat(): Promise<number> {
+    await this.store.renewLeases(this.lease.nodeId, this.leaseExpiry());
+    const orphans = await this.store.claimExpiredLeases(
+      this.lease.nodeId,
+      this.lease.clock(),
+      this.leaseExpiry(),
+    );
+    for (const responseId of orphans) {
+      const stored = await this.store.responseById(responseId);
+      if (stored?.status === 'in_progress') await this.endInterrupted(stored);
+      else await this.store.releaseLease(responseId, this.lease.nodeId);
+    }
+    return orphans.length;
+  }
 
   /**
    * Told when a response could not even be ended as failed (its database is unreachable); the next
@@ -149,17 +213,44 @@ export class TaskRunner {
     await this.store.touchSession(owner.sessionId, Date.now());
   }
 
-  /** Asks a running task to stop and waits up to `waitMs` for its terminal state. */
+  /**
+   * Asks a running task to stop and waits up to `waitMs` for its terminal state. A task running on
+   * another node is asked through the database, and its terminal event arrives the same way.
+   */
   async cancel(responseId: string, waitMs = 1000): Promise<void> {
     const task = this.running.get(responseId);
-    if (!task) return;
-    task.controller.abort('cancelled' satisfies StopReason);
-    await Promise.race([task.done, new Promise((resolve) => setTimeout(resolve, waitMs).unref())]);
+    if (task) {
+      task.controller.abort('cancelled' satisfies StopReason);
+      await Promise.race([task.done, delay(waitMs)]);
+      return;
+    }
+    if (this.store.db.dialect !== 'postgres') return;
+    await this.untilEnded([responseId], waitMs, () =>
+      this.store.db.notify(CANCEL_CHANNEL, JSON.stringify({ responseId })),
+    );
   }
 
   async cancelSession(sessionId: string, waitMs = 1000): Promise<void> {
     const ids = [...this.running].filter(([, task]) => task.sessionId === sessionId).map(([id]) => id);
     await Promise.all(ids.map((id) => this.cancel(id, waitMs)));
+    if (this.store.db.dialect !== 'postgres') return;
+    const elsewhere = await this.store.runningResponseOfSession(sessionId);
+    if (elsewhere)
+      await this.untilEnded([elsewhere], waitMs, () =>
+        this.store.db.notify(CANCEL_CHANNEL, JSON.stringify({ sessionId })),
+      );
+  }
+
+  /** Sends a request, then waits up to `waitMs` for the responses' terminal events. */
+  private async untilEnded(responseIds: string[], waitMs: number, send: () => Promise<void>): Promise<void> {
+    const controller = new AbortController();
+    const ended = Promise.all(responseIds.map((id) => this.events.untilTerminal(id, controller.signal)));
+    try {
+      await send();
+      await Promise.race([ended, delay(waitMs)]);
+    } finally {
+      controller.abort();
+    }
   }
 
   /** Stops every task (server shutdown); each ends `failed` with `arbiter_interrupted`. */
@@ -174,25 +265,38 @@ export class TaskRunner {
    * keep their partial output (replayed from the log) and end them `failed` with a clear error.
    */
   async recoverInterrupted(): Promise<number> {
+    // SQLite is served by one process, so every lease in it belongs to a process that has ended:
+    // this one takes them all. On PostgreSQL other nodes may be running their tasks right now, so
+    // only expired leases are taken over, by the heartbeat.
+    if (this.store.db.dialect === 'postgres') return this.heartbeat();
+    await this.store.claimExpiredLeases(
+      this.lease.nodeId,
+      Number.MAX_SAFE_INTEGER,
+      this.leaseExpiry(),
+      1_000_000,
+    );
     const interrupted = await this.store.inProgressResponses();
-    for (const stored of interrupted) {
-      await this.events.resume(stored.id);
-      const assembler = new ResponseAssembler();
-      for (const event of await this.store.eventsAfter(stored.id, -1)) assembler.apply(event);
-      const owner = {
-        principalId: stored.principalId,
-        harnessId: stored.harnessId,
-        sessionId: stored.sessionId,
-      };
-      const emit = (event: NewEvent) => {
-        const appended = this.events.append(stored.id, owner, event);
-        assembler.apply(appended);
-        return appended;
-      };
-      this.closeDanglingItems(assembler, emit);
-      await this.writeTerminal(stored, assembler, emit, { status: 'failed', error: INTERRUPTED });
-    }
+    for (const stored of interrupted) await this.endInterrupted(stored);
     return interrupted.length;
+  }
+
+  /** Closes a task no process runs any more: open items closed, `failed` with `arbiter_interrupted`. */
+  private async endInterrupted(stored: StoredResponse): Promise<void> {
+    await this.events.resume(stored.id);
+    const assembler = new ResponseAssembler();
+    for (const event of await this.store.eventsAfter(stored.id, -1)) assembler.apply(event);
+    const owner = {
+      principalId: stored.principalId,
+      harnessId: stored.harnessId,
+      sessionId: stored.sessionId,
+    };
+    const emit = (event: NewEvent) => {
+      const appended = this.events.append(stored.id, owner, event);
+      assembler.apply(appended);
+      return appended;
+    };
+    this.closeDanglingItems(assembler, emit);
+    await this.writeTerminal(stored, assembler, emit, { status: 'failed', error: INTERRUPTED });
   }
 
   private async execute(task: PreparedTask, controller: AbortController): Promise<void> {
@@ -347,7 +451,11 @@ export class TaskRunner {
       const id = newObjectId('file');
       let bytes: number;
       try {
-        bytes = workspace.copyOut(relative, this.layout.fileBlob(id));
+        let copied = 0;
+        writeFileAtomically(this.layout.fileBlob(id), (temporary) => {
+          copied = workspace.copyOut(relative, temporary);
+        });
+        bytes = copied;
       } catch {
         // Replaced by a link or FIFO since the snapshot, or removed: not followed, not stored.
         fs.rmSync(this.layout.fileBlob(id), { force: true });
@@ -418,11 +526,28 @@ export class TaskRunner {
     };
     // The terminal body and the budget settlement commit together: a crash leaves either both (and
     // recovery skips the response) or neither (and recovery settles it), never a double charge.
-    await this.store.transaction(async (tx) => {
-      await tx.saveResponseBody(final, final.store === false);
-      await this.budgets?.settle(final.id, final.usage, tx.db);
-    });
+    // Only the node holding the task's lease ends it: a node that was presumed dead and taken over
+    // finds the lease gone and writes nothing, so the response ends and settles exactly once.
+    const ended = await this.store
+      .transaction(async (tx) => {
+        if ((await tx.releaseLease(final.id, this.lease.nodeId)) === 'foreign') throw new LeaseLost(final.id);
+        await tx.saveResponseBody(final, final.store === false);
+        await this.budgets?.settle(final.id, final.usage, tx.db);
+        return true;
+      })
+      .catch((error: unknown) => {
+        if (error instanceof LeaseLost) return false;
+        throw error;
+      });
+    if (!ended) {
+      await this.events.flush(stored.id, { final: true }).catch(() => undefined);
+      return;
+    }
     emit({ type: terminalEventType(final.status), response: final });
     await this.events.flush(stored.id, { final: true });
   }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

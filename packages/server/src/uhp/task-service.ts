@@ -265,6 +265,8 @@ export class TaskService {
           body: initial,
           input: input.items,
         });
+        // The node that will run the task holds it from the start (docs/deployment.md, "Leases").
+        await tx.insertLease(responseId, this.runner.lease.nodeId, this.runner.leaseExpiry());
         if (options.idempotencyKey)
           await tx.insertIdempotencyKey(
             principalId,

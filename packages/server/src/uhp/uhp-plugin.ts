@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { UHP_VERSION, UHP_VERSION_HEADER } from '@arbiter/uhp/wire';
 import multipart from '@fastify/multipart';
 import type { Database } from 'better-sqlite3';
@@ -29,7 +30,7 @@ import { uhpMigrations } from './storage/uhp-migrations.js';
 import { UhpStore } from './storage/uhp-store.js';
 import { EventLog } from './streaming/event-log.js';
 import { DEFAULT_STREAM_LIMITS, KEEP_ALIVE_MS, type StreamLimits } from './streaming/sse-writer.js';
-import { TaskRunner } from './task-runner.js';
+import { DEFAULT_LEASE_MS, TaskRunner } from './task-runner.js';
 import { type TaskLimits, TaskService } from './task-service.js';
 import { UhpHttpError } from './uhp-error.js';
 import type { UhpServices } from './uhp-services.js';
@@ -90,6 +91,21 @@ export interface UhpPluginOptions {
    * programs are refused when it cannot start). See docs/security.md.
    */
   readonly sandbox?: ProcessSandbox | SandboxConfigInput;
+  /** How this node shares tasks with the other nodes of one PostgreSQL database (docs/deployment.md). */
+  readonly cluster?: ClusterOptions;
+}
+
+export interface ClusterOptions {
+  /** Names this process among the nodes; a random id by default. */
+  readonly nodeId?: string;
+  /** The lease clock (milliseconds since the epoch); injected by tests. */
+  readonly clock?: () => number;
+  /** A task whose node has not renewed its lease for this long is taken over. Default 5000. */
+  readonly leaseMs?: number;
+  /** How often leases are renewed and expired ones looked for. Default a fifth of `leaseMs`. */
+  readonly heartbeatMs?: number;
+  /** How often a waiting stream re-reads the log on PostgreSQL, in case a notification was lost. Default 1000. */
+  readonly pollMs?: number;
 }
 
 function findOnPath(binary: string): string | null {
@@ -122,12 +138,21 @@ export async function uhpPlugin(app: FastifyInstance, options: UhpPluginOptions)
   }
   const limits = { ...DEFAULT_TASK_LIMITS, ...options.limits };
   const store = new UhpStore(db);
-  const events = new EventLog(store);
+  const nodeId = options.cluster?.nodeId ?? `node_${randomBytes(6).toString('hex')}`;
+  const leaseMs = options.cluster?.leaseMs ?? DEFAULT_LEASE_MS;
+  const events = new EventLog(store, {
+    nodeId,
+    pollMs: db.dialect === 'postgres' ? (options.cluster?.pollMs ?? 1000) : null,
+  });
   const layout = new UhpDataLayout(options.dataDir);
   const budgets = new PrepaidBudgets(db, options.pricing);
   const sandbox =
     options.sandbox instanceof ProcessSandbox ? options.sandbox : await ProcessSandbox.open(options.sandbox);
-  const runner = new TaskRunner(store, events, layout, sandbox, options.toolLimits, budgets);
+  const runner = new TaskRunner(store, events, layout, sandbox, options.toolLimits, budgets, {
+    nodeId,
+    clock: options.cluster?.clock ?? Date.now,
+    leaseMs,
+  });
   const gate = new ToolCallGate(createInProcessGateClient(), layout.gateAuditLog(), options.toolGating);
   const runtimes = options.createRuntimes?.(gate) ??
     options.runtimes ?? [
@@ -191,6 +216,34 @@ export async function uhpPlugin(app: FastifyInstance, options: UhpPluginOptions)
   }, options.credentialCheckMs ?? CREDENTIAL_CHECK_MS);
   credentialSweep.unref();
   app.addHook('onClose', async () => clearInterval(credentialSweep));
+  // Other nodes' events and cancellations (PostgreSQL only), and this node's heartbeat: it renews
+  // the leases of the tasks running here and ends the tasks of nodes that stopped renewing theirs.
+  await events.listenAcrossNodes();
+  const stopCancelListener = await runner.listenAcrossNodes();
+  let beating = false;
+  const heartbeat = setInterval(
+    () => {
+      if (beating) return;
+      beating = true;
+      runner
+        .heartbeat()
+        .then((recovered) => {
+          if (recovered > 0)
+            app.log.warn({ recovered }, 'UHP: ended tasks whose node stopped renewing their lease');
+        })
+        .catch((error: unknown) => app.log.error({ err: error }, 'UHP: the lease heartbeat failed'))
+        .finally(() => {
+          beating = false;
+        });
+    },
+    options.cluster?.heartbeatMs ?? Math.max(50, Math.floor(leaseMs / 5)),
+  );
+  heartbeat.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(heartbeat);
+    await stopCancelListener();
+    await events.close();
+  });
   app.addHook('preClose', async () => {
     await runner.shutdown();
     // Every task ended, so nothing a task started may outlive the server.

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { writeFileAtomically } from '../../storage/atomic-file.js';
 import { safeFilename } from '../input/task-input.js';
 import { mediaTypeOf } from '../media-type.js';
 import { isObjectId, newObjectId } from '../object-id.js';
@@ -88,7 +89,9 @@ export function registerFileRoutes(app: FastifyInstance, services: UhpServices):
     }
     const id = newObjectId('file');
     const filename = safeFilename(part.filename, 'upload');
-    fs.writeFileSync(layout.fileBlob(id), data);
+    writeFileAtomically(layout.fileBlob(id), (temporary) =>
+      fs.writeFileSync(temporary, data, { flag: 'wx' }),
+    );
     const file: StoredFile = {
       id,
       principalId,

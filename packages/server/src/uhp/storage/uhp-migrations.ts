@@ -152,4 +152,29 @@ export const uhpMigrations: readonly Migration[] = [
       CREATE UNIQUE INDEX uhp_shares_session ON uhp_shares (session_id);
     `,
   },
+  {
+    // Every running task is held by one node under a lease that node renews; a lease that expires
+    // means its node is gone, and another node ends the task (docs/deployment.md).
+    id: '0101-uhp-task-leases',
+    up(db) {
+      db.exec(`
+        CREATE TABLE uhp_task_leases (
+          response_id TEXT PRIMARY KEY REFERENCES uhp_responses (id) ON DELETE CASCADE,
+          node_id TEXT NOT NULL,
+          expires_at INTEGER NOT NULL
+        );
+        CREATE INDEX uhp_task_leases_expiry ON uhp_task_leases (expires_at);
+        CREATE INDEX uhp_task_leases_node ON uhp_task_leases (node_id);
+      `);
+    },
+    postgres: `
+      CREATE TABLE uhp_task_leases (
+        response_id TEXT PRIMARY KEY REFERENCES uhp_responses (id) ON DELETE CASCADE,
+        node_id TEXT NOT NULL,
+        expires_at BIGINT NOT NULL
+      );
+      CREATE INDEX uhp_task_leases_expiry ON uhp_task_leases (expires_at);
+      CREATE INDEX uhp_task_leases_node ON uhp_task_leases (node_id);
+    `,
+  },
 ];

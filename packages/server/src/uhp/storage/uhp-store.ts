@@ -312,6 +312,12 @@ export class UhpStore {
     return row && toResponse(row);
   }
 
+  /** Any principal's response: for the runner's recovery of tasks whose node is gone, never for a request. */
+  async responseById(id: string): Promise<StoredResponse | undefined> {
+    const row = await this.db.get<ResponseRow>('SELECT * FROM uhp_responses WHERE id = ?', [id]);
+    return row && toResponse(row);
+  }
+
   /** Hidden responses still anchor continuation and idempotent retries. */
   async getResponseIncludingHidden(principalId: string, id: string): Promise<StoredResponse | undefined> {
     const row = await this.db.get<ResponseRow>(
@@ -518,5 +524,58 @@ export class UhpStore {
 
   async deleteShare(sessionId: string): Promise<boolean> {
     return (await this.db.run('DELETE FROM uhp_shares WHERE session_id = ?', [sessionId])) > 0;
+  }
+
+  // ── task leases ────────────────────────────────────────────────────────────
+  async insertLease(responseId: string, nodeId: string, expiresAt: number): Promise<void> {
+    await this.db.run('INSERT INTO uhp_task_leases (response_id, node_id, expires_at) VALUES (?, ?, ?)', [
+      responseId,
+      nodeId,
+      expiresAt,
+    ]);
+  }
+
+  /** Extends every lease this node holds (its heartbeat); answers how many it holds. */
+  renewLeases(nodeId: string, expiresAt: number): Promise<number> {
+    return this.db.run('UPDATE uhp_task_leases SET expires_at = ? WHERE node_id = ?', [expiresAt, nodeId]);
+  }
+
+  /**
+   * Takes over up to `limit` leases that expired before `now` (their node stopped renewing them),
+   * each now held by `nodeId` until `expiresAt`. In PostgreSQL `FOR UPDATE SKIP LOCKED` hands each
+   * expired lease to one node however many sweep at once.
+   */
+  claimExpiredLeases(nodeId: string, now: number, expiresAt: number, limit = 20): Promise<string[]> {
+    return this.db.transaction(async (tx) => {
+      const skipLocked = tx.dialect === 'postgres' ? ' FOR UPDATE SKIP LOCKED' : '';
+      const rows = await tx.all<{ response_id: string }>(
+        `SELECT response_id FROM uhp_task_leases WHERE expires_at < ? ORDER BY expires_at LIMIT ?${skipLocked}`,
+        [now, limit],
+      );
+      for (const row of rows)
+        await tx.run('UPDATE uhp_task_leases SET node_id = ?, expires_at = ? WHERE response_id = ?', [
+          nodeId,
+          expiresAt,
+          row.response_id,
+        ]);
+      return rows.map((row) => row.response_id);
+    });
+  }
+
+  /**
+   * Ends the lease of a task that reached its terminal state, inside that state's transaction.
+   * `foreign`: another node took the task over (this node was presumed dead), so this node must not
+   * write a terminal state; `absent`: a response from before leases, or one never leased.
+   */
+  async releaseLease(responseId: string, nodeId: string): Promise<'released' | 'absent' | 'foreign'> {
+    const forUpdate = this.db.dialect === 'postgres' ? ' FOR UPDATE' : '';
+    const row = await this.db.get<{ node_id: string }>(
+      `SELECT node_id FROM uhp_task_leases WHERE response_id = ?${forUpdate}`,
+      [responseId],
+    );
+    if (!row) return 'absent';
+    if (row.node_id !== nodeId) return 'foreign';
+    await this.db.run('DELETE FROM uhp_task_leases WHERE response_id = ?', [responseId]);
+    return 'released';
   }
 }

@@ -1,4 +1,4 @@
-import { EventEmitter, once } from 'node:events';
+import { EventEmitter } from 'node:events';
 import { isTerminalEventType, type StreamEvent } from '@arbiter/uhp/wire';
 import type { UhpStore } from '../storage/uhp-store.js';
 
@@ -9,10 +9,27 @@ export interface EventOwner {
   readonly sessionId: string;
 }
 
+/** An event now in the log (read it there: it may have been appended on another node). */
 export interface AppendedEvent {
   readonly responseId: string;
   readonly owner: EventOwner;
-  readonly event: StreamEvent;
+  readonly sequence: number;
+  readonly type: string;
+}
+
+/** The channel on which nodes sharing a PostgreSQL database announce appended events. */
+export const EVENTS_CHANNEL = 'arbiter_events';
+
+/** What one node tells the others about an event it stored (ids only; the event is in the log). */
+interface EventNotice {
+  /** The node that appended it, which has already woken its own readers. */
+  readonly n: string;
+  readonly r: string;
+  readonly q: number;
+  readonly t: string;
+  readonly p: string;
+  readonly h: string;
+  readonly s: string;
 }
 
 export type NewEvent = { readonly type: string } & Record<string, unknown>;
@@ -31,9 +48,52 @@ export class EventLog {
   private readonly nextSequence = new Map<string, number>();
   private readonly writes = new Map<string, Promise<void>>();
   private readonly failures = new Map<string, unknown>();
+  private stopListening: (() => Promise<void>) | null = null;
 
-  constructor(private readonly store: UhpStore) {
+  /**
+   * `nodeId` names this process among the nodes sharing a database. With `pollMs`, a reader also
+   * looks at the log that often while it waits, so even a lost notification delays it by no more.
+   */
+  constructor(
+    private readonly store: UhpStore,
+    private readonly options: { readonly nodeId: string; readonly pollMs?: number | null } = {
+      nodeId: 'local',
+    },
+  ) {
     this.wakeups.setMaxListeners(0);
+  }
+
+  /**
+   * On PostgreSQL, listens for the events other nodes append, so a stream served here follows a
+   * task running elsewhere. Not needed on SQLite, which one process serves.
+   */
+  async listenAcrossNodes(): Promise<void> {
+    if (this.store.db.dialect !== 'postgres' || this.stopListening) return;
+    this.stopListening = await this.store.db.listen(EVENTS_CHANNEL, (payload) => {
+      if (payload === null) {
+        // Notifications may have been lost while the connection was down: every reader re-reads.
+        this.wakeups.emit('resync');
+        return;
+      }
+      let notice: EventNotice;
+      try {
+        notice = JSON.parse(payload) as EventNotice;
+      } catch {
+        return;
+      }
+      if (notice.n === this.options.nodeId) return;
+      this.emitWake(
+        notice.r,
+        { principalId: notice.p, harnessId: notice.h, sessionId: notice.s },
+        notice.q,
+        notice.t,
+      );
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.stopListening?.();
+    this.stopListening = null;
   }
 
   /**
@@ -98,9 +158,43 @@ export class EventLog {
   }
 
   private wake(responseId: string, owner: EventOwner, event: StreamEvent): void {
+    this.emitWake(responseId, owner, event.sequence_number, event.type);
+    if (this.store.db.dialect !== 'postgres') return;
+    const notice: EventNotice = {
+      n: this.options.nodeId,
+      r: responseId,
+      q: event.sequence_number,
+      t: event.type,
+      p: owner.principalId,
+      h: owner.harnessId,
+      s: owner.sessionId,
+    };
+    // The event is stored; a failed notification only delays other nodes' readers until they poll.
+    this.store.db.notify(EVENTS_CHANNEL, JSON.stringify(notice)).catch(() => undefined);
+  }
+
+  private emitWake(responseId: string, owner: EventOwner, sequence: number, type: string): void {
     this.wakeups.emit(responseId);
-    if (isTerminalEventType(event.type)) this.wakeups.emit(`${responseId}:terminal`);
-    this.wakeups.emit('*', { responseId, owner, event } satisfies AppendedEvent);
+    if (isTerminalEventType(type)) this.wakeups.emit(`${responseId}:terminal`);
+    this.wakeups.emit('*', { responseId, owner, sequence, type } satisfies AppendedEvent);
+  }
+
+  /** Resolves when `name` is emitted, the log should be re-read, `pollMs` passes, or `signal` aborts. */
+  private wakeup(name: string, signal?: AbortSignal): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        this.wakeups.off(name, done);
+        this.wakeups.off('resync', done);
+        signal?.removeEventListener('abort', done);
+        if (timer) clearTimeout(timer);
+        resolve();
+      };
+      this.wakeups.on(name, done);
+      this.wakeups.on('resync', done);
+      signal?.addEventListener('abort', done, { once: true });
+      const timer = this.options.pollMs ? setTimeout(done, this.options.pollMs) : null;
+      timer?.unref();
+    });
   }
 
   /** Every event strictly after `afterSequence`, then live ones, until the terminal event or `signal`. */
@@ -112,7 +206,7 @@ export class EventLog {
     let last = afterSequence;
     while (!signal?.aborted) {
       // Listen before reading, so an append between the read and the wait is not missed.
-      const woken = once(this.wakeups, responseId, signal ? { signal } : {}).catch(() => undefined);
+      const woken = this.wakeup(responseId, signal);
       const events = await this.store.eventsAfter(responseId, last);
       for (const event of events) {
         last = event.sequence_number;
@@ -125,16 +219,12 @@ export class EventLog {
 
   /** Resolves once the response has its terminal event (immediately if it already has). */
   async untilTerminal(responseId: string, signal?: AbortSignal): Promise<void> {
-    // Listen first, then look, so a terminal event appended in between is not missed.
-    const controller = new AbortController();
-    const abort = () => controller.abort();
-    signal?.addEventListener('abort', abort, { once: true });
-    const ended = once(this.wakeups, `${responseId}:terminal`, { signal: controller.signal }).catch(
-      () => undefined,
-    );
-    if ((await this.store.responseStatus(responseId)) !== 'in_progress') controller.abort();
-    await ended;
-    signal?.removeEventListener('abort', abort);
+    while (!signal?.aborted) {
+      // Listen first, then look, so a terminal event appended in between is not missed.
+      const ended = this.wakeup(`${responseId}:terminal`, signal);
+      if ((await this.store.responseStatus(responseId)) !== 'in_progress') return;
+      await ended;
+    }
   }
 
   onAppend(listener: (appended: AppendedEvent) => void): () => void {
