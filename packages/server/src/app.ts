@@ -26,6 +26,8 @@ export interface AppOptions {
   readonly logger?: boolean | Exclude<FastifyServerOptions['logger'], undefined>;
   /** Serve the UHP API under `/api/harness` with these options; authentication is the app's. */
   readonly harness?: Omit<UhpPluginOptions, 'authenticate'>;
+  /** What `GET /readyz` asks of the database (`SELECT 1`); without it readiness checks nothing more. */
+  readonly checkDatabase?: () => Promise<unknown>;
 }
 
 const REDACTED_PATHS = ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie'];
@@ -42,7 +44,7 @@ function loggerOptions(logger: AppOptions['logger']): FastifyServerOptions['logg
 
 /**
  * The Arbiter HTTP application, built from plugins and not listening: tests drive it with
- * `inject`, `startServer` listens. Routes: the Decision API (`/v1/…`), `/health`,
+ * `inject`, `startServer` listens. Routes: the Decision API (`/v1/…`), `/health`, `/healthz`, `/readyz`,
  * `/openapi.json`, `/docs`, and the UHP API under `/api/harness` when `harness` is given.
  *
  * @example
@@ -76,7 +78,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   installJsonBodyParser(app);
   await app.register(authPlugin, { authenticator: options.authenticator });
   await app.register(apiReferencePlugin, { version: SERVER_VERSION });
-  await app.register(healthRoutes);
+  await app.register(healthRoutes, options.checkDatabase ? { checkDatabase: options.checkDatabase } : {});
   await app.register(homePage, { version: SERVER_VERSION, harness: options.harness !== undefined });
   await app.register(decisionRoutes, { catalog: options.catalog, limits });
   if (options.harness) {

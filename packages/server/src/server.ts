@@ -119,6 +119,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       authenticator,
       limits: config?.limits,
       logger: options.logger,
+      checkDatabase: () => sql.get('SELECT 1 AS one'),
       ...(options.harness === false
         ? {}
         : {
