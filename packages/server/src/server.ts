@@ -16,6 +16,7 @@ import { resolveDataDir, secureDataDir } from './config/data-dir.js';
 import { loadServerConfig, type ServerConfig } from './config/server-config.js';
 import { migrations } from './storage/migrations.js';
 import { openStorage } from './storage/open-storage.js';
+import { PostgresDatabase } from './storage/postgres-database.js';
 import { SqliteDatabase } from './storage/sqlite-database.js';
 import { ProcessSandbox } from './uhp/sandbox/process-sandbox.js';
 import type { UhpPluginOptions } from './uhp/uhp-plugin.js';
@@ -141,6 +142,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       reloading.onReloadError = (error) =>
         app.log.error({ err: error }, 'API keys: reloading from the database failed');
     }
+    if (sql instanceof PostgresDatabase)
+      sql.onError = (error) =>
+        app.log.warn({ err: error }, 'PostgreSQL: a connection failed; it is replaced');
     app.addHook('onClose', async () => {
       await pgKeys?.close();
       await sql.close();

@@ -34,13 +34,16 @@ export class PostgresDatabase implements SqlDatabase {
   /** The connection string with its password replaced, for messages. */
   readonly description: string;
   readonly #notifications: PostgresNotifications;
+  /** Told about failures no caller awaits: an idle pooled connection lost, LISTEN reconnecting. */
+  onError: (error: Error) => void = () => {};
 
   constructor(connectionString: string, options: { readonly maxConnections?: number } = {}) {
     this.description = redactConnectionString(connectionString);
-    this.#notifications = new PostgresNotifications(connectionString);
+    this.#notifications = new PostgresNotifications(connectionString, (error) => this.onError(error));
     this.pool = new pg.Pool({ connectionString, types, max: options.maxConnections ?? 10 });
-    // An idle client that loses its server emits here; without a listener the process would exit.
-    this.pool.on('error', () => {});
+    // An idle client that loses its server emits here (without a listener the process would exit);
+    // the pool drops it and the next query opens another, so this is reported, not fatal.
+    this.pool.on('error', (error) => this.onError(error));
   }
 
   async all<Row>(sql: string, params: readonly SqlValue[] = []): Promise<Row[]> {

@@ -18,7 +18,10 @@ export class PostgresNotifications {
   #closed = false;
   #retry: NodeJS.Timeout | null = null;
 
-  constructor(connectionString: string) {
+  constructor(
+    connectionString: string,
+    private readonly onError: (error: Error) => void = () => {},
+  ) {
     this.#connectionString = connectionString;
   }
 
@@ -48,7 +51,10 @@ export class PostgresNotifications {
     this.#connecting ??= (async () => {
       const client = new pg.Client({ connectionString: this.#connectionString });
       client.on('notification', (message) => this.#handlers.emit(message.channel, message.payload ?? ''));
-      client.on('error', () => this.#lost(client));
+      client.on('error', (error) => {
+        this.onError(error);
+        this.#lost(client);
+      });
       client.on('end', () => this.#lost(client));
       try {
         await client.connect();
@@ -81,7 +87,10 @@ export class PostgresNotifications {
         () => {
           for (const channel of this.#channels) this.#handlers.emit(channel, null);
         },
-        () => this.#reconnect(),
+        (error: Error) => {
+          this.onError(error);
+          this.#reconnect();
+        },
       );
     }, RECONNECT_DELAY_MS);
     this.#retry.unref();

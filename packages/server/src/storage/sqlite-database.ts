@@ -51,13 +51,13 @@ export class SqliteDatabase implements SqlDatabase {
       end = resolve;
     });
     try {
-      this.connection.prepare('BEGIN IMMEDIATE').run();
+      this.statement('BEGIN IMMEDIATE').run();
       try {
         const result = await work(new SqliteTransaction(this));
-        this.connection.prepare('COMMIT').run();
+        this.statement('COMMIT').run();
         return result;
       } catch (error) {
-        if (this.connection.inTransaction) this.connection.prepare('ROLLBACK').run();
+        if (this.connection.inTransaction) this.statement('ROLLBACK').run();
         throw error;
       }
     } finally {

@@ -123,7 +123,13 @@ export class TaskRunner {
     if (this.store.db.dialect !== 'postgres') return async () => {};
     return this.store.db.listen(CANCEL_CHANNEL, (payload) => {
       if (payload === null) return;
-      const { responseId, sessionId } = JSON.parse(payload) as { responseId?: string; sessionId?: string };
+      let request: { responseId?: unknown; sessionId?: unknown };
+      try {
+        request = JSON.parse(payload) as typeof request;
+      } catch {
+        return; // Not one of ours: nothing to cancel.
+      }
+      const { responseId, sessionId } = request;
       for (const [id, task] of this.running)
         if (id === responseId || (sessionId !== undefined && task.sessionId === sessionId))
           task.controller.abort('cancelled' satisfies StopReason);

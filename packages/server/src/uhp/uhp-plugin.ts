@@ -204,6 +204,8 @@ export async function uhpPlugin(app: FastifyInstance, options: UhpPluginOptions)
     },
   };
 
+  events.onNotifyError = (error) =>
+    app.log.warn({ err: error }, 'UHP: other nodes were not told of an event (they find it by polling)');
   runner.onUnrecoverable = (responseId, error) =>
     app.log.error({ err: error, responseId }, 'UHP: a task could not be ended; the next start recovers it');
   const recovered = await runner.recoverInterrupted();

@@ -1,5 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -58,6 +60,46 @@ function untilText(text: string) {
   };
 }
 
+/**
+ * A round-robin proxy in front of the nodes, as a load balancer is: each request goes to the next
+ * node, streams are piped unbuffered. Answers its base URL and the node each request went to.
+ */
+async function roundRobin(
+  targets: ClusterNode[],
+): Promise<{ baseUrl: string; served: string[]; close(): Promise<void> }> {
+  const served: string[] = [];
+  let next = 0;
+  const proxy = http.createServer((request, response) => {
+    const target = new URL(targets[next++ % targets.length]!.baseUrl);
+    served.push(target.port);
+    const upstream = http.request(
+      {
+        host: target.hostname,
+        port: target.port,
+        method: request.method,
+        path: request.url,
+        headers: request.headers,
+      },
+      (answer) => {
+        response.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(response);
+      },
+    );
+    upstream.on('error', () => response.destroy());
+    request.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  return {
+    baseUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/api/harness`,
+    served,
+    close: () =>
+      new Promise((resolve) => {
+        proxy.closeAllConnections();
+        proxy.close(() => resolve());
+      }),
+  };
+}
+
 function stream(baseUrl: string, responseId: string, lastEventId?: number) {
   return fetch(`${baseUrl}/v1/responses/${responseId}?stream=true`, {
     headers: {
@@ -99,6 +141,76 @@ describe('two nodes on one PostgreSQL database', () => {
     expect(JSON.stringify(all)).not.toContain('never');
     // A, which ran it, answers the same final state.
     expect((await call(a.baseUrl, `/v1/responses/${id}`, { key })).json).toEqual(cancelled.json);
+  });
+
+  it('behind a round-robin proxy, a session lives across nodes: stream, continue, files, turns, share, delete', async () => {
+    const storage = await sharedStorage();
+    const a = await node({ ...storage, cluster: { nodeId: 'node-a' } });
+    const b = await node({ ...storage, cluster: { nodeId: 'node-b' } });
+    const proxy = await roundRobin([a, b]);
+    try {
+      const base = proxy.baseUrl;
+      const streamed = await fetch(`${base}/v1/responses`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ input: '@write notes.txt <<<from the first node>>>', stream: true }),
+      });
+      const { events } = await readEvents(streamed, performance.now());
+      expectWellFormedStream(events);
+      const first = events.at(-1)!.data.response;
+      expect(first.status).toBe('completed');
+
+      const form = new FormData();
+      form.append('file', new Blob([new TextEncoder().encode('uploaded bytes')]), 'upload.txt');
+      const uploaded = await call(base, '/v1/files', { method: 'POST', key, raw: form });
+      expect((await call(base, `/v1/files/${uploaded.json.id}`, { key })).json.filename).toBe('upload.txt');
+      const second = await call(base, '/v1/responses', {
+        method: 'POST',
+        key,
+        body: {
+          previous_response_id: first.id,
+          input: [
+            {
+              role: 'user',
+              content: [
+                { type: 'input_text', text: '@read notes.txt\n@read upload.txt' },
+                { type: 'input_file', file_id: uploaded.json.id },
+              ],
+            },
+          ],
+        },
+      });
+      expect(second.json.status).toBe('completed');
+      expect(JSON.stringify(second.json.output)).toContain('from the first node');
+      expect(JSON.stringify(second.json.output)).toContain('uploaded bytes');
+
+      const session = first.metadata.session_id as string;
+      const turns = await call(base, `/v1/sessions/${session}/turns`, { key });
+      expect(turns.json.turns.map((turn: { response_id: string }) => turn.response_id)).toEqual([
+        first.id,
+        second.json.id,
+      ]);
+      const files = await call(base, `/v1/sessions/${session}/files`, { key });
+      const notes = files.json.files.find((file: { filename: string }) => file.filename === 'notes.txt');
+      const download = await fetch(
+        `${base}/v1/containers/${first.metadata.container_id}/files/${notes.id}/content`,
+        {
+          headers: { authorization: `Bearer ${key}` },
+        },
+      );
+      expect(await download.text()).toBe('from the first node');
+      const share = await call(base, `/v1/sessions/${session}/share`, { method: 'POST', key });
+      expect((await call(base, `/v1/sessions/${session}/share`, { key })).json.token).toBe(share.json.token);
+      expect((await call(base, `/v1/sessions/${session}`, { key, method: 'DELETE' })).json.deleted).toBe(
+        true,
+      );
+      expect((await call(base, `/v1/sessions/${session}`, { key })).status).toBe(404);
+      expect((await call(base, `/v1/responses/${second.json.id}`, { key })).status).toBe(404);
+      // Both nodes took part.
+      expect(new Set(proxy.served).size).toBe(2);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('concurrent retries with one Idempotency-Key spread over both nodes start one task', async () => {

@@ -49,6 +49,8 @@ export class EventLog {
   private readonly writes = new Map<string, Promise<void>>();
   private readonly failures = new Map<string, unknown>();
   private stopListening: (() => Promise<void>) | null = null;
+  /** Told when telling other nodes about an event failed (their readers then find it by polling). */
+  onNotifyError: (error: unknown) => void = () => {};
 
   /**
    * `nodeId` names this process among the nodes sharing a database. With `pollMs`, a reader also
@@ -170,7 +172,9 @@ export class EventLog {
       s: owner.sessionId,
     };
     // The event is stored; a failed notification only delays other nodes' readers until they poll.
-    this.store.db.notify(EVENTS_CHANNEL, JSON.stringify(notice)).catch(() => undefined);
+    this.store.db
+      .notify(EVENTS_CHANNEL, JSON.stringify(notice))
+      .catch((error: unknown) => this.onNotifyError(error));
   }
 
   private emitWake(responseId: string, owner: EventOwner, sequence: number, type: string): void {
