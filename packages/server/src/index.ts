@@ -15,6 +15,7 @@ export {
   createNoAuthAuthenticator,
 } from './auth/authenticator.js';
 export { type ApiKeyRecord, type CreatedApiKey, KeyStore } from './auth/key-store.js';
+export { PostgresKeyStore } from './auth/postgres-key-store.js';
 export { LOCAL_PRINCIPAL_NAME, type Principal } from './auth/principal.js';
 export { billingMigrations } from './billing/billing-migrations.js';
 export { formatAmount, parseAmount } from './billing/money.js';
@@ -44,8 +45,13 @@ export {
   type StartServerOptions,
   startServer,
 } from './server.js';
+export { isPostgresUrl, redactConnectionString } from './storage/connection-string.js';
 export { openDatabase } from './storage/database.js';
 export { migrations } from './storage/migrations.js';
+export { openStorage, type StorageOptions } from './storage/open-storage.js';
+export { PostgresDatabase } from './storage/postgres-database.js';
+export type { SqlDatabase, SqlDialect } from './storage/sql-database.js';
+export { SqliteDatabase } from './storage/sqlite-database.js';
 export {
   ACP_PRESETS,
   type AcpAgentDefinition,

@@ -218,29 +218,31 @@ export async function uhpPlugin(app: FastifyInstance, options: UhpPluginOptions)
   }, options.credentialCheckMs ?? CREDENTIAL_CHECK_MS);
   credentialSweep.unref();
   app.addHook('onClose', async () => clearInterval(credentialSweep));
-  // Other nodes' events and cancellations (PostgreSQL only), and this node's heartbeat: it renews
-  // the leases of the tasks running here and ends the tasks of nodes that stopped renewing theirs.
+  // Other nodes' events and cancellations, and this node's heartbeat: it renews the leases of the
+  // tasks running here and ends the tasks of nodes that stopped renewing theirs. PostgreSQL only:
+  // one process serves a SQLite database, and its start takes over every lease (recoverInterrupted).
   await events.listenAcrossNodes();
   const stopCancelListener = await runner.listenAcrossNodes();
   let beating = false;
-  const heartbeat = setInterval(
-    () => {
-      if (beating) return;
-      beating = true;
-      runner
-        .heartbeat()
-        .then((recovered) => {
-          if (recovered > 0)
-            app.log.warn({ recovered }, 'UHP: ended tasks whose node stopped renewing their lease');
-        })
-        .catch((error: unknown) => app.log.error({ err: error }, 'UHP: the lease heartbeat failed'))
-        .finally(() => {
-          beating = false;
-        });
-    },
-    options.cluster?.heartbeatMs ?? Math.max(50, Math.floor(leaseMs / 5)),
-  );
-  heartbeat.unref();
+  const beat = () => {
+    if (beating) return;
+    beating = true;
+    runner
+      .heartbeat()
+      .then((recovered) => {
+        if (recovered > 0)
+          app.log.warn({ recovered }, 'UHP: ended tasks whose node stopped renewing their lease');
+      })
+      .catch((error: unknown) => app.log.error({ err: error }, 'UHP: the lease heartbeat failed'))
+      .finally(() => {
+        beating = false;
+      });
+  };
+  const heartbeat =
+    db.dialect === 'postgres'
+      ? setInterval(beat, options.cluster?.heartbeatMs ?? Math.max(50, Math.floor(leaseMs / 5)))
+      : undefined;
+  heartbeat?.unref();
   app.addHook('onClose', async () => {
     clearInterval(heartbeat);
     await stopCancelListener();
