@@ -12,7 +12,8 @@ RUN apt-get update && apt-get install -y --no-install-recommends python3 make g+
 COPY package.json package-lock.json tsconfig.base.json tsconfig.json ./
 COPY packages ./packages
 COPY scripts ./scripts
-RUN npm ci && npm run build && npm prune --omit=dev
+# `npm ci` runs the root `prepare` script: the TypeScript build and the word-vector table.
+RUN npm ci && npm prune --omit=dev
 
 FROM node:20-bookworm-slim
 # bubblewrap, prlimit and setpriv: the process sandbox every task program starts in (docs/security.md).
