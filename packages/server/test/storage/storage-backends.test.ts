@@ -177,6 +177,34 @@ describe.each<Backend>(['sqlite', 'postgres'])('storage on %s', (backend) => {
     expect(await store.findIdempotencyKey('alice', 'k1', 0)).toBeUndefined();
   });
 
+  it('writes a burst of events in one call, in order, and refuses a burst that repeats a number whole', async () => {
+    const { db } = await freshDatabase(backend);
+    const store = new UhpStore(db);
+    await store.insertSession(session('hsess_b', 'alice', 1));
+    await store.insertResponse({
+      id: 'resp_b',
+      principalId: 'alice',
+      sessionId: 'hsess_b',
+      harnessId: 'chrn_1',
+      turnIndex: 0,
+      body: body('resp_b'),
+      input: [],
+    });
+    // More than one PostgreSQL statement's worth (200), with text that looks like placeholders.
+    const burst = Array.from({ length: 450 }, (_, sequence) => ({
+      type: 'response.output_text.delta',
+      delta: `? $1 '${sequence}'`,
+      sequence_number: sequence,
+    }));
+    await store.insertEvents('resp_b', burst);
+    const read = await store.eventsAfter('resp_b', -1);
+    expect(read).toEqual(burst);
+    await expect(
+      store.insertEvents('resp_b', [{ type: 'response.output_text.delta', sequence_number: 450 }, burst[7]!]),
+    ).rejects.toThrow();
+    expect(await store.lastSequenceNumber('resp_b')).toBe(backend === 'postgres' ? 449 : 450);
+  });
+
   it('forgets an Idempotency-Key older than the retention', async () => {
     const { db } = await freshDatabase(backend);
     const store = new UhpStore(db);

@@ -383,6 +383,24 @@ export class UhpStore {
     ]);
   }
 
+  /**
+   * Several events of one response in order: one statement per 200 on PostgreSQL, where each
+   * statement is a round trip; one each on SQLite, where a statement is a function call.
+   */
+  async insertEvents(responseId: string, events: readonly StreamEvent[]): Promise<void> {
+    if (this.db.dialect === 'sqlite') {
+      for (const event of events) await this.insertEvent(responseId, event);
+      return;
+    }
+    for (let start = 0; start < events.length; start += 200) {
+      const chunk = events.slice(start, start + 200);
+      await this.db.run(
+        `INSERT INTO uhp_events (response_id, sequence_number, data_json) VALUES ${chunk.map(() => '(?, ?, ?)').join(', ')}`,
+        chunk.flatMap((event) => [responseId, event.sequence_number, JSON.stringify(event)]),
+      );
+    }
+  }
+
   async eventsAfter(responseId: string, afterSequence: number): Promise<StreamEvent[]> {
     const rows = await this.db.all<{ data_json: string }>(
       'SELECT data_json FROM uhp_events WHERE response_id = ? AND sequence_number > ? ORDER BY sequence_number',

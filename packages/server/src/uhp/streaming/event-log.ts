@@ -20,12 +20,14 @@ export interface AppendedEvent {
 /** The channel on which nodes sharing a PostgreSQL database announce appended events. */
 export const EVENTS_CHANNEL = 'arbiter_events';
 
-/** What one node tells the others about an event it stored (ids only; the event is in the log). */
+/** What one node tells the others about events it stored (ids only; the events are in the log). */
 interface EventNotice {
-  /** The node that appended it, which has already woken its own readers. */
+  /** The node that appended them, which has already woken its own readers. */
   readonly n: string;
   readonly r: string;
+  /** The first and last sequence numbers stored in one write, and the last one's type. */
   readonly q: number;
+  readonly z: number;
   readonly t: string;
   readonly p: string;
   readonly h: string;
@@ -47,6 +49,8 @@ export class EventLog {
   private readonly wakeups = new EventEmitter();
   private readonly nextSequence = new Map<string, number>();
   private readonly writes = new Map<string, Promise<void>>();
+  /** Events appended and not yet handed to a write, per response with a writer running. */
+  private readonly queued = new Map<string, StreamEvent[]>();
   private readonly failures = new Map<string, unknown>();
   private stopListening: (() => Promise<void>) | null = null;
   /** Told when telling other nodes about an event failed (their readers then find it by polling). */
@@ -84,12 +88,11 @@ export class EventLog {
         return;
       }
       if (notice.n === this.options.nodeId) return;
-      this.emitWake(
-        notice.r,
-        { principalId: notice.p, harnessId: notice.h, sessionId: notice.s },
-        notice.q,
-        notice.t,
-      );
+      const owner = { principalId: notice.p, harnessId: notice.h, sessionId: notice.s };
+      // Only the last event's type is sent: it is the only one that can be terminal.
+      for (let sequence = notice.q; sequence < notice.z; sequence++)
+        this.emitWake(notice.r, owner, sequence, '');
+      this.emitWake(notice.r, owner, notice.z, notice.t);
     });
   }
 
@@ -104,14 +107,14 @@ export class EventLog {
    */
   async recordInitial(tx: UhpStore, responseId: string, events: readonly NewEvent[]): Promise<StreamEvent[]> {
     const stored = events.map((event, index) => ({ ...event, sequence_number: index }) as StreamEvent);
-    for (const event of stored) await tx.insertEvent(responseId, event);
+    await tx.insertEvents(responseId, stored);
     return stored;
   }
 
   /** Makes committed initial events known: later appends follow them, and readers wake. */
   announce(responseId: string, owner: EventOwner, stored: readonly StreamEvent[]): void {
     this.nextSequence.set(responseId, stored.length);
-    for (const event of stored) this.wake(responseId, owner, event);
+    if (stored.length > 0) this.wake(responseId, owner, stored);
   }
 
   /** Loads where the log of a response not appended to by this process ends (recovery, cleanup). */
@@ -127,18 +130,40 @@ export class EventLog {
       throw new Error(`the event log of ${responseId} was not opened in this process (resume it first)`);
     const stored = { ...event, sequence_number: sequence } as StreamEvent;
     this.nextSequence.set(responseId, sequence + 1);
-    const previous = this.writes.get(responseId) ?? Promise.resolve();
-    const written = previous.then(async () => {
-      if (this.failures.has(responseId)) return;
+    const queue = this.queued.get(responseId);
+    // A writer is running for this response: it takes the event in its next write.
+    if (queue) queue.push(stored);
+    else {
+      this.queued.set(responseId, [stored]);
+      this.writes.set(responseId, this.drain(responseId, owner));
+    }
+    return stored;
+  }
+
+  /**
+   * Writes a response's queued events in order, each write taking every event queued meanwhile (one
+   * round trip for many on PostgreSQL), and wakes readers once they are stored. Ends when the queue
+   * is empty; the next append starts another.
+   */
+  private async drain(responseId: string, owner: EventOwner): Promise<void> {
+    // Later in this turn, so the events a runtime emits together are written together.
+    await Promise.resolve();
+    for (;;) {
+      const queue = this.queued.get(responseId) ?? [];
+      if (queue.length === 0) {
+        this.queued.delete(responseId);
+        return;
+      }
+      const batch = queue.splice(0);
+      // After a failed write nothing more is written: `flush` reports it and the log is re-read.
+      if (this.failures.has(responseId)) continue;
       try {
-        await this.store.insertEvent(responseId, stored);
-        this.wake(responseId, owner, stored);
+        await this.store.insertEvents(responseId, batch);
+        this.wake(responseId, owner, batch);
       } catch (error) {
         this.failures.set(responseId, error);
       }
-    });
-    this.writes.set(responseId, written);
-    return stored;
+    }
   }
 
   /**
@@ -159,14 +184,17 @@ export class EventLog {
     if (failure !== undefined) throw failure;
   }
 
-  private wake(responseId: string, owner: EventOwner, event: StreamEvent): void {
-    this.emitWake(responseId, owner, event.sequence_number, event.type);
+  /** Wakes this node's readers of `events` (stored, in order), and tells the other nodes in one notice. */
+  private wake(responseId: string, owner: EventOwner, events: readonly StreamEvent[]): void {
+    for (const event of events) this.emitWake(responseId, owner, event.sequence_number, event.type);
     if (this.store.db.dialect !== 'postgres') return;
+    const last = events.at(-1) as StreamEvent;
     const notice: EventNotice = {
       n: this.options.nodeId,
       r: responseId,
-      q: event.sequence_number,
-      t: event.type,
+      q: (events[0] as StreamEvent).sequence_number,
+      z: last.sequence_number,
+      t: last.type,
       p: owner.principalId,
       h: owner.harnessId,
       s: owner.sessionId,
