@@ -143,6 +143,9 @@ export class TaskRunner {
    */
   async heartbeat(): Promise<number> {
     await this.store.renewLeases(this.lease.nodeId, this.leaseExpiry());
+    // Cancellations asked elsewhere whose notification did not arrive (it only wakes; this is the record).
+    for (const responseId of await this.store.cancelRequests(this.lease.nodeId))
+      this.running.get(responseId)?.controller.abort('cancelled' satisfies StopReason);
     const orphans = await this.store.claimExpiredLeases(
       this.lease.nodeId,
       this.lease.clock(),
@@ -231,9 +234,10 @@ export class TaskRunner {
       return;
     }
     if (this.store.db.dialect !== 'postgres') return;
-    await this.untilEnded([responseId], waitMs, () =>
-      this.store.db.notify(CANCEL_CHANNEL, JSON.stringify({ responseId })),
-    );
+    await this.untilEnded([responseId], waitMs, async () => {
+      await this.store.requestCancel({ responseId });
+      await this.store.db.notify(CANCEL_CHANNEL, JSON.stringify({ responseId }));
+    });
   }
 
   async cancelSession(sessionId: string, waitMs = 1000): Promise<void> {
@@ -242,9 +246,10 @@ export class TaskRunner {
     if (this.store.db.dialect !== 'postgres') return;
     const elsewhere = await this.store.runningResponseOfSession(sessionId);
     if (elsewhere)
-      await this.untilEnded([elsewhere], waitMs, () =>
-        this.store.db.notify(CANCEL_CHANNEL, JSON.stringify({ sessionId })),
-      );
+      await this.untilEnded([elsewhere], waitMs, async () => {
+        await this.store.requestCancel({ sessionId });
+        await this.store.db.notify(CANCEL_CHANNEL, JSON.stringify({ sessionId }));
+      });
   }
 
   /** Sends a request, then waits up to `waitMs` for the responses' terminal events. */

@@ -143,6 +143,27 @@ describe('two nodes on one PostgreSQL database', () => {
     expect((await call(a.baseUrl, `/v1/responses/${id}`, { key })).json).toEqual(cancelled.json);
   });
 
+  it('a cancellation whose notification is lost still reaches the running node, by its heartbeat', async () => {
+    const storage = await sharedStorage();
+    const a = await node({ ...storage, chunkDelayMs: 5, cluster: { nodeId: 'node-a', heartbeatMs: 20 } });
+    const b = await node({ ...storage, cluster: { nodeId: 'node-b' } });
+    const created = await call(a.baseUrl, '/v1/responses', {
+      method: 'POST',
+      key,
+      body: { input: '@say first words\n@sleep 60000\n@say never', background: true },
+    });
+    const id = created.json.id as string;
+    const first = await readEvents(await stream(b.baseUrl, id), performance.now(), untilText('first words'));
+    const resumed = stream(b.baseUrl, id, first.events.at(-1)!.data.sequence_number);
+    // What `cancel` records before it notifies; no notification follows here.
+    expect(
+      await b.db.run('UPDATE uhp_task_leases SET cancel_requested = 1 WHERE response_id = ?', [id]),
+    ).toBe(1);
+    const rest = await readEvents(await resumed, performance.now());
+    expect(rest.events.at(-1)!.data.response.status).toBe('cancelled');
+    expect(await a.db.all('SELECT 1 FROM uhp_task_leases')).toEqual([]);
+  });
+
   it('behind a round-robin proxy, a session lives across nodes: stream, continue, files, turns, share, delete', async () => {
     const storage = await sharedStorage();
     const a = await node({ ...storage, cluster: { nodeId: 'node-a' } });

@@ -154,14 +154,17 @@ export const uhpMigrations: readonly Migration[] = [
   },
   {
     // Every running task is held by one node under a lease that node renews; a lease that expires
-    // means its node is gone, and another node ends the task (docs/deployment.md).
+    // means its node is gone, and another node ends the task (docs/deployment.md). A cancellation
+    // asked on another node is recorded on the lease, where the running node's heartbeat finds it
+    // even if the notification that should have told it at once was lost.
     id: '0101-uhp-task-leases',
     up(db) {
       db.exec(`
         CREATE TABLE uhp_task_leases (
           response_id TEXT PRIMARY KEY REFERENCES uhp_responses (id) ON DELETE CASCADE,
           node_id TEXT NOT NULL,
-          expires_at INTEGER NOT NULL
+          expires_at INTEGER NOT NULL,
+          cancel_requested INTEGER NOT NULL DEFAULT 0
         );
         CREATE INDEX uhp_task_leases_expiry ON uhp_task_leases (expires_at);
         CREATE INDEX uhp_task_leases_node ON uhp_task_leases (node_id);
@@ -171,7 +174,8 @@ export const uhpMigrations: readonly Migration[] = [
       CREATE TABLE uhp_task_leases (
         response_id TEXT PRIMARY KEY REFERENCES uhp_responses (id) ON DELETE CASCADE,
         node_id TEXT NOT NULL,
-        expires_at BIGINT NOT NULL
+        expires_at BIGINT NOT NULL,
+        cancel_requested INTEGER NOT NULL DEFAULT 0
       );
       CREATE INDEX uhp_task_leases_expiry ON uhp_task_leases (expires_at);
       CREATE INDEX uhp_task_leases_node ON uhp_task_leases (node_id);

@@ -580,6 +580,27 @@ export class UhpStore {
     });
   }
 
+  /** Records that a task (or every running task of a session) should stop; answers how many. */
+  requestCancel(target: { responseId: string } | { sessionId: string }): Promise<number> {
+    return 'responseId' in target
+      ? this.db.run('UPDATE uhp_task_leases SET cancel_requested = 1 WHERE response_id = ?', [
+          target.responseId,
+        ])
+      : this.db.run(
+          'UPDATE uhp_task_leases SET cancel_requested = 1 WHERE response_id IN (SELECT id FROM uhp_responses WHERE session_id = ?)',
+          [target.sessionId],
+        );
+  }
+
+  /** The tasks held by `nodeId` whose cancellation was asked for. */
+  async cancelRequests(nodeId: string): Promise<string[]> {
+    const rows = await this.db.all<{ response_id: string }>(
+      'SELECT response_id FROM uhp_task_leases WHERE node_id = ? AND cancel_requested = 1',
+      [nodeId],
+    );
+    return rows.map((row) => row.response_id);
+  }
+
   /**
    * Ends the lease of a task that reached its terminal state, inside that state's transaction.
    * `foreign`: another node took the task over (this node was presumed dead), so this node must not
