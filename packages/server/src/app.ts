@@ -29,6 +29,8 @@ export interface AppOptions {
   readonly harness?: Omit<UhpPluginOptions, 'authenticate'>;
   /** The console at `/console`: `false` leaves it out; `root` names another build. Default on. */
   readonly console?: false | { readonly root?: string };
+  /** What `GET /readyz` asks of the database (`SELECT 1`); without it readiness checks nothing more. */
+  readonly checkDatabase?: () => Promise<unknown>;
 }
 
 const REDACTED_PATHS = ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie'];
@@ -45,7 +47,7 @@ function loggerOptions(logger: AppOptions['logger']): FastifyServerOptions['logg
 
 /**
  * The Arbiter HTTP application, built from plugins and not listening: tests drive it with
- * `inject`, `startServer` listens. Routes: the Decision API (`/v1/…`), `/health`,
+ * `inject`, `startServer` listens. Routes: the Decision API (`/v1/…`), `/health`, `/healthz`, `/readyz`,
  * `/openapi.json`, `/docs`, the console (`/console`), and the UHP API under `/api/harness` when `harness` is given.
  *
  * @example
@@ -79,7 +81,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   installJsonBodyParser(app);
   await app.register(authPlugin, { authenticator: options.authenticator });
   await app.register(apiReferencePlugin, { version: SERVER_VERSION });
-  await app.register(healthRoutes);
+  await app.register(healthRoutes, options.checkDatabase ? { checkDatabase: options.checkDatabase } : {});
   await app.register(homePage, { version: SERVER_VERSION, harness: options.harness !== undefined });
   await app.register(decisionRoutes, { catalog: options.catalog, limits });
   if (options.console !== false) await app.register(consolePlugin, options.console ?? {});

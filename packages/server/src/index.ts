@@ -3,6 +3,7 @@
 export { SERVER_VERSION } from './app.js';
 export { authenticate } from './auth/auth-plugin.js';
 export { type ApiKeyRecord, KeyStore } from './auth/key-store.js';
+export { PostgresKeyStore } from './auth/postgres-key-store.js';
 export { LOCAL_PRINCIPAL_NAME } from './auth/principal.js';
 export { formatAmount, parseAmount } from './billing/money.js';
 export { PrepaidBudgets } from './billing/prepaid-budgets.js';
@@ -17,8 +18,13 @@ export {
   type StartServerOptions,
   startServer,
 } from './server.js';
+export { isPostgresUrl, redactConnectionString } from './storage/connection-string.js';
 export { openDatabase } from './storage/database.js';
 export { migrations } from './storage/migrations.js';
 export { HarnessToolGate } from './uhp/runtime/tool-gating/harness-tool-gate.js';
+export { openStorage, type StorageOptions } from './storage/open-storage.js';
+export { PostgresDatabase } from './storage/postgres-database.js';
+export type { SqlDatabase, SqlDialect } from './storage/sql-database.js';
+export { SqliteDatabase } from './storage/sqlite-database.js';
 export { uhpMigrations } from './uhp/storage/uhp-migrations.js';
 export { type UhpPluginOptions, uhpPlugin } from './uhp/uhp-plugin.js';

@@ -10,12 +10,15 @@ import {
   createNoAuthAuthenticator,
 } from './auth/authenticator.js';
 import { KeyStore } from './auth/key-store.js';
+import { PostgresKeyStore } from './auth/postgres-key-store.js';
 import { LOCAL_PRINCIPAL_NAME } from './auth/principal.js';
 import { resolveDataDir, secureDataDir } from './config/data-dir.js';
 import { loadServerConfig, type ServerConfig } from './config/server-config.js';
 import { servedPackAnalysers } from './served-pack-analysers.js';
-import { openDatabase } from './storage/database.js';
 import { migrations } from './storage/migrations.js';
+import { openStorage } from './storage/open-storage.js';
+import { PostgresDatabase } from './storage/postgres-database.js';
+import { SqliteDatabase } from './storage/sqlite-database.js';
 import { ProcessSandbox } from './uhp/sandbox/process-sandbox.js';
 import type { UhpPluginOptions } from './uhp/uhp-plugin.js';
 
@@ -29,6 +32,12 @@ export interface StartServerOptions {
   readonly host?: string;
   /** Default `$ARBITER_DATA_DIR` or `~/.arbiter`. */
   readonly dataDir?: string;
+  /**
+   * `postgres://…`: store everything in that PostgreSQL database (several nodes may share it);
+   * default the configuration's `database`, then `$ARBITER_DATABASE_URL`, else SQLite in the data
+   * directory.
+   */
+  readonly database?: string;
   /** Path of a JSON or YAML configuration file. */
   readonly configPath?: string;
   /** Already-loaded configuration; wins over `configPath`. */
@@ -84,7 +93,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     modelCacheDir,
   });
   secureDataDir(dataDir);
-  const db = openDatabase(dataDir, migrations);
+  const database = options.database ?? config?.database ?? (process.env.ARBITER_DATABASE_URL || undefined);
+  const sql = await openStorage({ dataDir, ...(database ? { database } : {}) }, migrations);
+  let pgKeys: PostgresKeyStore | null = null;
   try {
     const asked = options.harness === false ? undefined : options.harness?.sandbox;
     const sandbox =
@@ -93,10 +104,18 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         : asked instanceof ProcessSandbox
           ? asked
           : await ProcessSandbox.open(asked ?? config?.sandbox);
-    const keys = new KeyStore(db);
     const authOn = options.auth ?? true;
     let initialKey: string | null = null;
-    if (authOn && !keys.hasActiveKeys()) initialKey = keys.create().key;
+    let keys: Pick<KeyStore, 'authenticate'>;
+    if (sql instanceof SqliteDatabase) {
+      const sqliteKeys = new KeyStore(sql.connection);
+      if (authOn && !sqliteKeys.hasActiveKeys()) initialKey = sqliteKeys.create().key;
+      keys = sqliteKeys;
+    } else {
+      pgKeys = await PostgresKeyStore.open(sql);
+      if (authOn && !(await pgKeys.hasActiveKeys())) initialKey = (await pgKeys.create()).key;
+      keys = pgKeys;
+    }
     const authenticator = authOn
       ? createKeyAuthenticator(keys)
       : createNoAuthAuthenticator({ id: LOCAL_PRINCIPAL_NAME, name: LOCAL_PRINCIPAL_NAME });
@@ -105,11 +124,13 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       authenticator,
       limits: config?.limits,
       logger: options.logger,
+      checkDatabase: () => sql.get('SELECT 1 AS one'),
       ...(options.harness === false
         ? {}
         : {
             harness: {
-              db,
+              db: sql,
+              ...(config?.cluster ? { cluster: config.cluster } : {}),
               dataDir,
               ...(config?.billing ? { pricing: config.billing } : {}),
               ...(config?.acp ? { acp: config.acp } : {}),
@@ -120,7 +141,18 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
             },
           }),
     });
-    app.addHook('onClose', async () => db.close());
+    if (pgKeys) {
+      const reloading = pgKeys;
+      reloading.onReloadError = (error) =>
+        app.log.error({ err: error }, 'API keys: reloading from the database failed');
+    }
+    if (sql instanceof PostgresDatabase)
+      sql.onError = (error) =>
+        app.log.warn({ err: error }, 'PostgreSQL: a connection failed; it is replaced');
+    app.addHook('onClose', async () => {
+      await pgKeys?.close();
+      await sql.close();
+    });
     const address = await app.listen({
       port: options.port ?? DEFAULT_PORT,
       host: options.host ?? DEFAULT_HOST,
@@ -137,7 +169,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       close: () => app.close(),
     };
   } catch (error) {
-    if (db.open) db.close();
+    await pgKeys?.close();
+    await sql.close();
     throw error;
   }
 }

@@ -17,7 +17,7 @@ export interface Authenticator {
 const BEARER = /^Bearer[ \t]+([^\s]+)[ \t]*$/i;
 
 /** Bearer API keys checked against the key store on every request. */
-export function createKeyAuthenticator(keys: KeyStore): Authenticator {
+export function createKeyAuthenticator(keys: Pick<KeyStore, 'authenticate'>): Authenticator {
   return {
     mode: 'api-key',
     authenticate(authorization) {

@@ -38,5 +38,34 @@ export const billingMigrations: readonly Migration[] = [
         CREATE INDEX billing_ledger_principal ON billing_ledger (principal_id, id);
       `);
     },
+    postgres: `
+      CREATE TABLE billing_accounts (
+        principal_id TEXT PRIMARY KEY,
+        currency TEXT NOT NULL,
+        balance_nanos BIGINT NOT NULL CHECK (balance_nanos >= 0),
+        updated_at BIGINT NOT NULL
+      );
+      CREATE TABLE billing_reservations (
+        response_id TEXT PRIMARY KEY,
+        principal_id TEXT NOT NULL,
+        model TEXT NOT NULL,
+        reserved_nanos BIGINT NOT NULL CHECK (reserved_nanos >= 0),
+        charged_nanos BIGINT,
+        created_at BIGINT NOT NULL,
+        settled_at BIGINT
+      );
+      CREATE INDEX billing_reservations_open ON billing_reservations (settled_at) WHERE settled_at IS NULL;
+      CREATE TABLE billing_ledger (
+        id BIGSERIAL PRIMARY KEY,
+        principal_id TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('credit', 'reserve', 'settle')),
+        amount_nanos BIGINT NOT NULL,
+        balance_nanos BIGINT NOT NULL,
+        response_id TEXT,
+        note TEXT,
+        created_at BIGINT NOT NULL
+      );
+      CREATE INDEX billing_ledger_principal ON billing_ledger (principal_id, id);
+    `,
   },
 ];

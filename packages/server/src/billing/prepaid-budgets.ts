@@ -1,5 +1,7 @@
-import type { Database, Statement } from 'better-sqlite3';
+import type { Database } from 'better-sqlite3';
 import { applyMigrations } from '../storage/database.js';
+import type { SqlDatabase } from '../storage/sql-database.js';
+import { SqliteDatabase } from '../storage/sqlite-database.js';
 import { billingMigrations } from './billing-migrations.js';
 import { formatAmount } from './money.js';
 
@@ -101,20 +103,26 @@ interface ReservationRow {
 /**
  * Prepaid balances of principals. A task reserves its worst case (`max_output_tokens × output
  * price`) before it exists and settles to its actual usage exactly once when it ends. Every change is
- * one `BEGIN IMMEDIATE` transaction (or part of the caller's), so two processes on the same database —
- * a server and `arbiter billing credit` — serialise on the write lock and never overdraw.
+ * one transaction (or part of the caller's) that first locks the principal's account (SQLite:
+ * `BEGIN IMMEDIATE`; PostgreSQL: `SELECT … FOR UPDATE`), so two processes on the same database —
+ * two servers, or a server and `arbiter billing credit` — serialise and never overdraw.
  */
 export class PrepaidBudgets {
   private readonly currency: string;
   private readonly prices: ReadonlyMap<string, number>;
   private readonly defaultMaxOutputTokens: number;
-  private readonly statements = new Map<string, Statement>();
+  private readonly db: SqlDatabase;
 
-  constructor(
-    private readonly db: Database,
-    pricing: BudgetPricing = {},
-  ) {
-    applyMigrations(db, billingMigrations);
+  /**
+   * On a better-sqlite3 connection (the CLI, tests), the billing tables are created when missing;
+   * a `SqlDatabase` must already hold them (`openStorage` applies every migration).
+   */
+  constructor(db: SqlDatabase | Database, pricing: BudgetPricing = {}) {
+    if ('dialect' in db) this.db = db;
+    else {
+      applyMigrations(db, billingMigrations);
+      this.db = new SqliteDatabase(db);
+    }
     this.currency = pricing.currency ?? DEFAULT_CURRENCY;
     this.defaultMaxOutputTokens = pricing.defaultMaxOutputTokens ?? DEFAULT_METERED_MAX_OUTPUT_TOKENS;
     this.prices = new Map(
@@ -133,51 +141,50 @@ export class PrepaidBudgets {
   }
 
   /** Adds credit, opening the account (in `currency`) when the principal has none. */
-  credit(principalId: string, amountNanos: number, note: string | null = null): BudgetAccount {
+  async credit(principalId: string, amountNanos: number, note: string | null = null): Promise<BudgetAccount> {
     if (!Number.isSafeInteger(amountNanos) || amountNanos <= 0)
       throw new RangeError('A credit must be a positive amount.');
-    return this.db
-      .transaction(() => {
-        const now = Date.now();
-        const existing = this.accountRow(principalId);
-        const balance = (existing?.balance_nanos ?? 0) + amountNanos;
-        if (!Number.isSafeInteger(balance))
-          throw new RangeError('That credit would exceed the largest balance.');
-        if (existing)
-          this.sql(
-            'UPDATE billing_accounts SET balance_nanos = ?, updated_at = ? WHERE principal_id = ?',
-          ).run(balance, now, principalId);
-        else
-          this.sql(
-            'INSERT INTO billing_accounts (principal_id, currency, balance_nanos, updated_at) VALUES (?, ?, ?, ?)',
-          ).run(principalId, this.currency, balance, now);
-        this.record(principalId, 'credit', amountNanos, balance, null, note, now);
-        return this.account(principalId) as BudgetAccount;
-      })
-      .immediate();
+    return this.db.transaction(async (tx) => {
+      const now = Date.now();
+      // Two first credits at once would both find no account: the lock makes the second wait.
+      await tx.lock(`billing-account:${principalId}`);
+      const existing = await this.lockedAccountRow(tx, principalId);
+      const balance = (existing?.balance_nanos ?? 0) + amountNanos;
+      if (!Number.isSafeInteger(balance))
+        throw new RangeError('That credit would exceed the largest balance.');
+      if (existing)
+        await tx.run('UPDATE billing_accounts SET balance_nanos = ?, updated_at = ? WHERE principal_id = ?', [
+          balance,
+          now,
+          principalId,
+        ]);
+      else
+        await tx.run(
+          'INSERT INTO billing_accounts (principal_id, currency, balance_nanos, updated_at) VALUES (?, ?, ?, ?)',
+          [principalId, this.currency, balance, now],
+        );
+      await this.record(tx, principalId, 'credit', amountNanos, balance, null, note, now);
+      return (await this.accountIn(tx, principalId)) as BudgetAccount;
+    });
   }
 
-  account(principalId: string): BudgetAccount | null {
-    const row = this.accountRow(principalId);
-    return row ? this.present(row) : null;
+  account(principalId: string): Promise<BudgetAccount | null> {
+    return this.accountIn(this.db, principalId);
   }
 
-  accounts(): BudgetAccount[] {
-    return (this.sql('SELECT * FROM billing_accounts ORDER BY principal_id').all() as AccountRow[]).map(
-      (row) => this.present(row),
-    );
+  async accounts(): Promise<BudgetAccount[]> {
+    const rows = await this.db.all<AccountRow>('SELECT * FROM billing_accounts ORDER BY principal_id');
+    return Promise.all(rows.map((row) => this.present(this.db, row)));
   }
 
   /** Ledger entries, oldest first; at most `limit` of the newest. */
-  entries(principalId: string | null = null, limit = 1000): LedgerEntry[] {
-    const rows = (
-      principalId
-        ? this.sql('SELECT * FROM billing_ledger WHERE principal_id = ? ORDER BY id DESC LIMIT ?').all(
-            principalId,
-            limit,
-          )
-        : this.sql('SELECT * FROM billing_ledger ORDER BY id DESC LIMIT ?').all(limit)
-    ) as LedgerRow[];
+  async entries(principalId: string | null = null, limit = 1000): Promise<LedgerEntry[]> {
+    const rows = principalId
+      ? await this.db.all<LedgerRow>(
+          'SELECT * FROM billing_ledger WHERE principal_id = ? ORDER BY id DESC LIMIT ?',
+          [principalId, limit],
+        )
+      : await this.db.all<LedgerRow>('SELECT * FROM billing_ledger ORDER BY id DESC LIMIT ?', [limit]);
     return rows.reverse().map((row) => ({
       id: row.id,
       principalId: row.principal_id,
@@ -191,151 +198,158 @@ export class PrepaidBudgets {
   }
 
   /**
-   * Reserves the worst case of a task about to be created. Call it inside the transaction that
-   * inserts the response, so a refused reservation leaves nothing behind and an accepted one exists
+   * Reserves the worst case of a task about to be created. Pass the transaction that inserts the
+   * response as `within`, so a refused reservation leaves nothing behind and an accepted one exists
    * exactly when its response does.
    */
-  reserve(task: {
-    principalId: string;
-    responseId: string;
-    model: string;
-    maxOutputTokens: number | null;
-  }): Reservation {
-    return this.db
-      .transaction((): Reservation => {
-        const account = this.accountRow(task.principalId);
-        if (!account) return { metered: false };
-        if (account.currency !== this.currency)
-          return {
-            metered: true,
-            ok: false,
-            reason: 'currency_mismatch',
-            balanceCurrency: account.currency,
-            priceCurrency: this.currency,
-          };
-        const maxOutputTokens = task.maxOutputTokens ?? this.defaultMaxOutputTokens;
-        const required = maxOutputTokens * this.outputPriceNanos(task.model);
-        if (!Number.isSafeInteger(required) || required > account.balance_nanos)
-          return {
-            metered: true,
-            ok: false,
-            reason: 'insufficient_balance',
-            requiredNanos: required,
-            availableNanos: account.balance_nanos,
-            currency: account.currency,
-          };
-        const now = Date.now();
-        const balance = account.balance_nanos - required;
-        this.sql('UPDATE billing_accounts SET balance_nanos = ?, updated_at = ? WHERE principal_id = ?').run(
-          balance,
-          now,
-          task.principalId,
-        );
-        this.sql(
-          `INSERT INTO billing_reservations (response_id, principal_id, model, reserved_nanos, created_at)
-             VALUES (?, ?, ?, ?, ?)`,
-        ).run(task.responseId, task.principalId, task.model, required, now);
-        this.record(
-          task.principalId,
-          'reserve',
-          -required,
-          balance,
-          task.responseId,
-          `${maxOutputTokens} output tokens of ${task.model}`,
-          now,
-        );
-        return { metered: true, ok: true, reservedNanos: required, maxOutputTokens };
-      })
-      .immediate();
+  reserve(
+    task: {
+      principalId: string;
+      responseId: string;
+      model: string;
+      maxOutputTokens: number | null;
+    },
+    within: SqlDatabase = this.db,
+  ): Promise<Reservation> {
+    return within.transaction(async (tx): Promise<Reservation> => {
+      const account = await this.lockedAccountRow(tx, task.principalId);
+      if (!account) return { metered: false };
+      if (account.currency !== this.currency)
+        return {
+          metered: true,
+          ok: false,
+          reason: 'currency_mismatch',
+          balanceCurrency: account.currency,
+          priceCurrency: this.currency,
+        };
+      const maxOutputTokens = task.maxOutputTokens ?? this.defaultMaxOutputTokens;
+      const required = maxOutputTokens * this.outputPriceNanos(task.model);
+      if (!Number.isSafeInteger(required) || required > account.balance_nanos)
+        return {
+          metered: true,
+          ok: false,
+          reason: 'insufficient_balance',
+          requiredNanos: required,
+          availableNanos: account.balance_nanos,
+          currency: account.currency,
+        };
+      const now = Date.now();
+      const balance = account.balance_nanos - required;
+      await tx.run('UPDATE billing_accounts SET balance_nanos = ?, updated_at = ? WHERE principal_id = ?', [
+        balance,
+        now,
+        task.principalId,
+      ]);
+      await tx.run(
+        `INSERT INTO billing_reservations (response_id, principal_id, model, reserved_nanos, created_at)
+           VALUES (?, ?, ?, ?, ?)`,
+        [task.responseId, task.principalId, task.model, required, now],
+      );
+      await this.record(
+        tx,
+        task.principalId,
+        'reserve',
+        -required,
+        balance,
+        task.responseId,
+        `${maxOutputTokens} output tokens of ${task.model}`,
+        now,
+      );
+      return { metered: true, ok: true, reservedNanos: required, maxOutputTokens };
+    });
   }
 
   /**
    * Settles a task's reservation to its actual output usage, refunding the rest; a second call for
    * the same response does nothing (returns null), as does a response that reserved nothing. Unknown
-   * usage (`null`) keeps the whole reservation charged: never a guessed lower amount.
+   * usage (`null`) keeps the whole reservation charged: never a guessed lower amount. The
+   * reservation row is locked first, so two nodes settling the same response settle it once.
    */
   settle(
     responseId: string,
     usage: { readonly output_tokens?: number } | null | undefined,
-  ): Settlement | null {
-    return this.db
-      .transaction((): Settlement | null => {
-        const reservation = this.sql('SELECT * FROM billing_reservations WHERE response_id = ?').get(
-          responseId,
-        ) as ReservationRow | undefined;
-        if (!reservation || reservation.settled_at !== null) return null;
-        const outputTokens = usage?.output_tokens ?? null;
-        const actual =
-          outputTokens !== null
-            ? outputTokens * this.outputPriceNanos(reservation.model)
-            : reservation.reserved_nanos;
-        // The runtime was held to the reserved token count; a provider that overshoots is not billed
-        // past what the principal agreed to reserve.
-        const charged = Math.min(actual, reservation.reserved_nanos);
-        const refund = reservation.reserved_nanos - charged;
-        const now = Date.now();
-        const account = this.accountRow(reservation.principal_id);
-        const balance = (account?.balance_nanos ?? 0) + refund;
-        if (account)
-          this.sql(
-            'UPDATE billing_accounts SET balance_nanos = ?, updated_at = ? WHERE principal_id = ?',
-          ).run(balance, now, reservation.principal_id);
-        this.sql(
-          'UPDATE billing_reservations SET charged_nanos = ?, settled_at = ? WHERE response_id = ?',
-        ).run(charged, now, responseId);
-        const note =
-          outputTokens !== null
-            ? `charged ${formatAmount(charged)} for ${outputTokens} output tokens`
-            : `usage unknown: the reservation of ${formatAmount(charged)} stays charged`;
-        this.record(reservation.principal_id, 'settle', refund, balance, responseId, note, now);
-        return { reservedNanos: reservation.reserved_nanos, chargedNanos: charged };
-      })
-      .immediate();
+    within: SqlDatabase = this.db,
+  ): Promise<Settlement | null> {
+    return within.transaction(async (tx): Promise<Settlement | null> => {
+      const reservation = await tx.get<ReservationRow>(
+        `SELECT * FROM billing_reservations WHERE response_id = ?${tx.dialect === 'postgres' ? ' FOR UPDATE' : ''}`,
+        [responseId],
+      );
+      if (!reservation || reservation.settled_at !== null) return null;
+      const outputTokens = usage?.output_tokens ?? null;
+      const actual =
+        outputTokens !== null
+          ? outputTokens * this.outputPriceNanos(reservation.model)
+          : reservation.reserved_nanos;
+      // The runtime was held to the reserved token count; a provider that overshoots is not billed
+      // past what the principal agreed to reserve.
+      const charged = Math.min(actual, reservation.reserved_nanos);
+      const refund = reservation.reserved_nanos - charged;
+      const now = Date.now();
+      const account = await this.lockedAccountRow(tx, reservation.principal_id);
+      const balance = (account?.balance_nanos ?? 0) + refund;
+      if (account)
+        await tx.run('UPDATE billing_accounts SET balance_nanos = ?, updated_at = ? WHERE principal_id = ?', [
+          balance,
+          now,
+          reservation.principal_id,
+        ]);
+      await tx.run(
+        'UPDATE billing_reservations SET charged_nanos = ?, settled_at = ? WHERE response_id = ?',
+        [charged, now, responseId],
+      );
+      const note =
+        outputTokens !== null
+          ? `charged ${formatAmount(charged)} for ${outputTokens} output tokens`
+          : `usage unknown: the reservation of ${formatAmount(charged)} stays charged`;
+      await this.record(tx, reservation.principal_id, 'settle', refund, balance, responseId, note, now);
+      return { reservedNanos: reservation.reserved_nanos, chargedNanos: charged };
+    });
   }
 
   /** Reservations not settled yet (a running task, or one a crash interrupted). */
-  openReservations(): { responseId: string; principalId: string; reservedNanos: number }[] {
-    return (
-      this.sql(
-        'SELECT * FROM billing_reservations WHERE settled_at IS NULL ORDER BY created_at',
-      ).all() as ReservationRow[]
-    ).map((row) => ({
+  async openReservations(): Promise<{ responseId: string; principalId: string; reservedNanos: number }[]> {
+    const rows = await this.db.all<ReservationRow>(
+      'SELECT * FROM billing_reservations WHERE settled_at IS NULL ORDER BY created_at',
+    );
+    return rows.map((row) => ({
       responseId: row.response_id,
       principalId: row.principal_id,
       reservedNanos: row.reserved_nanos,
     }));
   }
 
-  /** Prepared once per text: compiling a statement costs more than running it. */
-  private sql(text: string): Statement {
-    let statement = this.statements.get(text);
-    if (!statement) {
-      statement = this.db.prepare(text);
-      this.statements.set(text, statement);
-    }
-    return statement;
+  /** The account row, locked until the transaction ends where the dialect needs it. */
+  private lockedAccountRow(tx: SqlDatabase, principalId: string): Promise<AccountRow | undefined> {
+    return tx.get<AccountRow>(
+      `SELECT * FROM billing_accounts WHERE principal_id = ?${tx.dialect === 'postgres' ? ' FOR UPDATE' : ''}`,
+      [principalId],
+    );
   }
 
-  private accountRow(principalId: string): AccountRow | undefined {
-    return this.sql('SELECT * FROM billing_accounts WHERE principal_id = ?').get(principalId) as
-      | AccountRow
-      | undefined;
+  private async accountIn(db: SqlDatabase, principalId: string): Promise<BudgetAccount | null> {
+    const row = await db.get<AccountRow>('SELECT * FROM billing_accounts WHERE principal_id = ?', [
+      principalId,
+    ]);
+    return row ? this.present(db, row) : null;
   }
 
-  private present(row: AccountRow): BudgetAccount {
-    const reserved = this.sql(
-      'SELECT COALESCE(SUM(reserved_nanos), 0) AS total FROM billing_reservations WHERE principal_id = ? AND settled_at IS NULL',
-    ).get(row.principal_id) as { total: number };
+  private async present(db: SqlDatabase, row: AccountRow): Promise<BudgetAccount> {
+    const reserved = await db.get<{ total: number }>(
+      'SELECT CAST(COALESCE(SUM(reserved_nanos), 0) AS BIGINT) AS total FROM billing_reservations WHERE principal_id = ? AND settled_at IS NULL',
+      [row.principal_id],
+    );
     return {
       principalId: row.principal_id,
       currency: row.currency,
       balanceNanos: row.balance_nanos,
-      reservedNanos: reserved.total,
+      reservedNanos: reserved?.total ?? 0,
       updatedAt: row.updated_at,
     };
   }
 
-  private record(
+  private async record(
+    tx: SqlDatabase,
     principalId: string,
     kind: LedgerEntry['kind'],
     amount: number,
@@ -343,10 +357,11 @@ export class PrepaidBudgets {
     responseId: string | null,
     note: string | null,
     at: number,
-  ): void {
-    this.sql(
+  ): Promise<void> {
+    await tx.run(
       `INSERT INTO billing_ledger (principal_id, kind, amount_nanos, balance_nanos, response_id, note, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?)`,
-    ).run(principalId, kind, amount, balance, responseId, note, at);
+      [principalId, kind, amount, balance, responseId, note, at],
+    );
   }
 }

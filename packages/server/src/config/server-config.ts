@@ -5,6 +5,7 @@ import { catalogConfigSchema } from '@arbiter/engine/catalog';
 import { z } from 'zod';
 import { billingConfigSchema } from '../billing/billing-config.js';
 import { formatIssuePath } from '../decision/issue-path.js';
+import { isPostgresUrl } from '../storage/connection-string.js';
 import { acpConfigSchema } from '../uhp/runtime/acp/acp-config.js';
 import { agentBaseConfigSchema } from '../uhp/runtime/agent/agent-base-config.js';
 import { toolGatingConfigSchema } from '../uhp/runtime/tool-gating/tool-gating-config.js';
@@ -39,6 +40,28 @@ export const serverConfigSchema = z.strictObject({
   sandbox: sandboxConfigSchema.optional(),
   /** The gate in front of every harness tool call; see docs/harnesses.md. */
   toolGating: toolGatingConfigSchema.optional(),
+  /**
+   * Store everything in this PostgreSQL database instead of the data directory's SQLite file
+   * (docs/deployment.md). A secret when it holds a password: `ARBITER_DATABASE_URL` keeps it out
+   * of the file.
+   */
+  database: z
+    .string()
+    .refine(isPostgresUrl, { message: 'must be a postgres:// or postgresql:// connection string' })
+    .optional(),
+  /** How nodes sharing one PostgreSQL database share tasks; see docs/deployment.md. */
+  cluster: z
+    .object({
+      /** Names this node in leases and logs; unique per node. Default: random per start. */
+      nodeId: z
+        .string()
+        .regex(/^[A-Za-z0-9_.-]{1,64}$/)
+        .optional(),
+      /** A task whose node stops renewing its lease for this long is ended by another node. */
+      leaseMs: z.number().int().min(500).max(600_000).optional(),
+    })
+    .strict()
+    .optional(),
 });
 export type ServerConfig = z.infer<typeof serverConfigSchema>;
 

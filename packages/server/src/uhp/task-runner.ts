@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import type { Harness, UhpError, UhpResponse } from '@arbiter/uhp/wire';
 import type { PrepaidBudgets } from '../billing/prepaid-budgets.js';
+import { writeFileAtomically } from '../storage/atomic-file.js';
 import { mediaTypeOf } from './media-type.js';
 import { newObjectId } from './object-id.js';
 import { type HarnessRuntime, HarnessRuntimeError, type HarnessTurn } from './runtime/harness-runtime.js';
@@ -34,6 +35,28 @@ export interface PreparedTask {
 }
 
 type StopReason = 'cancelled' | 'timeout' | 'max_step' | 'shutdown';
+
+/** The channel on which a node asks the node running a task (or a session's tasks) to cancel it. */
+export const CANCEL_CHANNEL = 'arbiter_cancel';
+
+/** How the runner shares work with other nodes of one database (docs/deployment.md). */
+export interface TaskLeaseOptions {
+  /** This process among the nodes; unique per process. */
+  readonly nodeId: string;
+  /** Milliseconds since the epoch; injected so tests move time instead of waiting. */
+  readonly clock: () => number;
+  /** How long a task's lease lasts without a heartbeat; another node takes it over after that. */
+  readonly leaseMs: number;
+}
+
+export const DEFAULT_LEASE_MS = 5000;
+
+/** The task was taken over by another node while this one was presumed dead: it writes nothing more. */
+class LeaseLost extends Error {
+  constructor(responseId: string) {
+    super(`the lease of ${responseId} is held by another node`);
+  }
+}
 
 interface RunningTask {
   readonly controller: AbortController;
@@ -84,7 +107,65 @@ export class TaskRunner {
     private readonly sandbox: ProcessSandbox,
     private readonly toolLimits: WorkspaceToolLimits = DEFAULT_WORKSPACE_TOOL_LIMITS,
     private readonly budgets: PrepaidBudgets | null = null,
+    readonly lease: TaskLeaseOptions = { nodeId: 'local', clock: Date.now, leaseMs: DEFAULT_LEASE_MS },
   ) {}
+
+  /** When a lease taken or renewed now ends. */
+  leaseExpiry(): number {
+    return this.lease.clock() + this.lease.leaseMs;
+  }
+
+  /**
+   * On PostgreSQL, takes cancellations sent by other nodes for the tasks this node runs. Not needed
+   * on SQLite, which one process serves.
+   */
+  async listenAcrossNodes(): Promise<() => Promise<void>> {
+    if (this.store.db.dialect !== 'postgres') return async () => {};
+    return this.store.db.listen(CANCEL_CHANNEL, (payload) => {
+      if (payload === null) return;
+      let request: { responseId?: unknown; sessionId?: unknown };
+      try {
+        request = JSON.parse(payload) as typeof request;
+      } catch {
+        return; // Not one of ours: nothing to cancel.
+      }
+      const { responseId, sessionId } = request;
+      for (const [id, task] of this.running)
+        if (id === responseId || (sessionId !== undefined && task.sessionId === sessionId))
+          task.controller.abort('cancelled' satisfies StopReason);
+    });
+  }
+
+  /**
+   * The heartbeat: renews the leases of the tasks this node runs, then takes over tasks whose node
+   * stopped renewing theirs and ends them as interrupted, their partial output and events intact and
+   * their reservations settled once. Answers how many it took over.
+   */
+  async heartbeat(): Promise<number> {
+    await this.store.renewLeases(this.lease.nodeId, this.leaseExpiry());
+    // Cancellations asked elsewhere whose notification did not arrive (it only wakes; this is the record).
+    for (const responseId of await this.store.cancelRequests(this.lease.nodeId))
+      this.running.get(responseId)?.controller.abort('cancelled' satisfies StopReason);
+    const orphans = await this.store.claimExpiredLeases(
+      this.lease.nodeId,
+      this.lease.clock(),
+      this.leaseExpiry(),
+    );
+    for (const responseId of orphans) {
+      const stored = await this.store.responseById(responseId);
+      if (stored?.status === 'in_progress') await this.endInterrupted(stored);
+      else await this.store.releaseLease(responseId, this.lease.nodeId);
+    }
+    return orphans.length;
+  }
+
+  /**
+   * Told when a response could not even be ended as failed (its database is unreachable); the next
+   * start's recovery ends it. The plugin points this at the server's log.
+   */
+  onUnrecoverable: (responseId: string, error: unknown) => void = (responseId, error) => {
+    process.emitWarning(`UHP: could not end ${responseId}: ${(error as Error)?.message ?? String(error)}`);
+  };
 
   isRunning(responseId: string): boolean {
     return this.running.has(responseId);
@@ -96,10 +177,14 @@ export class TaskRunner {
     // a stream sends `response.created`) before any work begins.
     const done = new Promise((resolve) => setImmediate(resolve))
       .then(() => this.execute(task, controller))
-      .catch((error: unknown) => {
+      .catch((error: unknown) =>
         // execute() ends its own failures in a terminal state; this is the net under the net (a
         // failing database write, a bug), so no response is ever left `in_progress` behind a session.
-        this.endUnexpectedly(task.initial.id, task.owner, error, null);
+        this.endUnexpectedly(task.initial.id, task.owner, error, null),
+      )
+      .catch((error: unknown) => {
+        // Even the net failed (the database is gone): the next start's recovery ends the response.
+        this.onUnrecoverable(task.initial.id, error);
       })
       .finally(() => this.running.delete(task.initial.id));
     this.running.set(task.initial.id, { controller, sessionId: task.owner.sessionId, done });
@@ -110,32 +195,73 @@ export class TaskRunner {
    * `failed` with a server error, the reservation is settled by `usage` (zero when nothing ran), and
    * the terminal event wakes every stream. Does nothing to a response already terminal.
    */
-  endUnexpectedly(responseId: string, owner: EventOwner, error: unknown, usage: UhpResponse['usage']): void {
-    const stored = this.store.getResponseIncludingHidden(owner.principalId, responseId);
+  async endUnexpectedly(
+    responseId: string,
+    owner: EventOwner,
+    error: unknown,
+    usage: UhpResponse['usage'],
+  ): Promise<void> {
+    // Events appended before the failure are written (or their write failed) before anything is read.
+    await this.events.flush(responseId).catch(() => undefined);
+    const stored = await this.store.getResponseIncludingHidden(owner.principalId, responseId);
     if (stored?.body.status !== 'in_progress') return;
+    await this.events.resume(responseId);
     const assembler = new ResponseAssembler();
-    for (const event of this.store.eventsAfter(responseId, -1)) assembler.apply(event);
+    for (const event of await this.store.eventsAfter(responseId, -1)) assembler.apply(event);
     const emit = (event: NewEvent) => {
       const appended = this.events.append(responseId, owner, event);
       assembler.apply(appended);
       return appended;
     };
     this.closeDanglingItems(assembler, emit);
-    this.writeTerminal(stored, assembler, emit, { status: 'failed', error: serverFailure(error), usage });
-    this.store.touchSession(owner.sessionId, Date.now());
+    await this.writeTerminal(stored, assembler, emit, {
+      status: 'failed',
+      error: serverFailure(error),
+      usage,
+    });
+    await this.store.touchSession(owner.sessionId, Date.now());
   }
 
-  /** Asks a running task to stop and waits up to `waitMs` for its terminal state. */
+  /**
+   * Asks a running task to stop and waits up to `waitMs` for its terminal state. A task running on
+   * another node is asked through the database, and its terminal event arrives the same way.
+   */
   async cancel(responseId: string, waitMs = 1000): Promise<void> {
     const task = this.running.get(responseId);
-    if (!task) return;
-    task.controller.abort('cancelled' satisfies StopReason);
-    await Promise.race([task.done, new Promise((resolve) => setTimeout(resolve, waitMs).unref())]);
+    if (task) {
+      task.controller.abort('cancelled' satisfies StopReason);
+      await Promise.race([task.done, delay(waitMs)]);
+      return;
+    }
+    if (this.store.db.dialect !== 'postgres') return;
+    await this.untilEnded([responseId], waitMs, async () => {
+      await this.store.requestCancel({ responseId });
+      await this.store.db.notify(CANCEL_CHANNEL, JSON.stringify({ responseId }));
+    });
   }
 
   async cancelSession(sessionId: string, waitMs = 1000): Promise<void> {
     const ids = [...this.running].filter(([, task]) => task.sessionId === sessionId).map(([id]) => id);
     await Promise.all(ids.map((id) => this.cancel(id, waitMs)));
+    if (this.store.db.dialect !== 'postgres') return;
+    const elsewhere = await this.store.runningResponseOfSession(sessionId);
+    if (elsewhere)
+      await this.untilEnded([elsewhere], waitMs, async () => {
+        await this.store.requestCancel({ sessionId });
+        await this.store.db.notify(CANCEL_CHANNEL, JSON.stringify({ sessionId }));
+      });
+  }
+
+  /** Sends a request, then waits up to `waitMs` for the responses' terminal events. */
+  private async untilEnded(responseIds: string[], waitMs: number, send: () => Promise<void>): Promise<void> {
+    const controller = new AbortController();
+    const ended = Promise.all(responseIds.map((id) => this.events.untilTerminal(id, controller.signal)));
+    try {
+      await send();
+      await Promise.race([ended, delay(waitMs)]);
+    } finally {
+      controller.abort();
+    }
   }
 
   /** Stops every task (server shutdown); each ends `failed` with `arbiter_interrupted`. */
@@ -149,31 +275,45 @@ export class TaskRunner {
    * After a crash, responses still `in_progress` have no process behind them: close their open items,
    * keep their partial output (replayed from the log) and end them `failed` with a clear error.
    */
-  recoverInterrupted(): number {
-    const interrupted = this.store.inProgressResponses();
-    for (const stored of interrupted) {
-      const assembler = new ResponseAssembler();
-      for (const event of this.store.eventsAfter(stored.id, -1)) assembler.apply(event);
-      const owner = {
-        principalId: stored.principalId,
-        harnessId: stored.harnessId,
-        sessionId: stored.sessionId,
-      };
-      const emit = (event: NewEvent) => {
-        const appended = this.events.append(stored.id, owner, event);
-        assembler.apply(appended);
-        return appended;
-      };
-      this.closeDanglingItems(assembler, emit);
-      this.writeTerminal(stored, assembler, emit, { status: 'failed', error: INTERRUPTED });
-    }
+  async recoverInterrupted(): Promise<number> {
+    // SQLite is served by one process, so every lease in it belongs to a process that has ended:
+    // this one takes them all. On PostgreSQL other nodes may be running their tasks right now, so
+    // only expired leases are taken over, by the heartbeat.
+    if (this.store.db.dialect === 'postgres') return this.heartbeat();
+    await this.store.claimExpiredLeases(
+      this.lease.nodeId,
+      Number.MAX_SAFE_INTEGER,
+      this.leaseExpiry(),
+      1_000_000,
+    );
+    const interrupted = await this.store.inProgressResponses();
+    for (const stored of interrupted) await this.endInterrupted(stored);
     return interrupted.length;
+  }
+
+  /** Closes a task no process runs any more: open items closed, `failed` with `arbiter_interrupted`. */
+  private async endInterrupted(stored: StoredResponse): Promise<void> {
+    await this.events.resume(stored.id);
+    const assembler = new ResponseAssembler();
+    for (const event of await this.store.eventsAfter(stored.id, -1)) assembler.apply(event);
+    const owner = {
+      principalId: stored.principalId,
+      harnessId: stored.harnessId,
+      sessionId: stored.sessionId,
+    };
+    const emit = (event: NewEvent) => {
+      const appended = this.events.append(stored.id, owner, event);
+      assembler.apply(appended);
+      return appended;
+    };
+    this.closeDanglingItems(assembler, emit);
+    await this.writeTerminal(stored, assembler, emit, { status: 'failed', error: INTERRUPTED });
   }
 
   private async execute(task: PreparedTask, controller: AbortController): Promise<void> {
     const responseId = task.initial.id;
     const assembler = new ResponseAssembler();
-    for (const event of this.store.eventsAfter(responseId, -1)) assembler.apply(event);
+    for (const event of await this.store.eventsAfter(responseId, -1)) assembler.apply(event);
     const emit = (event: NewEvent) => {
       const appended = this.events.append(responseId, task.owner, event);
       assembler.apply(appended);
@@ -254,38 +394,39 @@ export class TaskRunner {
     } finally {
       if (timer) clearTimeout(timer);
     }
-    // From here on everything is synchronous, so a cancel arriving now cannot interleave: the outcome
-    // is decided once, and exactly one terminal event is written.
+    // The task leaves `running` before the first await below, so a cancel arriving now finds nothing
+    // to stop: the outcome is decided once, and exactly one terminal event is written.
     const stop = controller.signal.aborted ? (controller.signal.reason as StopReason) : null;
     this.running.delete(responseId);
     const itemStatus =
       stop === null && failure === null && finish?.reason === 'stop' ? 'completed' : 'incomplete';
     // Citations go on the assistant's last message when it is still open, so they sit with its text.
-    output.cite(this.collectArtifacts(task, workspace, before, produced, emit));
+    output.cite(await this.collectArtifacts(task, workspace, before, produced, emit));
     output.closeOpen(itemStatus);
-    const stored = this.store.getResponseIncludingHidden(task.owner.principalId, responseId);
+    const stored = await this.store.getResponseIncludingHidden(task.owner.principalId, responseId);
     if (!stored) return;
     const usage = finish?.usage ?? null;
-    if (stop === 'cancelled') this.writeTerminal(stored, assembler, emit, { status: 'cancelled', usage });
+    if (stop === 'cancelled')
+      await this.writeTerminal(stored, assembler, emit, { status: 'cancelled', usage });
     else if (stop === 'shutdown')
-      this.writeTerminal(stored, assembler, emit, { status: 'failed', error: INTERRUPTED, usage });
+      await this.writeTerminal(stored, assembler, emit, { status: 'failed', error: INTERRUPTED, usage });
     else if (stop === 'timeout' || stop === 'max_step')
-      this.writeTerminal(stored, assembler, emit, {
+      await this.writeTerminal(stored, assembler, emit, {
         status: 'incomplete',
         reason: stop === 'timeout' ? 'timeout_seconds' : 'max_step',
         usage,
       });
     else if (failure)
-      this.writeTerminal(stored, assembler, emit, { status: 'failed', error: failure, usage });
+      await this.writeTerminal(stored, assembler, emit, { status: 'failed', error: failure, usage });
     else if (finish?.reason === 'max_output_tokens')
-      this.writeTerminal(stored, assembler, emit, {
+      await this.writeTerminal(stored, assembler, emit, {
         status: 'incomplete',
         reason: 'max_output_tokens',
         usage,
       });
-    else if (finish) this.writeTerminal(stored, assembler, emit, { status: 'completed', usage });
+    else if (finish) await this.writeTerminal(stored, assembler, emit, { status: 'completed', usage });
     else
-      this.writeTerminal(stored, assembler, emit, {
+      await this.writeTerminal(stored, assembler, emit, {
         status: 'failed',
         error: {
           type: 'harness_error',
@@ -295,11 +436,11 @@ export class TaskRunner {
           detail: null,
         },
       });
-    this.store.touchSession(task.owner.sessionId, Date.now());
+    await this.store.touchSession(task.owner.sessionId, Date.now());
   }
 
   /** Files new or changed during the turn, and files the runtime reports, become the container's artifacts. */
-  private collectArtifacts(
+  private async collectArtifacts(
     task: PreparedTask,
     workspace: Workspace,
     before: Map<string, string>,
@@ -321,14 +462,18 @@ export class TaskRunner {
       const id = newObjectId('file');
       let bytes: number;
       try {
-        bytes = workspace.copyOut(relative, this.layout.fileBlob(id));
+        let copied = 0;
+        writeFileAtomically(this.layout.fileBlob(id), (temporary) => {
+          copied = workspace.copyOut(relative, temporary);
+        });
+        bytes = copied;
       } catch {
         // Replaced by a link or FIFO since the snapshot, or removed: not followed, not stored.
         fs.rmSync(this.layout.fileBlob(id), { force: true });
         skipped.push(relative);
         continue;
       }
-      this.store.insertFile({
+      await this.store.insertFile({
         id,
         principalId: task.owner.principalId,
         containerId: task.containerId,
@@ -369,7 +514,7 @@ export class TaskRunner {
     });
   }
 
-  private writeTerminal(
+  private async writeTerminal(
     stored: StoredResponse,
     assembler: ResponseAssembler,
     emit: (event: NewEvent) => unknown,
@@ -379,7 +524,9 @@ export class TaskRunner {
       reason?: string;
       usage?: UhpResponse['usage'];
     },
-  ): void {
+  ): Promise<void> {
+    // The log holds every event before the terminal state is decided from it.
+    await this.events.flush(stored.id);
     const final: UhpResponse = {
       ...stored.body,
       status: outcome.status,
@@ -390,12 +537,28 @@ export class TaskRunner {
     };
     // The terminal body and the budget settlement commit together: a crash leaves either both (and
     // recovery skips the response) or neither (and recovery settles it), never a double charge.
-    this.store.db
-      .transaction(() => {
-        this.store.saveResponseBody(final, final.store === false);
-        this.budgets?.settle(final.id, final.usage);
+    // Only the node holding the task's lease ends it: a node that was presumed dead and taken over
+    // finds the lease gone and writes nothing, so the response ends and settles exactly once.
+    const ended = await this.store
+      .transaction(async (tx) => {
+        if ((await tx.releaseLease(final.id, this.lease.nodeId)) === 'foreign') throw new LeaseLost(final.id);
+        await tx.saveResponseBody(final, final.store === false);
+        await this.budgets?.settle(final.id, final.usage, tx.db);
+        return true;
       })
-      .immediate();
+      .catch((error: unknown) => {
+        if (error instanceof LeaseLost) return false;
+        throw error;
+      });
+    if (!ended) {
+      await this.events.flush(stored.id, { final: true }).catch(() => undefined);
+      return;
+    }
     emit({ type: terminalEventType(final.status), response: final });
+    await this.events.flush(stored.id, { final: true });
   }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

@@ -38,6 +38,24 @@ export interface CreatedTask {
 
 const NOTHING_USED = { input_tokens: 0, output_tokens: 0, total_tokens: 0 };
 
+/** Thrown inside the creating transaction when a concurrent retry with the same key got there first. */
+class ReplayedTask extends Error {
+  constructor(readonly responseId: string) {
+    super('replayed');
+  }
+}
+
+/** Every `file_id` string anywhere in a request's input (read fully by `readTaskInput` afterwards). */
+function fileIdsIn(value: unknown, found = new Set<string>()): Set<string> {
+  if (Array.isArray(value)) for (const item of value) fileIdsIn(item, found);
+  else if (value !== null && typeof value === 'object')
+    for (const [key, inner] of Object.entries(value)) {
+      if (key === 'file_id' && typeof inner === 'string') found.add(inner);
+      else fileIdsIn(inner, found);
+    }
+  return found;
+}
+
 /** Turns a `POST /v1/responses` into a recorded response and a started execution. */
 export class TaskService {
   constructor(
@@ -51,14 +69,14 @@ export class TaskService {
     private readonly budgets: PrepaidBudgets | null = null,
   ) {}
 
-  create(
+  async create(
     principalId: string,
     request: CreateResponseRequest,
     options: { idempotencyKey: string | null; baseUrl: string },
-  ): CreatedTask {
+  ): Promise<CreatedTask> {
     const now = Date.now();
     if (options.idempotencyKey) {
-      const earlier = this.store.findIdempotencyKey(
+      const earlier = await this.store.findIdempotencyKey(
         principalId,
         options.idempotencyKey,
         now - this.limits.idempotencyRetentionMs,
@@ -70,9 +88,9 @@ export class TaskService {
     let session: StoredSession | undefined;
     let harness: Harness;
     if (request.previous_response_id) {
-      const previous = this.store.getResponseIncludingHidden(principalId, request.previous_response_id);
+      const previous = await this.store.getResponseIncludingHidden(principalId, request.previous_response_id);
       if (!previous) throw notFound('response_not_found', 'response', 'previous_response_id');
-      session = this.store.getSession(principalId, previous.sessionId);
+      session = await this.store.getSession(principalId, previous.sessionId);
       if (!session) throw notFound('session_not_found', 'session', 'previous_response_id');
       if (session.updatedAt < now - this.limits.sessionRetentionMs)
         throw new UhpHttpError(
@@ -93,15 +111,15 @@ export class TaskService {
             detail: { session_harness_id: session.harnessId },
           },
         );
-      const stored = this.store.getHarnessIncludingDeleted(principalId, session.harnessId);
+      const stored = await this.store.getHarnessIncludingDeleted(principalId, session.harnessId);
       if (!stored) throw notFound('harness_not_found', 'harness', 'metadata.harness_id');
       harness = stored.harness;
     } else if (requestedHarness) {
-      const stored = this.store.getHarness(principalId, requestedHarness);
+      const stored = await this.store.getHarness(principalId, requestedHarness);
       if (!stored) throw notFound('harness_not_found', 'harness', 'metadata.harness_id');
       harness = stored.harness;
     } else {
-      harness = this.harnesses.ensureDefault(principalId).harness;
+      harness = (await this.harnesses.ensureDefault(principalId)).harness;
     }
     const runtime = this.harnesses.runtimeFor(harness.base);
     if (!runtime)
@@ -115,7 +133,7 @@ export class TaskService {
       );
     const model = resolveModel(runtime, harness, request.model);
     if (session) {
-      const running = this.store.runningResponseOfSession(session.id);
+      const running = await this.store.runningResponseOfSession(session.id);
       if (running)
         throw new UhpHttpError(409, 'session_busy', 'A task is already running in this session.', {
           detail: { response_id: running },
@@ -131,9 +149,10 @@ export class TaskService {
           param,
         });
     }
+    const uploaded = await this.uploadedFiles(principalId, request.input);
     const input = readTaskInput(request.input, {
       maxFileBytes: this.limits.maxFileBytes,
-      uploadedFile: (fileId) => this.uploadedFile(principalId, fileId),
+      uploadedFile: (fileId) => uploaded.get(fileId),
     });
     if (session) this.checkInputNames(session.id, input.files);
 
@@ -172,21 +191,35 @@ export class TaskService {
       },
     };
     const owner = { principalId, harnessId: harness.id, sessionId };
-    const conversation = session ? this.conversationOf(session.id) : [];
+    const conversation = session ? await this.conversationOf(session.id) : [];
     let maxOutputTokens = request.max_output_tokens ?? null;
-    // One synchronous transaction: the busy check above and these inserts cannot interleave with
-    // another request, so a session never runs two tasks and an Idempotency-Key starts one. IMMEDIATE
-    // takes the write lock first, so the budget reservation cannot race another process either.
-    this.store.db
-      .transaction(() => {
-        if (session && this.store.runningResponseOfSession(session.id))
+    // One transaction: the busy check above and these inserts cannot interleave with another
+    // request, on this node or another, so a session never runs two tasks and an Idempotency-Key
+    // starts one. SQLite's transactions exclude each other (BEGIN IMMEDIATE); in PostgreSQL the
+    // session and the key are locked first, and the budget account row by the reservation.
+    const initialEvents = await this.store
+      .transaction(async (tx) => {
+        if (options.idempotencyKey) {
+          await tx.lockIdempotencyKey(principalId, options.idempotencyKey);
+          const earlier = await tx.findIdempotencyKey(
+            principalId,
+            options.idempotencyKey,
+            now - this.limits.idempotencyRetentionMs,
+          );
+          if (earlier) throw new ReplayedTask(earlier);
+        }
+        if (session) await tx.lockSession(session.id);
+        if (session && (await tx.runningResponseOfSession(session.id)))
           throw new UhpHttpError(409, 'session_busy', 'A task is already running in this session.');
-        const reservation = this.budgets?.reserve({
-          principalId,
-          responseId,
-          model: model.id,
-          maxOutputTokens,
-        });
+        const reservation = await this.budgets?.reserve(
+          {
+            principalId,
+            responseId,
+            model: model.id,
+            maxOutputTokens,
+          },
+          tx.db,
+        );
         if (reservation?.metered && !reservation.ok && reservation.reason === 'currency_mismatch')
           throw new UhpHttpError(
             409,
@@ -211,7 +244,7 @@ export class TaskService {
         // A metered task is held to the token count it reserved.
         if (reservation?.metered) maxOutputTokens = reservation.maxOutputTokens;
         if (!session) {
-          this.store.insertSession({
+          await tx.insertSession({
             id: sessionId,
             principalId,
             harnessId: harness.id,
@@ -221,28 +254,37 @@ export class TaskService {
             updatedAt: now,
           });
         } else {
-          this.store.touchSession(session.id, now);
+          await tx.touchSession(session.id, now);
         }
-        this.store.insertResponse({
+        await tx.insertResponse({
           id: responseId,
           principalId,
           sessionId,
           harnessId: harness.id,
-          turnIndex: this.store.nextTurnIndex(sessionId),
+          turnIndex: await tx.nextTurnIndex(sessionId),
           body: initial,
           input: input.items,
         });
+        // The node that will run the task holds it from the start (docs/deployment.md, "Leases").
+        await tx.insertLease(responseId, this.runner.lease.nodeId, this.runner.leaseExpiry());
         if (options.idempotencyKey)
-          this.store.insertIdempotencyKey(
+          await tx.insertIdempotencyKey(
             principalId,
             options.idempotencyKey,
             responseId,
             request.stream === true,
           );
-        this.events.append(responseId, owner, { type: 'response.created', response: initial });
-        this.events.append(responseId, owner, { type: 'response.in_progress', response: initial });
+        return this.events.recordInitial(tx, responseId, [
+          { type: 'response.created', response: initial },
+          { type: 'response.in_progress', response: initial },
+        ]);
       })
-      .immediate();
+      .catch((error: unknown) => {
+        if (error instanceof ReplayedTask) return error.responseId;
+        throw error;
+      });
+    if (typeof initialEvents === 'string') return { responseId: initialEvents, replayed: true };
+    this.events.announce(responseId, owner, initialEvents);
 
     // The response is stored: from here every failure must end it (terminal state, events, session
     // released, reservation settled), never leave it `in_progress`.
@@ -253,7 +295,7 @@ export class TaskService {
       this.materialiseSkills(workspace, harness);
     } catch (error) {
       // Nothing ran, so nothing was used: the whole reservation is refunded.
-      this.runner.endUnexpectedly(responseId, owner, error, NOTHING_USED);
+      await this.runner.endUnexpectedly(responseId, owner, error, NOTHING_USED);
       return { responseId, replayed: false };
     }
     this.runner.start({
@@ -278,15 +320,20 @@ export class TaskService {
     return { responseId, replayed: false };
   }
 
-  private uploadedFile(principalId: string, fileId: string): IncomingFile | undefined {
-    const file = this.store.getFile(principalId, fileId);
-    if (!file) return undefined;
-    return {
-      filename: path.basename(file.filename),
-      mediaType: file.mediaType,
-      data: fs.readFileSync(this.layout.fileBlob(file.id)),
-      fileId: file.id,
-    };
+  /** The uploaded files an input names (`file_id`), looked up before the input is read. */
+  private async uploadedFiles(principalId: string, input: unknown): Promise<Map<string, IncomingFile>> {
+    const found = new Map<string, IncomingFile>();
+    for (const fileId of fileIdsIn(input)) {
+      const file = await this.store.getFile(principalId, fileId);
+      if (!file) continue;
+      found.set(fileId, {
+        filename: path.basename(file.filename),
+        mediaType: file.mediaType,
+        data: fs.readFileSync(this.layout.fileBlob(file.id)),
+        fileId: file.id,
+      });
+    }
+    return found;
   }
 
   /**
@@ -329,9 +376,9 @@ export class TaskService {
     );
   }
 
-  private conversationOf(sessionId: string): ConversationMessage[] {
+  private async conversationOf(sessionId: string): Promise<ConversationMessage[]> {
     const messages: ConversationMessage[] = [];
-    for (const turn of this.store.sessionResponses(sessionId)) {
+    for (const turn of await this.store.sessionResponses(sessionId)) {
       messages.push({ role: 'user', text: inputTextOf(turn.input) });
       const assistantText = outputTextOf(turn.body.output);
       const toolCalls = toolExchangesOf(turn.body.output);

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { createInProcessGateClient } from '@arbiter/engine/builtin';
 import { resolveToolGateThresholds } from '@arbiter/tool-gate/contract';
 import { createToolGateAnalyser } from '@arbiter/tool-gate-analysis';
@@ -6,9 +7,12 @@ import { UHP_VERSION, UHP_VERSION_HEADER } from '@arbiter/uhp/wire';
 import multipart from '@fastify/multipart';
 import type { Database } from 'better-sqlite3';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import { billingMigrations } from '../billing/billing-migrations.js';
 import { type BudgetPricing, PrepaidBudgets } from '../billing/prepaid-budgets.js';
 import { installJsonBodyParser, JSON_TOO_DEEP_CODE, MAX_JSON_DEPTH } from '../json-body.js';
 import { applyMigrations } from '../storage/database.js';
+import type { SqlDatabase } from '../storage/sql-database.js';
+import { SqliteDatabase } from '../storage/sqlite-database.js';
 import { HarnessService } from './harness/harness-service.js';
 import { registerBudgetRoutes } from './routes/budget-routes.js';
 import { registerDiscoveryRoutes, SUPPORTED_VERSIONS } from './routes/discovery-routes.js';
@@ -30,7 +34,7 @@ import { uhpMigrations } from './storage/uhp-migrations.js';
 import { UhpStore } from './storage/uhp-store.js';
 import { EventLog } from './streaming/event-log.js';
 import { DEFAULT_STREAM_LIMITS, KEEP_ALIVE_MS, type StreamLimits } from './streaming/sse-writer.js';
-import { TaskRunner } from './task-runner.js';
+import { DEFAULT_LEASE_MS, TaskRunner } from './task-runner.js';
 import { type TaskLimits, TaskService } from './task-service.js';
 import { UhpHttpError } from './uhp-error.js';
 import type { UhpServices } from './uhp-services.js';
@@ -56,8 +60,11 @@ export const DEFAULT_TASK_LIMITS: TaskLimits = {
 export const CREDENTIAL_CHECK_MS = 1000;
 
 export interface UhpPluginOptions {
-  /** The server database; the plugin applies its own migrations (idempotent) if the app has not. */
-  readonly db: Database;
+  /**
+   * The server database: a better-sqlite3 connection (the plugin applies its migrations, idempotent)
+   * or a `SqlDatabase` from `openStorage` (SQLite or PostgreSQL, already migrated).
+   */
+  readonly db: Database | SqlDatabase;
   readonly dataDir: string;
   /** `null` serves every request as LOCAL_PRINCIPAL (`--no-auth`, single local user). */
   readonly authenticate: UhpAuthenticator | null;
@@ -88,6 +95,21 @@ export interface UhpPluginOptions {
    * programs are refused when it cannot start). See docs/security.md.
    */
   readonly sandbox?: ProcessSandbox | SandboxConfigInput;
+  /** How this node shares tasks with the other nodes of one PostgreSQL database (docs/deployment.md). */
+  readonly cluster?: ClusterOptions;
+}
+
+export interface ClusterOptions {
+  /** Names this process among the nodes; a random id by default. */
+  readonly nodeId?: string;
+  /** The lease clock (milliseconds since the epoch); injected by tests. */
+  readonly clock?: () => number;
+  /** A task whose node has not renewed its lease for this long is taken over. Default 5000. */
+  readonly leaseMs?: number;
+  /** How often leases are renewed and expired ones looked for. Default a fifth of `leaseMs`. */
+  readonly heartbeatMs?: number;
+  /** How often a waiting stream re-reads the log on PostgreSQL, in case a notification was lost. Default 1000. */
+  readonly pollMs?: number;
 }
 
 function findOnPath(binary: string): string | null {
@@ -110,15 +132,31 @@ declare module 'fastify' {
  * Version negotiation, authentication and the error envelope are hooks of this plugin only.
  */
 export async function uhpPlugin(app: FastifyInstance, options: UhpPluginOptions): Promise<void> {
-  applyMigrations(options.db, uhpMigrations);
+  // A better-sqlite3 connection (tests, embedders) gets the UHP and billing tables here; a
+  // `SqlDatabase` from `openStorage` already holds every migration.
+  let db: SqlDatabase;
+  if ('dialect' in options.db) db = options.db;
+  else {
+    applyMigrations(options.db, [...uhpMigrations, ...billingMigrations]);
+    db = new SqliteDatabase(options.db);
+  }
   const limits = { ...DEFAULT_TASK_LIMITS, ...options.limits };
-  const store = new UhpStore(options.db);
-  const events = new EventLog(store);
+  const store = new UhpStore(db);
+  const nodeId = options.cluster?.nodeId ?? `node_${randomBytes(6).toString('hex')}`;
+  const leaseMs = options.cluster?.leaseMs ?? DEFAULT_LEASE_MS;
+  const events = new EventLog(store, {
+    nodeId,
+    pollMs: db.dialect === 'postgres' ? (options.cluster?.pollMs ?? 1000) : null,
+  });
   const layout = new UhpDataLayout(options.dataDir);
-  const budgets = new PrepaidBudgets(options.db, options.pricing);
+  const budgets = new PrepaidBudgets(db, options.pricing);
   const sandbox =
     options.sandbox instanceof ProcessSandbox ? options.sandbox : await ProcessSandbox.open(options.sandbox);
-  const runner = new TaskRunner(store, events, layout, sandbox, options.toolLimits, budgets);
+  const runner = new TaskRunner(store, events, layout, sandbox, options.toolLimits, budgets, {
+    nodeId,
+    clock: options.cluster?.clock ?? Date.now,
+    leaseMs,
+  });
   // The operator's threshold overrides reach both the analysis's disposition and the composition.
   const thresholds = resolveToolGateThresholds(options.toolGating?.thresholds);
   const gate = new HarnessToolGate(
@@ -176,7 +214,11 @@ export async function uhpPlugin(app: FastifyInstance, options: UhpPluginOptions)
     },
   };
 
-  const recovered = runner.recoverInterrupted();
+  events.onNotifyError = (error) =>
+    app.log.warn({ err: error }, 'UHP: other nodes were not told of an event (they find it by polling)');
+  runner.onUnrecoverable = (responseId, error) =>
+    app.log.error({ err: error, responseId }, 'UHP: a task could not be ended; the next start recovers it');
+  const recovered = await runner.recoverInterrupted();
   if (recovered > 0) app.log.warn({ recovered }, 'UHP: ended tasks interrupted by an earlier stop');
   // Running tasks end (as interrupted) before streams close, so every open stream gets its terminal event.
   // Streams outlive the request that authenticated them: each one's credential is checked again on
@@ -186,6 +228,36 @@ export async function uhpPlugin(app: FastifyInstance, options: UhpPluginOptions)
   }, options.credentialCheckMs ?? CREDENTIAL_CHECK_MS);
   credentialSweep.unref();
   app.addHook('onClose', async () => clearInterval(credentialSweep));
+  // Other nodes' events and cancellations, and this node's heartbeat: it renews the leases of the
+  // tasks running here and ends the tasks of nodes that stopped renewing theirs. PostgreSQL only:
+  // one process serves a SQLite database, and its start takes over every lease (recoverInterrupted).
+  await events.listenAcrossNodes();
+  const stopCancelListener = await runner.listenAcrossNodes();
+  let beating = false;
+  const beat = () => {
+    if (beating) return;
+    beating = true;
+    runner
+      .heartbeat()
+      .then((recovered) => {
+        if (recovered > 0)
+          app.log.warn({ recovered }, 'UHP: ended tasks whose node stopped renewing their lease');
+      })
+      .catch((error: unknown) => app.log.error({ err: error }, 'UHP: the lease heartbeat failed'))
+      .finally(() => {
+        beating = false;
+      });
+  };
+  const heartbeat =
+    db.dialect === 'postgres'
+      ? setInterval(beat, options.cluster?.heartbeatMs ?? Math.max(50, Math.floor(leaseMs / 5)))
+      : undefined;
+  heartbeat?.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(heartbeat);
+    await stopCancelListener();
+    await events.close();
+  });
   app.addHook('preClose', async () => {
     await runner.shutdown();
     // Every task ended, so nothing a task started may outlive the server.

@@ -41,8 +41,8 @@ async function finished(baseUrl: string, id: string) {
 }
 
 /** Ledger invariants: no balance below zero, one reserve and at most one settle per response. */
-function expectConsistentLedger(ledger: PrepaidBudgets, principal: string) {
-  const entries = ledger.entries(principal);
+async function expectConsistentLedger(ledger: PrepaidBudgets, principal: string) {
+  const entries = await ledger.entries(principal);
   expect(entries.every((entry) => entry.balanceNanos >= 0)).toBe(true);
   const reserves = entries.filter((entry) => entry.kind === 'reserve').map((entry) => entry.responseId);
   const settles = entries.filter((entry) => entry.kind === 'settle').map((entry) => entry.responseId);
@@ -50,7 +50,7 @@ function expectConsistentLedger(ledger: PrepaidBudgets, principal: string) {
   expect(new Set(settles).size).toBe(settles.length);
   const credits = entries.filter((entry) => entry.kind === 'credit');
   const sum = entries.reduce((total, entry) => total + entry.amountNanos, 0);
-  expect(ledger.account(principal)?.balanceNanos).toBe(sum);
+  expect((await ledger.account(principal))?.balanceNanos).toBe(sum);
   expect(credits.length).toBeGreaterThan(0);
   return { reserves, settles };
 }
@@ -59,7 +59,7 @@ describe('prepaid budgets through the UHP API', () => {
   it('50 concurrent tasks against a balance covering 10: exactly 10 start, none overdraws, each settles once', async () => {
     const server = await pricedServer();
     const ledger = ledgerOf(server.dataDir);
-    ledger.credit('alice', 100 * UNIT);
+    await ledger.credit('alice', 100 * UNIT);
     const attempts = await Promise.all(
       Array.from({ length: 50 }, () =>
         call(server.baseUrl, '/v1/responses', {
@@ -81,7 +81,7 @@ describe('prepaid budgets through the UHP API', () => {
         detail: { required: '10', available: '0', currency: 'EUR' },
       });
     }
-    expect(ledger.account('alice')).toMatchObject({ balanceNanos: 0, reservedNanos: 100 * UNIT });
+    expect(await ledger.account('alice')).toMatchObject({ balanceNanos: 0, reservedNanos: 100 * UNIT });
     // Refused requests created nothing: the principal's sessions are the ten started ones.
     const sessions = await call(server.baseUrl, '/v1/sessions?limit=100', { key: alice });
     expect(sessions.json.data ?? sessions.json.sessions).toHaveLength(10);
@@ -94,17 +94,17 @@ describe('prepaid budgets through the UHP API', () => {
     );
     for (const attempt of started)
       expect((await finished(server.baseUrl, attempt.json.id)).status).toBe('cancelled');
-    const { reserves, settles } = expectConsistentLedger(ledger, 'alice');
+    const { reserves, settles } = await expectConsistentLedger(ledger, 'alice');
     expect(reserves.sort()).toEqual(started.map((attempt) => attempt.json.id).sort());
     expect(settles.sort()).toEqual(reserves);
-    expect(ledger.openReservations()).toEqual([]);
-    expect(ledger.account('alice')).toMatchObject({ balanceNanos: 0, reservedNanos: 0 });
+    expect(await ledger.openReservations()).toEqual([]);
+    expect(await ledger.account('alice')).toMatchObject({ balanceNanos: 0, reservedNanos: 0 });
   });
 
   it('settles completed, incomplete and failed tasks to their usage; an idempotent retry reserves nothing', async () => {
     const server = await pricedServer();
     const ledger = ledgerOf(server.dataDir);
-    ledger.credit('alice', 50 * UNIT);
+    await ledger.credit('alice', 50 * UNIT);
 
     const completed = await call(server.baseUrl, '/v1/responses', {
       method: 'POST',
@@ -115,7 +115,7 @@ describe('prepaid budgets through the UHP API', () => {
     expect(completed.json.status).toBe('completed');
     const used = completed.json.usage.output_tokens as number;
     expect(used).toBeGreaterThan(3);
-    expect(ledger.account('alice')?.balanceNanos).toBe((50 - used) * UNIT);
+    expect((await ledger.account('alice'))?.balanceNanos).toBe((50 - used) * UNIT);
 
     const retry = await call(server.baseUrl, '/v1/responses', {
       method: 'POST',
@@ -124,7 +124,7 @@ describe('prepaid budgets through the UHP API', () => {
       body: { input: '@say one two three', max_output_tokens: 20 },
     });
     expect(retry.json.id).toBe(completed.json.id);
-    expect(ledger.account('alice')?.balanceNanos).toBe((50 - used) * UNIT);
+    expect((await ledger.account('alice'))?.balanceNanos).toBe((50 - used) * UNIT);
 
     const cut = await call(server.baseUrl, '/v1/responses', {
       method: 'POST',
@@ -141,7 +141,7 @@ describe('prepaid budgets through the UHP API', () => {
     });
     expect(failed.json.status).toBe('failed');
     // A failure without usage keeps its reservation charged, never a guessed lower amount.
-    expect(ledger.account('alice')?.balanceNanos).toBe((50 - used - 5 - 10) * UNIT);
+    expect((await ledger.account('alice'))?.balanceNanos).toBe((50 - used - 5 - 10) * UNIT);
 
     // A metered task without max_output_tokens is held to the default cap it reserved (4096 > 35).
     const uncapped = await call(server.baseUrl, '/v1/responses', {
@@ -152,7 +152,7 @@ describe('prepaid budgets through the UHP API', () => {
     expect(uncapped.status).toBe(429);
     expect(uncapped.json.error.detail).toMatchObject({ required: '4096', available: String(35 - used) });
 
-    const { reserves, settles } = expectConsistentLedger(ledger, 'alice');
+    const { reserves, settles } = await expectConsistentLedger(ledger, 'alice');
     expect(reserves).toHaveLength(3);
     expect(settles).toEqual(reserves);
 
@@ -163,8 +163,8 @@ describe('prepaid budgets through the UHP API', () => {
       body: { input: '@say free' },
     });
     expect(bob.json.status).toBe('completed');
-    expect(ledger.account('bob')).toBeNull();
-    expect(ledger.entries('bob')).toEqual([]);
+    expect(await ledger.account('bob')).toBeNull();
+    expect(await ledger.entries('bob')).toEqual([]);
   });
 });
 
@@ -179,7 +179,7 @@ describe('prepaid budgets across a crash', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-budget-restart-'));
     const first = await spawnServer(dataDir);
     const ledger = ledgerOf(dataDir);
-    ledger.credit('alice', 30 * UNIT);
+    await ledger.credit('alice', 30 * UNIT);
     const running = await Promise.all(
       [0, 1].map(() =>
         call(first.baseUrl, '/v1/responses', {
@@ -190,21 +190,21 @@ describe('prepaid budgets across a crash', () => {
       ),
     );
     expect(running.map((result) => result.status)).toEqual([200, 200]);
-    expect(ledger.openReservations()).toHaveLength(2);
-    expect(ledger.account('alice')?.balanceNanos).toBe(10 * UNIT);
+    expect(await ledger.openReservations()).toHaveLength(2);
+    expect((await ledger.account('alice'))?.balanceNanos).toBe(10 * UNIT);
     first.child.kill('SIGKILL');
     await new Promise((resolve) => first.child.once('exit', resolve));
     // Nothing settled while no server ran: the reservations are still open.
-    expect(ledger.openReservations()).toHaveLength(2);
+    expect(await ledger.openReservations()).toHaveLength(2);
 
     const second = await spawnServer(dataDir);
     for (const result of running) {
       const recovered = await call(second.baseUrl, `/v1/responses/${result.json.id}`, { key: alice });
       expect(recovered.json.status).toBe('failed');
     }
-    expect(ledger.openReservations()).toEqual([]);
-    const afterFirstRecovery = ledger.entries('alice');
-    const { settles } = expectConsistentLedger(ledger, 'alice');
+    expect(await ledger.openReservations()).toEqual([]);
+    const afterFirstRecovery = await ledger.entries('alice');
+    const { settles } = await expectConsistentLedger(ledger, 'alice');
     expect(settles.sort()).toEqual(running.map((result) => result.json.id).sort());
 
     // The refunded balance is usable at once, and recovery settled nothing twice: the only new
@@ -216,11 +216,11 @@ describe('prepaid budgets across a crash', () => {
     });
     expect(next.status).toBe(200);
     expect(terminal(next.json.status)).toBe(true);
-    const added = ledger.entries('alice').slice(afterFirstRecovery.length);
+    const added = (await ledger.entries('alice')).slice(afterFirstRecovery.length);
     expect(added.map((entry) => [entry.kind, entry.responseId])).toEqual([
       ['reserve', next.json.id],
       ['settle', next.json.id],
     ]);
-    expectConsistentLedger(ledger, 'alice');
+    await expectConsistentLedger(ledger, 'alice');
   });
 });

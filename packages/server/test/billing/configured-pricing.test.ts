@@ -29,8 +29,8 @@ describe('prices and ACP agents from the configuration file', () => {
       const key = created.key;
       const principal = created.record.principal.id;
       const budgets = new PrepaidBudgets(db, { currency: 'EUR' });
-      budgets.credit(principal, 5_000_000_000);
-      new PrepaidBudgets(db).credit(usdPrincipal, 5_000_000_000);
+      await budgets.credit(principal, 5_000_000_000);
+      await new PrepaidBudgets(db).credit(usdPrincipal, 5_000_000_000);
       const post = (body: unknown, bearer = key) =>
         fetch(`${server.url}/api/harness/v1/responses`, {
           method: 'POST',
@@ -55,7 +55,7 @@ describe('prices and ACP agents from the configuration file', () => {
       });
       const body = (await post({ input: '@say hi', max_output_tokens: 10 })).json;
       expect(body.status).toBe('completed');
-      expect(budgets.account(principal)?.balanceNanos).toBe(
+      expect((await budgets.account(principal))?.balanceNanos).toBe(
         5_000_000_000 - body.usage.output_tokens * 500_000_000,
       );
 

@@ -301,8 +301,8 @@ describe('no wedged session', () => {
 
   it('a stored bundle that cannot be laid out fails its task terminally, refunds it, and frees the session', async () => {
     const budgets = ledger();
-    budgets.credit('alice', 100 * UNIT);
-    const before = budgets.account('alice')!.balanceNanos;
+    await budgets.credit('alice', 100 * UNIT);
+    const before = (await budgets.account('alice'))!.balanceNanos;
     const harness = (
       await call(server.baseUrl, '/v1/harnesses', {
         method: 'POST',
@@ -314,7 +314,7 @@ describe('no wedged session', () => {
       await task({ input: '@say one', metadata: { harness_id: harness.id }, max_output_tokens: 10 })
     ).json;
     expect(first.status).toBe('completed');
-    const afterFirst = budgets.account('alice')!.balanceNanos;
+    const afterFirst = (await budgets.account('alice'))!.balanceNanos;
     expect(afterFirst).toBe(before - first.usage.output_tokens * UNIT);
     // A bundle stored before the check existed (written as an older server would have).
     const db = openDatabase(server.dataDir, []);
@@ -339,8 +339,8 @@ describe('no wedged session', () => {
     expect(failed.status).toBe('failed');
     expect(failed.error.code).toBe('arbiter_task_failed');
     // Nothing ran, so the reservation was settled at zero.
-    expect(budgets.account('alice')!.balanceNanos).toBe(afterFirst);
-    expect(budgets.openReservations()).toEqual([]);
+    expect((await budgets.account('alice'))!.balanceNanos).toBe(afterFirst);
+    expect(await budgets.openReservations()).toEqual([]);
     const session = await call(server.baseUrl, `/v1/sessions/${first.metadata.session_id}`, { key: alice });
     expect(session.json.status).toBe('idle');
     // Cancel answers with the terminal response; a fixed bundle runs again in the same session.
@@ -360,10 +360,10 @@ describe('no wedged session', () => {
 
   it('an input named like a workspace folder is a 409 that reserves nothing; the session goes on', async () => {
     const budgets = ledger();
-    budgets.credit('alice', 20 * UNIT);
+    await budgets.credit('alice', 20 * UNIT);
     const first = (await task({ input: '@write data.csv/inside.txt <<<x>>>', max_output_tokens: 10 })).json;
     expect(first.status).toBe('completed');
-    const balance = budgets.account('alice')!.balanceNanos;
+    const balance = (await budgets.account('alice'))!.balanceNanos;
     const clash = await task({
       previous_response_id: first.id,
       max_output_tokens: 10,
@@ -376,7 +376,7 @@ describe('no wedged session', () => {
     });
     expect(clash.status).toBe(409);
     expect(clash.json.error).toMatchObject({ code: 'arbiter_input_name_conflict', param: 'input' });
-    expect(budgets.account('alice')!.balanceNanos).toBe(balance);
+    expect((await budgets.account('alice'))!.balanceNanos).toBe(balance);
     const next = await task({ input: '@say fine', previous_response_id: first.id, max_output_tokens: 10 });
     expect(next.json.status).toBe('completed');
   });

@@ -19,13 +19,13 @@ interface Principals {
   nameOf(id: string): string;
 }
 
-function withBudgets<T>(
+async function withBudgets<T>(
   options: BillingOptions & { currency?: string },
-  use: (budgets: PrepaidBudgets, principals: Principals) => T,
-): T {
+  use: (budgets: PrepaidBudgets, principals: Principals) => Promise<T>,
+): Promise<T> {
   const db = openDatabase(resolveDataDir(options.dataDir), migrations);
   try {
-    return use(new PrepaidBudgets(db, { currency: options.currency }), principalsOf(db));
+    return await use(new PrepaidBudgets(db, { currency: options.currency }), principalsOf(db));
   } finally {
     db.close();
   }
@@ -48,11 +48,11 @@ function principalsOf(db: ReturnType<typeof openDatabase>): Principals {
   };
 }
 
-export function credit(
+export async function credit(
   principal: string,
   amount: string,
   options: BillingOptions & { currency?: string; note?: string },
-): number {
+): Promise<number> {
   const nanos = parseAmount(amount);
   if (nanos === null || nanos <= 0)
     throw new UsageError(
@@ -60,9 +60,9 @@ export function credit(
     );
   if (options.currency !== undefined && !/^[A-Z]{3}$/.test(options.currency))
     throw new UsageError(`the currency must be a three-letter ISO 4217 code, not "${options.currency}"`);
-  const account = withBudgets(options, (budgets, principals) => {
+  const account = await withBudgets(options, async (budgets, principals) => {
     const id = principals.idOf(principal);
-    const existing = budgets.account(id);
+    const existing = await budgets.account(id);
     if (existing && options.currency !== undefined && existing.currency !== options.currency)
       throw new UsageError(`the balance of ${principal} is in ${existing.currency}, not ${options.currency}`);
     return budgets.credit(id, nanos, options.note ?? null);
@@ -73,11 +73,14 @@ export function credit(
   return 0;
 }
 
-export function show(principal: string | undefined, options: BillingOptions & { json?: boolean }): number {
-  const rows = withBudgets(options, (budgets, principals) => {
+export async function show(
+  principal: string | undefined,
+  options: BillingOptions & { json?: boolean },
+): Promise<number> {
+  const rows = await withBudgets(options, async (budgets, principals) => {
     const accounts = principal
-      ? [budgets.account(principals.idOf(principal))].filter((account) => account !== null)
-      : budgets.accounts();
+      ? [await budgets.account(principals.idOf(principal))].filter((account) => account !== null)
+      : await budgets.accounts();
     return accounts.map((account) => ({
       principal: principals.nameOf(account.principalId),
       principal_id: account.principalId,
@@ -107,14 +110,14 @@ export function show(principal: string | undefined, options: BillingOptions & { 
   return 0;
 }
 
-export function ledger(
+export async function ledger(
   principal: string | undefined,
   options: BillingOptions & { json?: boolean; limit: string },
-): number {
+): Promise<number> {
   const limit = Number(options.limit);
   if (!Number.isInteger(limit) || limit < 1) throw new UsageError('--limit must be a positive integer');
-  const entries = withBudgets(options, (budgets, principals) =>
-    budgets.entries(principal ? principals.idOf(principal) : null, limit).map((entry) => ({
+  const entries = await withBudgets(options, async (budgets, principals) =>
+    (await budgets.entries(principal ? principals.idOf(principal) : null, limit)).map((entry) => ({
       id: entry.id,
       at: new Date(entry.createdAt).toISOString(),
       principal: principals.nameOf(entry.principalId),

@@ -44,7 +44,7 @@ describe('arbiter billing', () => {
       outputPricePerMillionTokens: { m: 1_000_000 },
     });
     expect(
-      budgets.reserve({ principalId: aliceId, responseId: 'resp_1', model: 'm', maxOutputTokens: 5 }),
+      await budgets.reserve({ principalId: aliceId, responseId: 'resp_1', model: 'm', maxOutputTokens: 5 }),
     ).toMatchObject({
       ok: true,
     });
@@ -52,7 +52,7 @@ describe('arbiter billing', () => {
     expect(during).toEqual([
       { principal: 'alice', principal_id: aliceId, currency: 'EUR', balance: '7.500000001', reserved: '5' },
     ]);
-    budgets.settle('resp_1', { output_tokens: 3 });
+    await budgets.settle('resp_1', { output_tokens: 3 });
     db.close();
 
     const ledger = JSON.parse((await arbiter('billing', 'ledger', 'alice', '--json')).stdout);

@@ -12,6 +12,7 @@ export interface ServeOptions {
   port: number;
   host: string;
   dataDir?: string;
+  database?: string;
   config?: string;
   auth: boolean;
   logLevel: string;
@@ -32,6 +33,7 @@ export async function serve(options: ServeOptions): Promise<undefined> {
       port: options.port,
       host: options.host,
       dataDir: options.dataDir,
+      ...(options.database ? { database: options.database } : {}),
       configPath: options.config,
       auth: options.auth,
       logger:

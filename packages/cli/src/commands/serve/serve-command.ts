@@ -17,6 +17,10 @@ export function registerServeCommand(program: Command): void {
     )
     .option('--host <host>', 'interface to listen on (loopback by default)', DEFAULT_HOST)
     .option('--data-dir <dir>', 'data directory (default: $ARBITER_DATA_DIR or ~/.arbiter)')
+    .option(
+      '--database <url>',
+      'store everything in PostgreSQL (postgres://…; nodes may share it) instead of SQLite in the data directory; default $ARBITER_DATABASE_URL',
+    )
     .option('--config <file>', 'configuration file, JSON or YAML (docs/configuration.md)')
     .option(
       '--pull-default',

@@ -28,8 +28,8 @@ export class HarnessService {
   }
 
   /** The principal's default harness, created on first use (and again if they deleted it). */
-  ensureDefault(principalId: string): StoredHarness {
-    const existing = this.store.defaultHarness(principalId);
+  async ensureDefault(principalId: string): Promise<StoredHarness> {
+    const existing = await this.store.defaultHarness(principalId);
     if (existing) return existing;
     const runtime = this.runtimes.get('agent') ?? [...this.runtimes.values()][0];
     if (!runtime)
@@ -49,22 +49,28 @@ export class HarnessService {
       timeoutSeconds: null,
       createdAt: Date.now(),
     };
-    this.store.insertHarness(principalId, harness, true);
-    return { harness, principalId, isDefault: true };
+    // Two first requests at once (on any node) must not both create one: check again under a lock.
+    return this.store.transaction(async (tx) => {
+      await tx.db.lock(`uhp-default-harness:${principalId}`);
+      const created = await tx.defaultHarness(principalId);
+      if (created) return created;
+      await tx.insertHarness(principalId, harness, true);
+      return { harness, principalId, isDefault: true };
+    });
   }
 
-  list(principalId: string): Harness[] {
-    this.ensureDefault(principalId);
-    return this.store.listHarnesses(principalId).map((stored) => present(stored.harness));
+  async list(principalId: string): Promise<Harness[]> {
+    await this.ensureDefault(principalId);
+    return (await this.store.listHarnesses(principalId)).map((stored) => present(stored.harness));
   }
 
-  get(principalId: string, id: string): Harness {
-    const stored = this.store.getHarness(principalId, id);
+  async get(principalId: string, id: string): Promise<Harness> {
+    const stored = await this.store.getHarness(principalId, id);
     if (!stored) throw notFound('harness_not_found', 'harness');
     return present(stored.harness);
   }
 
-  create(principalId: string, body: HarnessCreate): Harness {
+  async create(principalId: string, body: HarnessCreate): Promise<Harness> {
     const runtime = this.runtimeOrRefuse(body.base);
     const harness = this.configure(runtime, body, {
       id: newObjectId('chrn'),
@@ -73,13 +79,13 @@ export class HarnessService {
       base: runtime.base,
       createdAt: Date.now(),
     });
-    this.store.insertHarness(principalId, harness);
+    await this.store.insertHarness(principalId, harness);
     return present(harness);
   }
 
   /** Replaces the mutable configuration; `id`, `base` and `createdAt` never change. */
-  replace(principalId: string, id: string, body: HarnessUpdate): Harness {
-    const stored = this.store.getHarness(principalId, id);
+  async replace(principalId: string, id: string, body: HarnessUpdate): Promise<Harness> {
+    const stored = await this.store.getHarness(principalId, id);
     if (!stored) throw notFound('harness_not_found', 'harness');
     if (body.base !== undefined && body.base !== stored.harness.base)
       throw new UhpHttpError(
@@ -103,12 +109,12 @@ export class HarnessService {
       },
       stored.harness.mcpServers ?? [],
     );
-    this.store.updateHarness(principalId, harness);
+    await this.store.updateHarness(principalId, harness);
     return present(harness);
   }
 
-  delete(principalId: string, id: string): void {
-    if (!this.store.deleteHarness(principalId, id)) throw notFound('harness_not_found', 'harness');
+  async delete(principalId: string, id: string): Promise<void> {
+    if (!(await this.store.deleteHarness(principalId, id))) throw notFound('harness_not_found', 'harness');
   }
 
   private runtimeOrRefuse(base: string): HarnessRuntime {

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { writeFileAtomically } from '../../storage/atomic-file.js';
 import { safeFilename } from '../input/task-input.js';
 import { mediaTypeOf } from '../media-type.js';
 import { isObjectId, newObjectId } from '../object-id.js';
@@ -40,14 +41,14 @@ export function registerFileRoutes(app: FastifyInstance, services: UhpServices):
   const { store, layout } = services;
   type ContainerFileParams = { Params: { container_id: string; file_id: string } };
 
-  const containerFile = (request: FastifyRequest<ContainerFileParams>): StoredFile => {
+  const containerFile = async (request: FastifyRequest<ContainerFileParams>): Promise<StoredFile> => {
     const principalId = services.principalOf(request);
     const { container_id: containerId, file_id: fileId } = request.params;
     // Only our own id formats reach storage: `../`, `%2f` and absolute paths never match them.
     if (!isObjectId(containerId, 'cntr') || !isObjectId(fileId, 'file'))
       throw notFound('file_not_found', 'file');
-    const session = store.getSessionByContainer(principalId, containerId);
-    const file = session && store.getContainerFile(containerId, fileId);
+    const session = await store.getSessionByContainer(principalId, containerId);
+    const file = session && (await store.getContainerFile(containerId, fileId));
     if (!file || file.principalId !== principalId) throw notFound('file_not_found', 'file');
     return file;
   };
@@ -88,7 +89,9 @@ export function registerFileRoutes(app: FastifyInstance, services: UhpServices):
     }
     const id = newObjectId('file');
     const filename = safeFilename(part.filename, 'upload');
-    fs.writeFileSync(layout.fileBlob(id), data);
+    writeFileAtomically(layout.fileBlob(id), (temporary) =>
+      fs.writeFileSync(temporary, data, { flag: 'wx' }),
+    );
     const file: StoredFile = {
       id,
       principalId,
@@ -102,13 +105,13 @@ export function registerFileRoutes(app: FastifyInstance, services: UhpServices):
       purpose: 'user_data',
       createdAt: Math.floor(Date.now() / 1000),
     };
-    store.insertFile(file);
+    await store.insertFile(file);
     return presentFile(file);
   });
 
   app.get<{ Params: { file_id: string } }>('/v1/files/:file_id', async (request) => {
     const id = request.params.file_id;
-    const file = isObjectId(id, 'file') ? store.getFile(services.principalOf(request), id) : undefined;
+    const file = isObjectId(id, 'file') ? await store.getFile(services.principalOf(request), id) : undefined;
     if (!file) throw notFound('file_not_found', 'file');
     return presentFile(file);
   });
@@ -116,13 +119,13 @@ export function registerFileRoutes(app: FastifyInstance, services: UhpServices):
   app.get<ContainerFileParams>(
     '/v1/containers/:container_id/files/:file_id/content',
     async (request, reply) => {
-      const file = containerFile(request);
+      const file = await containerFile(request);
       return sendBytes(reply, layout.fileBlob(file.id), file.mediaType, file.filename);
     },
   );
 
   app.get<ContainerFileParams>('/v1/containers/:container_id/files/:file_id/pdf', async (request, reply) => {
-    const file = containerFile(request);
+    const file = await containerFile(request);
     const pdfName = `${path.posix.basename(file.filename).replace(/\.[^.]*$/, '')}.pdf`;
     if (file.mediaType === 'application/pdf')
       return sendBytes(reply, layout.fileBlob(file.id), 'application/pdf', pdfName);

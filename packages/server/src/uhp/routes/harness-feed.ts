@@ -26,7 +26,7 @@ export function openHarnessFeed(
     try {
       while (pending.length > 0 && !writer.disconnected.aborted) {
         const next = pending.shift()!;
-        const event = services.store.eventAt(next.responseId, next.sequence);
+        const event = await services.store.eventAt(next.responseId, next.sequence);
         // Gone with its session since it was appended: nothing to deliver.
         if (!event) continue;
         await writer.send({
@@ -41,13 +41,13 @@ export function openHarnessFeed(
       pumping = false;
     }
   };
-  const stop = services.events.onAppend(({ responseId, owner, event }) => {
+  const stop = services.events.onAppend(({ responseId, owner, sequence }) => {
     if (owner.principalId !== principalId || owner.harnessId !== harnessId) return;
     if (pending.length >= services.streamLimits.maxPendingEvents) {
       writer.drop('too_far_behind');
       return;
     }
-    pending.push({ responseId, sessionId: owner.sessionId, sequence: event.sequence_number });
+    pending.push({ responseId, sessionId: owner.sessionId, sequence });
     void pump();
   });
   writer.disconnected.addEventListener('abort', () => {

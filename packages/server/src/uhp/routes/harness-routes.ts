@@ -10,7 +10,9 @@ export function registerHarnessRoutes(app: FastifyInstance, services: UhpService
   const { harnesses } = services;
   type HarnessParams = { Params: { harness_id: string } };
 
-  app.get('/v1/harnesses', async (request) => ({ harnesses: harnesses.list(services.principalOf(request)) }));
+  app.get('/v1/harnesses', async (request) => ({
+    harnesses: await harnesses.list(services.principalOf(request)),
+  }));
 
   app.post('/v1/harnesses', async (request) =>
     harnesses.create(services.principalOf(request), parseBody(harnessCreateSchema, request.body)),
@@ -29,14 +31,14 @@ export function registerHarnessRoutes(app: FastifyInstance, services: UhpService
   );
 
   app.delete<HarnessParams>('/v1/harnesses/:harness_id', async (request) => {
-    harnesses.delete(services.principalOf(request), request.params.harness_id);
+    await harnesses.delete(services.principalOf(request), request.params.harness_id);
     return { id: request.params.harness_id, object: 'harness.deleted', deleted: true };
   });
 
   app.get<{ Params: { harness_id: string; skill_name: string } }>(
     '/v1/harnesses/:harness_id/skills/:skill_name/files',
     async (request) => {
-      const harness = harnesses.get(services.principalOf(request), request.params.harness_id);
+      const harness = await harnesses.get(services.principalOf(request), request.params.harness_id);
       const skill = (harness.skills ?? []).find((entry) => entry.name === request.params.skill_name);
       if (!skill) throw notFound('arbiter_skill_not_found', 'skill');
       return { object: 'list', skill: skill.name, files: skill.files ?? [] };
@@ -44,7 +46,7 @@ export function registerHarnessRoutes(app: FastifyInstance, services: UhpService
   );
 
   app.get<HarnessParams>('/v1/harnesses/:harness_id/models', async (request) => {
-    const harness = harnesses.get(services.principalOf(request), request.params.harness_id);
+    const harness = await harnesses.get(services.principalOf(request), request.params.harness_id);
     const runtime = harnesses.runtimeFor(harness.base);
     const models = (runtime?.models() ?? []).map((model) => ({
       id: model.id,
@@ -64,7 +66,7 @@ export function registerHarnessRoutes(app: FastifyInstance, services: UhpService
 
   app.get<HarnessParams>('/v1/harnesses/:harness_id/events', async (request, reply) => {
     const principalId = services.principalOf(request);
-    const harness = harnesses.get(principalId, request.params.harness_id);
+    const harness = await harnesses.get(principalId, request.params.harness_id);
     openHarnessFeed(request, reply, services, principalId, harness.id);
   });
 

@@ -14,8 +14,8 @@ export function registerResponseRoutes(app: FastifyInstance, services: UhpServic
   const { store, events, runner, tasks } = services;
   type ResponseParams = { Params: { response_id: string } };
 
-  const lookup = (principalId: string, id: string) => {
-    const stored = isObjectId(id, 'resp') ? store.getResponse(principalId, id) : undefined;
+  const lookup = async (principalId: string, id: string) => {
+    const stored = isObjectId(id, 'resp') ? await store.getResponse(principalId, id) : undefined;
     if (!stored) throw notFound('response_not_found', 'response');
     return stored;
   };
@@ -48,7 +48,7 @@ export function registerResponseRoutes(app: FastifyInstance, services: UhpServic
       (key !== undefined && (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH))
     )
       throw invalidInput('Idempotency-Key must be one value of 1 to 255 characters.', 'Idempotency-Key');
-    const { responseId, replayed } = tasks.create(principalId, body, {
+    const { responseId, replayed } = await tasks.create(principalId, body, {
       idempotencyKey: key ?? null,
       baseUrl: services.baseUrlOf(request),
     });
@@ -58,13 +58,13 @@ export function registerResponseRoutes(app: FastifyInstance, services: UhpServic
       // Wait for the first execution (also when this request is a retry of one still running).
       await events.untilTerminal(responseId);
     }
-    return responseSnapshot(store, store.getResponseIncludingHidden(principalId, responseId)!);
+    return responseSnapshot(store, (await store.getResponseIncludingHidden(principalId, responseId))!);
   });
 
   app.get<ResponseParams & { Querystring: { stream?: string; starting_after?: string } }>(
     '/v1/responses/:response_id',
     async (request, reply) => {
-      const stored = lookup(services.principalOf(request), request.params.response_id);
+      const stored = await lookup(services.principalOf(request), request.params.response_id);
       if (request.query.stream !== 'true') return responseSnapshot(store, stored);
       const raw = request.headers['last-event-id'] ?? request.query.starting_after;
       const after = raw === undefined ? -1 : Number(raw);
@@ -75,22 +75,22 @@ export function registerResponseRoutes(app: FastifyInstance, services: UhpServic
   );
 
   app.get<ResponseParams>('/v1/responses/:response_id/input_items', async (request) => {
-    const stored = lookup(services.principalOf(request), request.params.response_id);
+    const stored = await lookup(services.principalOf(request), request.params.response_id);
     return { object: 'list', data: stored.input };
   });
 
   // Deleting hides the stored response; it never cancels a running task (the specification says so).
   app.delete<ResponseParams>('/v1/responses/:response_id', async (request) => {
     const principalId = services.principalOf(request);
-    const stored = lookup(principalId, request.params.response_id);
-    store.hideResponse(principalId, stored.id);
+    const stored = await lookup(principalId, request.params.response_id);
+    await store.hideResponse(principalId, stored.id);
     return { id: stored.id, object: 'response.deleted', deleted: true };
   });
 
   app.post<ResponseParams>('/v1/responses/:response_id/cancel', async (request): Promise<UhpResponse> => {
     const principalId = services.principalOf(request);
-    const stored = lookup(principalId, request.params.response_id);
+    const stored = await lookup(principalId, request.params.response_id);
     await runner.cancel(stored.id);
-    return responseSnapshot(store, store.getResponseIncludingHidden(principalId, stored.id)!);
+    return responseSnapshot(store, (await store.getResponseIncludingHidden(principalId, stored.id))!);
   });
 }

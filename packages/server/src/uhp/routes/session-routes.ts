@@ -36,17 +36,17 @@ export function registerSessionRoutes(app: FastifyInstance, services: UhpService
   const { store, runner } = services;
   type SessionParams = { Params: { session_id: string } };
 
-  const lookup = (request: FastifyRequest<SessionParams>) => {
+  const lookup = async (request: FastifyRequest<SessionParams>) => {
     const principalId = services.principalOf(request);
     const id = request.params.session_id;
-    const session = isObjectId(id, 'hsess') ? store.getSession(principalId, id) : undefined;
+    const session = isObjectId(id, 'hsess') ? await store.getSession(principalId, id) : undefined;
     if (!session) throw notFound('session_not_found', 'session');
     return session;
   };
 
-  const present = (session: StoredSession) => {
-    const running = store.runningResponseOfSession(session.id);
-    const turns = store.sessionResponses(session.id);
+  const present = async (session: StoredSession) => {
+    const running = await store.runningResponseOfSession(session.id);
+    const turns = await store.sessionResponses(session.id);
     return {
       id: session.id,
       object: 'session',
@@ -69,7 +69,7 @@ export function registerSessionRoutes(app: FastifyInstance, services: UhpService
         throw invalidInput('limit must be an integer from 1 to 100.', 'limit');
       const after = request.query.cursor ? decodeCursor(request.query.cursor) : undefined;
       // One extra row tells whether another page exists, so the last page says so explicitly.
-      const rows = store.listSessions(services.principalOf(request), {
+      const rows = await store.listSessions(services.principalOf(request), {
         limit: limit + 1,
         ...(after ? { after } : {}),
         ...(request.query.harness ? { harnessId: request.query.harness } : {}),
@@ -77,31 +77,31 @@ export function registerSessionRoutes(app: FastifyInstance, services: UhpService
       const page = rows.slice(0, limit);
       return {
         object: 'list',
-        sessions: page.map(present),
+        sessions: await Promise.all(page.map(present)),
         next_cursor: rows.length > limit && page.length > 0 ? encodeCursor(page.at(-1)!) : null,
       };
     },
   );
 
-  app.get<SessionParams>('/v1/sessions/:session_id', async (request) => present(lookup(request)));
+  app.get<SessionParams>('/v1/sessions/:session_id', async (request) => present(await lookup(request)));
 
   app.get<SessionParams>('/v1/sessions/:session_id/turns', async (request) => {
-    const session = lookup(request);
-    return { object: 'list', session_id: session.id, turns: sessionTurns(store, session.id) };
+    const session = await lookup(request);
+    return { object: 'list', session_id: session.id, turns: await sessionTurns(store, session.id) };
   });
 
   app.post<SessionParams>('/v1/sessions/:session_id/cancel', async (request) => {
-    const session = lookup(request);
+    const session = await lookup(request);
     await runner.cancelSession(session.id);
     return present(session);
   });
 
   const deleteSession = async (request: FastifyRequest<SessionParams>) => {
-    const session = lookup(request);
+    const session = await lookup(request);
     // Stop in-flight work first, so no task keeps writing into storage that no longer has an owner.
     await runner.cancelSession(session.id, 10_000);
-    const blobs = store.sessionFiles(session.id).map((file) => file.id);
-    store.deleteSession(session.principalId, session.id);
+    const blobs = (await store.sessionFiles(session.id)).map((file) => file.id);
+    await store.deleteSession(session.principalId, session.id);
     for (const id of blobs) fs.rmSync(services.layout.fileBlob(id), { force: true });
     // The workspace holds what the agent left (links, FIFOs): removed without following any of it.
     Workspace.remove(services.layout.workspaceDir(session.id));
@@ -112,13 +112,15 @@ export function registerSessionRoutes(app: FastifyInstance, services: UhpService
   app.delete<SessionParams>('/v1/traces/:session_id', deleteSession);
 
   app.get<SessionParams>('/v1/sessions/:session_id/files', async (request) => {
-    const session = lookup(request);
-    return { object: 'list', files: store.sessionFiles(session.id).map(presentFile) };
+    const session = await lookup(request);
+    return { object: 'list', files: (await store.sessionFiles(session.id)).map(presentFile) };
   });
 
   app.get<SessionParams>('/v1/sessions/:session_id/files/archive', async (request, reply) => {
-    const session = lookup(request);
-    const archive = sessionArchive(store.sessionFiles(session.id), (id) => services.layout.fileBlob(id));
+    const session = await lookup(request);
+    const archive = sessionArchive(await store.sessionFiles(session.id), (id) =>
+      services.layout.fileBlob(id),
+    );
     reply.raw.once('close', archive.dispose);
     reply
       .type('application/zip')
@@ -141,21 +143,26 @@ export function registerSessionRoutes(app: FastifyInstance, services: UhpService
   });
 
   app.post<SessionParams>('/v1/sessions/:session_id/share', async (request) => {
-    const session = lookup(request);
-    const share = store.upsertShare(session.principalId, session.id, randomBytes(24).toString('base64url'));
+    const session = await lookup(request);
+    const share = await store.upsertShare(
+      session.principalId,
+      session.id,
+      randomBytes(24).toString('base64url'),
+    );
     return presentShare(request, session, share);
   });
 
   app.get<SessionParams>('/v1/sessions/:session_id/share', async (request) => {
-    const session = lookup(request);
-    const share = store.getShare(session.id);
+    const session = await lookup(request);
+    const share = await store.getShare(session.id);
     if (!share) throw notFound('arbiter_share_not_found', 'share for that session');
     return presentShare(request, session, share);
   });
 
   app.delete<SessionParams>('/v1/sessions/:session_id/share', async (request) => {
-    const session = lookup(request);
-    if (!store.deleteShare(session.id)) throw notFound('arbiter_share_not_found', 'share for that session');
+    const session = await lookup(request);
+    if (!(await store.deleteShare(session.id)))
+      throw notFound('arbiter_share_not_found', 'share for that session');
     return { object: 'session.share', session_id: session.id, revoked: true };
   });
 }

@@ -2,9 +2,8 @@ import type { UhpStore } from '../storage/uhp-store.js';
 import { outputTextOf } from '../turn-text.js';
 
 /** The ordered turns of a session: each names its response and carries its input and final text. */
-export function sessionTurns(store: UhpStore, sessionId: string) {
-  return store
-    .sessionResponses(sessionId)
+export async function sessionTurns(store: UhpStore, sessionId: string) {
+  return (await store.sessionResponses(sessionId))
     .filter((turn) => !turn.hidden)
     .map((turn) => ({
       index: turn.turnIndex,

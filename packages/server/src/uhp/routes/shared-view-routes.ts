@@ -17,10 +17,10 @@ export function registerSharedViewRoutes(app: FastifyInstance, services: UhpServ
     { config: { uhpPublic: true } },
     async (request, reply) => {
       const session = /^[A-Za-z0-9_-]{32}$/.test(request.params.token)
-        ? services.store.sessionOfShareToken(request.params.token)
+        ? await services.store.sessionOfShareToken(request.params.token)
         : undefined;
       if (!session) throw notFound('arbiter_share_not_found', 'shared session');
-      const turns = sessionTurns(services.store, session.id).map((turn) => ({
+      const turns = (await sessionTurns(services.store, session.id)).map((turn) => ({
         status: turn.status,
         created_at: turn.created_at,
         input_text: inputTextOf(turn.input),

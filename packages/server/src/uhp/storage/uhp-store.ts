@@ -1,5 +1,5 @@
 import type { Harness, ResponseStatus, StreamEvent, UhpResponse } from '@arbiter/uhp/wire';
-import type { Database, Statement } from 'better-sqlite3';
+import type { SqlDatabase } from '../../storage/sql-database.js';
 
 export interface StoredHarness {
   readonly harness: Harness;
@@ -121,130 +121,129 @@ const toFile = (row: FileRow): StoredFile => ({
 
 /**
  * Every UHP query, each taking the owner so that nothing is readable outside its principal's scope.
- * better-sqlite3 is synchronous, so a check-then-insert inside one call is atomic within the process.
+ * The same statements run on SQLite and PostgreSQL (`SqlDatabase`); a check-then-insert that must
+ * be atomic runs inside `transaction`.
  */
 export class UhpStore {
-  // Compiling SQL costs more than running these small statements, so each is prepared once.
-  private readonly statements = new Map<string, Statement>();
+  constructor(readonly db: SqlDatabase) {}
 
-  constructor(readonly db: Database) {}
-
-  private sql(text: string): Statement {
-    let statement = this.statements.get(text);
-    if (!statement) {
-      statement = this.db.prepare(text);
-      this.statements.set(text, statement);
-    }
-    return statement;
+  /** Runs `work` with a store whose every statement belongs to one transaction. */
+  transaction<T>(work: (tx: UhpStore) => Promise<T>): Promise<T> {
+    return this.db.transaction((tx) => work(new UhpStore(tx)));
   }
 
   // ── harnesses ──────────────────────────────────────────────────────────────
-  insertHarness(principalId: string, harness: Harness, isDefault = false): void {
-    this.sql(
+  async insertHarness(principalId: string, harness: Harness, isDefault = false): Promise<void> {
+    await this.db.run(
       'INSERT INTO uhp_harnesses (id, principal_id, name, base, config_json, is_default, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    ).run(
-      harness.id,
-      principalId,
-      harness.name,
-      harness.base,
-      JSON.stringify(harness),
-      isDefault ? 1 : 0,
-      harness.createdAt ?? Date.now(),
+      [
+        harness.id,
+        principalId,
+        harness.name,
+        harness.base,
+        JSON.stringify(harness),
+        isDefault ? 1 : 0,
+        harness.createdAt ?? Date.now(),
+      ],
     );
   }
 
-  updateHarness(principalId: string, harness: Harness): void {
-    this.sql(
+  async updateHarness(principalId: string, harness: Harness): Promise<void> {
+    await this.db.run(
       'UPDATE uhp_harnesses SET name = ?, config_json = ? WHERE id = ? AND principal_id = ? AND deleted_at IS NULL',
-    ).run(harness.name, JSON.stringify(harness), harness.id, principalId);
+      [harness.name, JSON.stringify(harness), harness.id, principalId],
+    );
   }
 
-  getHarness(principalId: string, id: string): StoredHarness | undefined {
-    const row = this.sql(
+  async getHarness(principalId: string, id: string): Promise<StoredHarness | undefined> {
+    const row = await this.db.get<HarnessRow>(
       'SELECT * FROM uhp_harnesses WHERE id = ? AND principal_id = ? AND deleted_at IS NULL',
-    ).get(id, principalId) as HarnessRow | undefined;
+      [id, principalId],
+    );
     return row && toHarness(row);
   }
 
   /** Includes deleted harnesses: sessions that used one keep running against its last configuration. */
-  getHarnessIncludingDeleted(principalId: string, id: string): StoredHarness | undefined {
-    const row = this.sql('SELECT * FROM uhp_harnesses WHERE id = ? AND principal_id = ?').get(
-      id,
-      principalId,
-    ) as HarnessRow | undefined;
-    return row && toHarness(row);
-  }
-
-  listHarnesses(principalId: string): StoredHarness[] {
-    return (
-      this.sql(
-        'SELECT * FROM uhp_harnesses WHERE principal_id = ? AND deleted_at IS NULL ORDER BY created_at, id',
-      ).all(principalId) as HarnessRow[]
-    ).map(toHarness);
-  }
-
-  defaultHarness(principalId: string): StoredHarness | undefined {
-    const row = this.sql(
-      'SELECT * FROM uhp_harnesses WHERE principal_id = ? AND is_default = 1 AND deleted_at IS NULL LIMIT 1',
-    ).get(principalId) as HarnessRow | undefined;
-    return row && toHarness(row);
-  }
-
-  deleteHarness(principalId: string, id: string): boolean {
-    return (
-      this.sql(
-        'UPDATE uhp_harnesses SET deleted_at = ? WHERE id = ? AND principal_id = ? AND deleted_at IS NULL',
-      ).run(Date.now(), id, principalId).changes > 0
+  async getHarnessIncludingDeleted(principalId: string, id: string): Promise<StoredHarness | undefined> {
+    const row = await this.db.get<HarnessRow>(
+      'SELECT * FROM uhp_harnesses WHERE id = ? AND principal_id = ?',
+      [id, principalId],
     );
+    return row && toHarness(row);
+  }
+
+  async listHarnesses(principalId: string): Promise<StoredHarness[]> {
+    const rows = await this.db.all<HarnessRow>(
+      'SELECT * FROM uhp_harnesses WHERE principal_id = ? AND deleted_at IS NULL ORDER BY created_at, id',
+      [principalId],
+    );
+    return rows.map(toHarness);
+  }
+
+  async defaultHarness(principalId: string): Promise<StoredHarness | undefined> {
+    const row = await this.db.get<HarnessRow>(
+      'SELECT * FROM uhp_harnesses WHERE principal_id = ? AND is_default = 1 AND deleted_at IS NULL ORDER BY created_at, id LIMIT 1',
+      [principalId],
+    );
+    return row && toHarness(row);
+  }
+
+  async deleteHarness(principalId: string, id: string): Promise<boolean> {
+    const changed = await this.db.run(
+      'UPDATE uhp_harnesses SET deleted_at = ? WHERE id = ? AND principal_id = ? AND deleted_at IS NULL',
+      [Date.now(), id, principalId],
+    );
+    return changed > 0;
   }
 
   // ── sessions ───────────────────────────────────────────────────────────────
-  insertSession(session: StoredSession): void {
-    this.sql(
+  async insertSession(session: StoredSession): Promise<void> {
+    await this.db.run(
       'INSERT INTO uhp_sessions (id, principal_id, harness_id, container_id, title, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    ).run(
-      session.id,
-      session.principalId,
-      session.harnessId,
-      session.containerId,
-      session.title,
-      session.createdAt,
-      session.updatedAt,
+      [
+        session.id,
+        session.principalId,
+        session.harnessId,
+        session.containerId,
+        session.title,
+        session.createdAt,
+        session.updatedAt,
+      ],
     );
   }
 
-  getSession(principalId: string, id: string): StoredSession | undefined {
-    const row = this.sql('SELECT * FROM uhp_sessions WHERE id = ? AND principal_id = ?').get(
-      id,
-      principalId,
-    ) as SessionRow | undefined;
+  async getSession(principalId: string, id: string): Promise<StoredSession | undefined> {
+    const row = await this.db.get<SessionRow>(
+      'SELECT * FROM uhp_sessions WHERE id = ? AND principal_id = ?',
+      [id, principalId],
+    );
     return row && toSession(row);
   }
 
-  getSessionById(id: string): StoredSession | undefined {
-    const row = this.sql('SELECT * FROM uhp_sessions WHERE id = ?').get(id) as SessionRow | undefined;
+  async getSessionById(id: string): Promise<StoredSession | undefined> {
+    const row = await this.db.get<SessionRow>('SELECT * FROM uhp_sessions WHERE id = ?', [id]);
     return row && toSession(row);
   }
 
-  getSessionByContainer(principalId: string, containerId: string): StoredSession | undefined {
-    const row = this.sql('SELECT * FROM uhp_sessions WHERE container_id = ? AND principal_id = ?').get(
-      containerId,
-      principalId,
-    ) as SessionRow | undefined;
+  async getSessionByContainer(principalId: string, containerId: string): Promise<StoredSession | undefined> {
+    const row = await this.db.get<SessionRow>(
+      'SELECT * FROM uhp_sessions WHERE container_id = ? AND principal_id = ?',
+      [containerId, principalId],
+    );
     return row && toSession(row);
   }
 
-  touchSession(id: string, at: number): void {
-    this.sql('UPDATE uhp_sessions SET updated_at = ? WHERE id = ?').run(at, id);
+  async touchSession(id: string, at: number): Promise<void> {
+    await this.db.run('UPDATE uhp_sessions SET updated_at = ? WHERE id = ?', [at, id]);
   }
 
   /** Newest first; the cursor is the last row's `(created_at, id)`, so pages never skip or repeat. */
-  listSessions(
+  async listSessions(
     principalId: string,
     options: { limit: number; after?: { createdAt: number; id: string }; harnessId?: string },
-  ): StoredSession[] {
+  ): Promise<StoredSession[]> {
     const clauses = ['principal_id = ?'];
-    const params: unknown[] = [principalId];
+    const params: (string | number)[] = [principalId];
     if (options.harnessId) {
       clauses.push('harness_id = ?');
       params.push(options.harnessId);
@@ -254,229 +253,368 @@ export class UhpStore {
       params.push(options.after.createdAt, options.after.createdAt, options.after.id);
     }
     params.push(options.limit);
-    return (
-      this.sql(
-        `SELECT * FROM uhp_sessions WHERE ${clauses.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ?`,
-      ).all(...params) as SessionRow[]
-    ).map(toSession);
+    const rows = await this.db.all<SessionRow>(
+      `SELECT * FROM uhp_sessions WHERE ${clauses.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ?`,
+      params,
+    );
+    return rows.map(toSession);
   }
 
-  deleteSession(principalId: string, id: string): void {
-    this.db.transaction(() => {
-      this.sql(
+  async deleteSession(principalId: string, id: string): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx.run(
         'DELETE FROM uhp_idempotency_keys WHERE principal_id = ? AND response_id IN (SELECT id FROM uhp_responses WHERE session_id = ?)',
-      ).run(principalId, id);
-      this.sql('DELETE FROM uhp_sessions WHERE id = ? AND principal_id = ?').run(id, principalId);
-    })();
+        [principalId, id],
+      );
+      await tx.run('DELETE FROM uhp_sessions WHERE id = ? AND principal_id = ?', [id, principalId]);
+    });
+  }
+
+  /**
+   * Serialises, until the end of the current transaction, every transaction that starts or continues
+   * this session, so the busy check and the insert of a new turn cannot interleave across processes.
+   */
+  async lockSession(sessionId: string): Promise<void> {
+    await this.db.lock(`uhp-session:${sessionId}`);
   }
 
   // ── responses ──────────────────────────────────────────────────────────────
-  insertResponse(row: Omit<StoredResponse, 'hidden' | 'status'>): void {
-    this.sql(
+  async insertResponse(row: Omit<StoredResponse, 'hidden' | 'status'>): Promise<void> {
+    await this.db.run(
       'INSERT INTO uhp_responses (id, principal_id, session_id, harness_id, turn_index, status, body_json, input_json, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    ).run(
-      row.id,
-      row.principalId,
-      row.sessionId,
-      row.harnessId,
-      row.turnIndex,
-      row.body.status,
-      JSON.stringify(row.body),
-      JSON.stringify(row.input),
-      row.body.created_at,
+      [
+        row.id,
+        row.principalId,
+        row.sessionId,
+        row.harnessId,
+        row.turnIndex,
+        row.body.status,
+        JSON.stringify(row.body),
+        JSON.stringify(row.input),
+        row.body.created_at,
+      ],
     );
   }
 
-  saveResponseBody(body: UhpResponse, hidden = false): void {
-    this.sql('UPDATE uhp_responses SET status = ?, body_json = ?, hidden = MAX(hidden, ?) WHERE id = ?').run(
-      body.status,
-      JSON.stringify(body),
-      hidden ? 1 : 0,
-      body.id,
+  async saveResponseBody(body: UhpResponse, hidden = false): Promise<void> {
+    // Hiding is one-way: a save never makes a hidden response visible again.
+    await this.db.run(
+      'UPDATE uhp_responses SET status = ?, body_json = ?, hidden = CASE WHEN ? = 1 THEN 1 ELSE hidden END WHERE id = ?',
+      [body.status, JSON.stringify(body), hidden ? 1 : 0, body.id],
     );
   }
 
-  getResponse(principalId: string, id: string): StoredResponse | undefined {
-    const row = this.sql('SELECT * FROM uhp_responses WHERE id = ? AND principal_id = ? AND hidden = 0').get(
-      id,
-      principalId,
-    ) as ResponseRow | undefined;
+  async getResponse(principalId: string, id: string): Promise<StoredResponse | undefined> {
+    const row = await this.db.get<ResponseRow>(
+      'SELECT * FROM uhp_responses WHERE id = ? AND principal_id = ? AND hidden = 0',
+      [id, principalId],
+    );
+    return row && toResponse(row);
+  }
+
+  /** Any principal's response: for the runner's recovery of tasks whose node is gone, never for a request. */
+  async responseById(id: string): Promise<StoredResponse | undefined> {
+    const row = await this.db.get<ResponseRow>('SELECT * FROM uhp_responses WHERE id = ?', [id]);
     return row && toResponse(row);
   }
 
   /** Hidden responses still anchor continuation and idempotent retries. */
-  getResponseIncludingHidden(principalId: string, id: string): StoredResponse | undefined {
-    const row = this.sql('SELECT * FROM uhp_responses WHERE id = ? AND principal_id = ?').get(
-      id,
-      principalId,
-    ) as ResponseRow | undefined;
+  async getResponseIncludingHidden(principalId: string, id: string): Promise<StoredResponse | undefined> {
+    const row = await this.db.get<ResponseRow>(
+      'SELECT * FROM uhp_responses WHERE id = ? AND principal_id = ?',
+      [id, principalId],
+    );
     return row && toResponse(row);
   }
 
-  hideResponse(principalId: string, id: string): boolean {
-    return (
-      this.sql('UPDATE uhp_responses SET hidden = 1 WHERE id = ? AND principal_id = ? AND hidden = 0').run(
-        id,
-        principalId,
-      ).changes > 0
+  async hideResponse(principalId: string, id: string): Promise<boolean> {
+    const changed = await this.db.run(
+      'UPDATE uhp_responses SET hidden = 1 WHERE id = ? AND principal_id = ? AND hidden = 0',
+      [id, principalId],
     );
+    return changed > 0;
   }
 
-  sessionResponses(sessionId: string): StoredResponse[] {
-    return (
-      this.sql('SELECT * FROM uhp_responses WHERE session_id = ? ORDER BY turn_index').all(
-        sessionId,
-      ) as ResponseRow[]
-    ).map(toResponse);
+  async sessionResponses(sessionId: string): Promise<StoredResponse[]> {
+    const rows = await this.db.all<ResponseRow>(
+      'SELECT * FROM uhp_responses WHERE session_id = ? ORDER BY turn_index',
+      [sessionId],
+    );
+    return rows.map(toResponse);
   }
 
-  responseStatus(id: string): ResponseStatus | undefined {
-    const row = this.sql('SELECT status FROM uhp_responses WHERE id = ?').get(id) as
-      | { status: ResponseStatus }
-      | undefined;
+  async responseStatus(id: string): Promise<ResponseStatus | undefined> {
+    const row = await this.db.get<{ status: ResponseStatus }>(
+      'SELECT status FROM uhp_responses WHERE id = ?',
+      [id],
+    );
     return row?.status;
   }
 
-  runningResponseOfSession(sessionId: string): string | undefined {
-    const row = this.sql(
+  async runningResponseOfSession(sessionId: string): Promise<string | undefined> {
+    const row = await this.db.get<{ id: string }>(
       "SELECT id FROM uhp_responses WHERE session_id = ? AND status = 'in_progress' LIMIT 1",
-    ).get(sessionId) as { id: string } | undefined;
+      [sessionId],
+    );
     return row?.id;
   }
 
-  nextTurnIndex(sessionId: string): number {
-    const row = this.sql(
+  async nextTurnIndex(sessionId: string): Promise<number> {
+    const row = await this.db.get<{ next: number }>(
       'SELECT COALESCE(MAX(turn_index) + 1, 0) AS next FROM uhp_responses WHERE session_id = ?',
-    ).get(sessionId) as { next: number };
-    return row.next;
+      [sessionId],
+    );
+    return row?.next ?? 0;
   }
 
-  inProgressResponses(): StoredResponse[] {
-    return (this.sql("SELECT * FROM uhp_responses WHERE status = 'in_progress'").all() as ResponseRow[]).map(
-      toResponse,
+  async inProgressResponses(): Promise<StoredResponse[]> {
+    const rows = await this.db.all<ResponseRow>(
+      "SELECT * FROM uhp_responses WHERE status = 'in_progress' ORDER BY created_at, id",
     );
+    return rows.map(toResponse);
   }
 
   // ── events ─────────────────────────────────────────────────────────────────
-  insertEvent(responseId: string, event: StreamEvent): void {
-    this.sql('INSERT INTO uhp_events (response_id, sequence_number, data_json) VALUES (?, ?, ?)').run(
+  async insertEvent(responseId: string, event: StreamEvent): Promise<void> {
+    await this.db.run('INSERT INTO uhp_events (response_id, sequence_number, data_json) VALUES (?, ?, ?)', [
       responseId,
       event.sequence_number,
       JSON.stringify(event),
-    );
+    ]);
   }
 
-  eventsAfter(responseId: string, afterSequence: number): StreamEvent[] {
-    return (
-      this.sql(
-        'SELECT data_json FROM uhp_events WHERE response_id = ? AND sequence_number > ? ORDER BY sequence_number',
-      ).all(responseId, afterSequence) as { data_json: string }[]
-    ).map((row) => JSON.parse(row.data_json) as StreamEvent);
+  /**
+   * Several events of one response in order: one statement per 200 on PostgreSQL, where each
+   * statement is a round trip; one each on SQLite, where a statement is a function call.
+   */
+  async insertEvents(responseId: string, events: readonly StreamEvent[]): Promise<void> {
+    if (this.db.dialect === 'sqlite') {
+      for (const event of events) await this.insertEvent(responseId, event);
+      return;
+    }
+    for (let start = 0; start < events.length; start += 200) {
+      const chunk = events.slice(start, start + 200);
+      await this.db.run(
+        `INSERT INTO uhp_events (response_id, sequence_number, data_json) VALUES ${chunk.map(() => '(?, ?, ?)').join(', ')}`,
+        chunk.flatMap((event) => [responseId, event.sequence_number, JSON.stringify(event)]),
+      );
+    }
+  }
+
+  async eventsAfter(responseId: string, afterSequence: number): Promise<StreamEvent[]> {
+    const rows = await this.db.all<{ data_json: string }>(
+      'SELECT data_json FROM uhp_events WHERE response_id = ? AND sequence_number > ? ORDER BY sequence_number',
+      [responseId, afterSequence],
+    );
+    return rows.map((row) => JSON.parse(row.data_json) as StreamEvent);
   }
 
   /** One event of a response's log, or undefined when it (or its response) no longer exists. */
-  eventAt(responseId: string, sequence: number): StreamEvent | undefined {
-    const row = this.sql(
+  async eventAt(responseId: string, sequence: number): Promise<StreamEvent | undefined> {
+    const row = await this.db.get<{ data_json: string }>(
       'SELECT data_json FROM uhp_events WHERE response_id = ? AND sequence_number = ?',
-    ).get(responseId, sequence) as { data_json: string } | undefined;
+      [responseId, sequence],
+    );
     return row ? (JSON.parse(row.data_json) as StreamEvent) : undefined;
   }
 
-  lastSequenceNumber(responseId: string): number {
-    const row = this.sql(
+  async lastSequenceNumber(responseId: string): Promise<number> {
+    const row = await this.db.get<{ last: number }>(
       'SELECT COALESCE(MAX(sequence_number), -1) AS last FROM uhp_events WHERE response_id = ?',
-    ).get(responseId) as { last: number };
-    return row.last;
+      [responseId],
+    );
+    return row?.last ?? -1;
   }
 
   // ── idempotency ────────────────────────────────────────────────────────────
-  findIdempotencyKey(principalId: string, key: string, notBefore: number): string | undefined {
-    const row = this.sql(
+  async findIdempotencyKey(principalId: string, key: string, notBefore: number): Promise<string | undefined> {
+    const row = await this.db.get<{ response_id: string; created_at: number }>(
       'SELECT response_id, created_at FROM uhp_idempotency_keys WHERE principal_id = ? AND key = ?',
-    ).get(principalId, key) as { response_id: string; created_at: number } | undefined;
+      [principalId, key],
+    );
     if (!row) return undefined;
     if (row.created_at < notBefore) {
-      this.sql('DELETE FROM uhp_idempotency_keys WHERE principal_id = ? AND key = ?').run(principalId, key);
+      await this.db.run('DELETE FROM uhp_idempotency_keys WHERE principal_id = ? AND key = ?', [
+        principalId,
+        key,
+      ]);
       return undefined;
     }
     return row.response_id;
   }
 
-  insertIdempotencyKey(principalId: string, key: string, responseId: string, stream: boolean): void {
-    this.sql(
+  async insertIdempotencyKey(
+    principalId: string,
+    key: string,
+    responseId: string,
+    stream: boolean,
+  ): Promise<void> {
+    await this.db.run(
       'INSERT INTO uhp_idempotency_keys (principal_id, key, response_id, stream, created_at) VALUES (?, ?, ?, ?, ?)',
-    ).run(principalId, key, responseId, stream ? 1 : 0, Date.now());
+      [principalId, key, responseId, stream ? 1 : 0, Date.now()],
+    );
+  }
+
+  /**
+   * Serialises, until the end of the current transaction, the requests that carry the same
+   * Idempotency-Key, so concurrent retries (on any node) start one task.
+   */
+  async lockIdempotencyKey(principalId: string, key: string): Promise<void> {
+    await this.db.lock(`uhp-idempotency:${principalId}:${key}`);
   }
 
   // ── files ──────────────────────────────────────────────────────────────────
-  insertFile(file: StoredFile): void {
-    this.sql(
+  async insertFile(file: StoredFile): Promise<void> {
+    await this.db.run(
       'INSERT INTO uhp_files (id, principal_id, container_id, session_id, response_id, filename, media_type, bytes, purpose, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    ).run(
-      file.id,
-      file.principalId,
-      file.containerId,
-      file.sessionId,
-      file.responseId,
-      file.filename,
-      file.mediaType,
-      file.bytes,
-      file.purpose,
-      file.createdAt,
+      [
+        file.id,
+        file.principalId,
+        file.containerId,
+        file.sessionId,
+        file.responseId,
+        file.filename,
+        file.mediaType,
+        file.bytes,
+        file.purpose,
+        file.createdAt,
+      ],
     );
   }
 
-  getFile(principalId: string, id: string): StoredFile | undefined {
-    const row = this.sql('SELECT * FROM uhp_files WHERE id = ? AND principal_id = ?').get(id, principalId) as
-      | FileRow
-      | undefined;
+  async getFile(principalId: string, id: string): Promise<StoredFile | undefined> {
+    const row = await this.db.get<FileRow>('SELECT * FROM uhp_files WHERE id = ? AND principal_id = ?', [
+      id,
+      principalId,
+    ]);
     return row && toFile(row);
   }
 
-  getContainerFile(containerId: string, id: string): StoredFile | undefined {
-    const row = this.sql('SELECT * FROM uhp_files WHERE id = ? AND container_id = ?').get(id, containerId) as
-      | FileRow
-      | undefined;
+  async getContainerFile(containerId: string, id: string): Promise<StoredFile | undefined> {
+    const row = await this.db.get<FileRow>('SELECT * FROM uhp_files WHERE id = ? AND container_id = ?', [
+      id,
+      containerId,
+    ]);
     return row && toFile(row);
   }
 
-  sessionFiles(sessionId: string): StoredFile[] {
-    return (
-      this.sql("SELECT * FROM uhp_files WHERE session_id = ? AND purpose = 'artifact' ORDER BY rowid").all(
-        sessionId,
-      ) as FileRow[]
-    ).map(toFile);
+  async sessionFiles(sessionId: string): Promise<StoredFile[]> {
+    // Insertion order: SQLite's rowid, PostgreSQL's `seq` column.
+    const order = this.db.dialect === 'sqlite' ? 'rowid' : 'seq';
+    const rows = await this.db.all<FileRow>(
+      `SELECT * FROM uhp_files WHERE session_id = ? AND purpose = 'artifact' ORDER BY ${order}`,
+      [sessionId],
+    );
+    return rows.map(toFile);
   }
 
   // ── shares ─────────────────────────────────────────────────────────────────
-  upsertShare(principalId: string, sessionId: string, token: string): { token: string; createdAt: number } {
-    const existing = this.getShare(sessionId);
-    if (existing) return existing;
-    const createdAt = Date.now();
-    this.sql('INSERT INTO uhp_shares (token, session_id, principal_id, created_at) VALUES (?, ?, ?, ?)').run(
-      token,
-      sessionId,
-      principalId,
-      createdAt,
+  /** The session's share, created with `token` when it has none (one share per session, even under races). */
+  async upsertShare(
+    principalId: string,
+    sessionId: string,
+    token: string,
+  ): Promise<{ token: string; createdAt: number }> {
+    await this.db.run(
+      'INSERT INTO uhp_shares (token, session_id, principal_id, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (session_id) DO NOTHING',
+      [token, sessionId, principalId, Date.now()],
     );
-    return { token, createdAt };
+    const share = await this.getShare(sessionId);
+    if (!share) throw new Error(`the share of session ${sessionId} vanished as it was created`);
+    return share;
   }
 
-  getShare(sessionId: string): { token: string; createdAt: number } | undefined {
-    const row = this.sql('SELECT token, created_at FROM uhp_shares WHERE session_id = ?').get(sessionId) as
-      | { token: string; created_at: number }
-      | undefined;
+  async getShare(sessionId: string): Promise<{ token: string; createdAt: number } | undefined> {
+    const row = await this.db.get<{ token: string; created_at: number }>(
+      'SELECT token, created_at FROM uhp_shares WHERE session_id = ?',
+      [sessionId],
+    );
     return row && { token: row.token, createdAt: row.created_at };
   }
 
-  sessionOfShareToken(token: string): StoredSession | undefined {
-    const row = this.sql(
+  async sessionOfShareToken(token: string): Promise<StoredSession | undefined> {
+    const row = await this.db.get<SessionRow>(
       'SELECT s.* FROM uhp_shares sh JOIN uhp_sessions s ON s.id = sh.session_id WHERE sh.token = ?',
-    ).get(token) as SessionRow | undefined;
+      [token],
+    );
     return row && toSession(row);
   }
 
-  deleteShare(sessionId: string): boolean {
-    return this.sql('DELETE FROM uhp_shares WHERE session_id = ?').run(sessionId).changes > 0;
+  async deleteShare(sessionId: string): Promise<boolean> {
+    return (await this.db.run('DELETE FROM uhp_shares WHERE session_id = ?', [sessionId])) > 0;
+  }
+
+  // ── task leases ────────────────────────────────────────────────────────────
+  async insertLease(responseId: string, nodeId: string, expiresAt: number): Promise<void> {
+    await this.db.run('INSERT INTO uhp_task_leases (response_id, node_id, expires_at) VALUES (?, ?, ?)', [
+      responseId,
+      nodeId,
+      expiresAt,
+    ]);
+  }
+
+  /** Extends every lease this node holds (its heartbeat); answers how many it holds. */
+  renewLeases(nodeId: string, expiresAt: number): Promise<number> {
+    return this.db.run('UPDATE uhp_task_leases SET expires_at = ? WHERE node_id = ?', [expiresAt, nodeId]);
+  }
+
+  /**
+   * Takes over up to `limit` leases that expired before `now` (their node stopped renewing them),
+   * each now held by `nodeId` until `expiresAt`. In PostgreSQL `FOR UPDATE SKIP LOCKED` hands each
+   * expired lease to one node however many sweep at once.
+   */
+  claimExpiredLeases(nodeId: string, now: number, expiresAt: number, limit = 20): Promise<string[]> {
+    return this.db.transaction(async (tx) => {
+      const skipLocked = tx.dialect === 'postgres' ? ' FOR UPDATE SKIP LOCKED' : '';
+      const rows = await tx.all<{ response_id: string }>(
+        `SELECT response_id FROM uhp_task_leases WHERE expires_at < ? ORDER BY expires_at LIMIT ?${skipLocked}`,
+        [now, limit],
+      );
+      for (const row of rows)
+        await tx.run('UPDATE uhp_task_leases SET node_id = ?, expires_at = ? WHERE response_id = ?', [
+          nodeId,
+          expiresAt,
+          row.response_id,
+        ]);
+      return rows.map((row) => row.response_id);
+    });
+  }
+
+  /** Records that a task (or every running task of a session) should stop; answers how many. */
+  requestCancel(target: { responseId: string } | { sessionId: string }): Promise<number> {
+    return 'responseId' in target
+      ? this.db.run('UPDATE uhp_task_leases SET cancel_requested = 1 WHERE response_id = ?', [
+          target.responseId,
+        ])
+      : this.db.run(
+          'UPDATE uhp_task_leases SET cancel_requested = 1 WHERE response_id IN (SELECT id FROM uhp_responses WHERE session_id = ?)',
+          [target.sessionId],
+        );
+  }
+
+  /** The tasks held by `nodeId` whose cancellation was asked for. */
+  async cancelRequests(nodeId: string): Promise<string[]> {
+    const rows = await this.db.all<{ response_id: string }>(
+      'SELECT response_id FROM uhp_task_leases WHERE node_id = ? AND cancel_requested = 1',
+      [nodeId],
+    );
+    return rows.map((row) => row.response_id);
+  }
+
+  /**
+   * Ends the lease of a task that reached its terminal state, inside that state's transaction.
+   * `foreign`: another node took the task over (this node was presumed dead), so this node must not
+   * write a terminal state; `absent`: a response from before leases, or one never leased.
+   */
+  async releaseLease(responseId: string, nodeId: string): Promise<'released' | 'absent' | 'foreign'> {
+    const forUpdate = this.db.dialect === 'postgres' ? ' FOR UPDATE' : '';
+    const row = await this.db.get<{ node_id: string }>(
+      `SELECT node_id FROM uhp_task_leases WHERE response_id = ?${forUpdate}`,
+      [responseId],
+    );
+    if (!row) return 'absent';
+    if (row.node_id !== nodeId) return 'foreign';
+    await this.db.run('DELETE FROM uhp_task_leases WHERE response_id = ?', [responseId]);
+    return 'released';
   }
 }

@@ -1,0 +1,159 @@
+import { randomBytes } from 'node:crypto';
+import type { SqlDatabase } from '../storage/sql-database.js';
+import { apiKeyHint, generateApiKey, hashApiKey } from './api-key.js';
+import type { ApiKeyRecord, CreatedApiKey } from './key-store.js';
+import type { Principal } from './principal.js';
+
+/** The channel on which a node announces that a key was created or revoked. */
+export const KEYS_CHANNEL = 'arbiter_keys';
+
+/** Every node reloads the active keys this often even without a notification. */
+export const KEY_RELOAD_MS = 1000;
+
+interface KeyRow {
+  id: string;
+  principal_id: string;
+  principal_name: string;
+  hint: string;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+/**
+ * Principals and API keys in PostgreSQL, shared by every node. Each node holds the active keys
+ * (their SHA-256 hashes) in memory, so authenticating a request stays a synchronous lookup. A
+ * creation or revocation is announced with `NOTIFY` in its own transaction, and every node reloads
+ * on it; each node also reloads every second, so a revocation reaches every node within a second
+ * even if its notification is lost.
+ */
+export class PostgresKeyStore {
+  #active = new Map<string, Principal>();
+  readonly #db: SqlDatabase;
+  #stopListening: (() => Promise<void>) | null = null;
+  #timer: NodeJS.Timeout | null = null;
+  #reloading: Promise<void> | null = null;
+  /** Told when a reload fails (the previous keys stay in force until one succeeds). */
+  onReloadError: (error: unknown) => void = () => {};
+  /** Told after each successful reload. */
+  onReloaded: () => void = () => {};
+
+  private constructor(db: SqlDatabase) {
+    this.#db = db;
+  }
+
+  static async open(db: SqlDatabase, reloadMs = KEY_RELOAD_MS): Promise<PostgresKeyStore> {
+    const store = new PostgresKeyStore(db);
+    await store.reload();
+    store.#stopListening = await db.listen(KEYS_CHANNEL, () => store.#reloadInBackground());
+    store.#timer = setInterval(() => store.#reloadInBackground(), reloadMs);
+    store.#timer.unref();
+    return store;
+  }
+
+  /** The principal a bearer token belongs to, or null when it is unknown or revoked. */
+  authenticate(token: string): Principal | null {
+    return this.#active.get(hashApiKey(token)) ?? null;
+  }
+
+  /** Reads the active keys again; concurrent calls share one read. */
+  reload(): Promise<void> {
+    this.#reloading ??= (async () => {
+      try {
+        const rows = await this.#db.all<{ key_hash: string; id: string; name: string }>(
+          `SELECT k.key_hash, p.id, p.name FROM api_keys k JOIN principals p ON p.id = k.principal_id
+           WHERE k.revoked_at IS NULL`,
+        );
+        this.#active = new Map(rows.map((row) => [row.key_hash, { id: row.id, name: row.name }]));
+        this.onReloaded();
+      } finally {
+        this.#reloading = null;
+      }
+    })();
+    return this.#reloading;
+  }
+
+  async create(principalName?: string): Promise<CreatedApiKey> {
+    const created = await this.#db.transaction(async (tx) => {
+      const principal = await this.#principalIn(tx, principalName);
+      const key = generateApiKey();
+      const id = newId('key');
+      const createdAt = Date.now();
+      await tx.run(
+        'INSERT INTO api_keys (id, principal_id, key_hash, hint, created_at) VALUES (?, ?, ?, ?, ?)',
+        [id, principal.id, hashApiKey(key), apiKeyHint(key), createdAt],
+      );
+      await tx.notify(KEYS_CHANNEL, 'created');
+      return {
+        key,
+        record: { id, principal, hint: apiKeyHint(key), createdAt: new Date(createdAt), revokedAt: null },
+      };
+    });
+    await this.reload();
+    return created;
+  }
+
+  async list(): Promise<ApiKeyRecord[]> {
+    const rows = await this.#db.all<KeyRow>(
+      `SELECT k.id, k.principal_id, p.name AS principal_name, k.hint, k.created_at, k.revoked_at
+       FROM api_keys k JOIN principals p ON p.id = k.principal_id ORDER BY k.created_at, k.seq`,
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      principal: { id: row.principal_id, name: row.principal_name },
+      hint: row.hint,
+      createdAt: new Date(row.created_at),
+      revokedAt: row.revoked_at === null ? null : new Date(row.revoked_at),
+    }));
+  }
+
+  async revoke(id: string): Promise<'revoked' | 'already-revoked' | 'not-found'> {
+    const outcome = await this.#db.transaction(async (tx) => {
+      const row = await tx.get<{ revoked_at: number | null }>(
+        'SELECT revoked_at FROM api_keys WHERE id = ? FOR UPDATE',
+        [id],
+      );
+      if (!row) return 'not-found' as const;
+      if (row.revoked_at !== null) return 'already-revoked' as const;
+      await tx.run('UPDATE api_keys SET revoked_at = ? WHERE id = ?', [Date.now(), id]);
+      await tx.notify(KEYS_CHANNEL, 'revoked');
+      return 'revoked' as const;
+    });
+    if (outcome === 'revoked') await this.reload();
+    return outcome;
+  }
+
+  async hasActiveKeys(): Promise<boolean> {
+    return (
+      (await this.#db.get('SELECT 1 AS one FROM api_keys WHERE revoked_at IS NULL LIMIT 1')) !== undefined
+    );
+  }
+
+  async close(): Promise<void> {
+    if (this.#timer) clearInterval(this.#timer);
+    await this.#stopListening?.();
+  }
+
+  #reloadInBackground(): void {
+    this.reload().catch((error: unknown) => this.onReloadError(error));
+  }
+
+  /** The named principal (created when missing; two nodes creating it at once make one), or a new one. */
+  async #principalIn(tx: SqlDatabase, name: string | undefined): Promise<Principal> {
+    if (name === undefined) {
+      const id = newId('prn');
+      await tx.run('INSERT INTO principals (id, name, created_at) VALUES (?, ?, ?)', [id, id, Date.now()]);
+      return { id, name: id };
+    }
+    await tx.run(
+      'INSERT INTO principals (id, name, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING',
+      [newId('prn'), name, Date.now()],
+    );
+    const row = await tx.get<Principal>('SELECT id, name FROM principals WHERE name = ?', [name]);
+    if (!row) throw new Error(`the principal ${name} vanished as it was created`);
+    return row;
+  }
+}
+
+function newId(prefix: string): string {
+  return `${prefix}_${randomBytes(8).toString('hex')}`;
+}

@@ -1,0 +1,42 @@
+import { isPostgresUrl, redactConnectionString } from './connection-string.js';
+import { openDatabase } from './database.js';
+import type { Migration } from './migration.js';
+import { PostgresDatabase } from './postgres-database.js';
+import { applyPostgresMigrations } from './postgres-migrations.js';
+import type { SqlDatabase } from './sql-database.js';
+import { SqliteDatabase } from './sqlite-database.js';
+
+export interface StorageOptions {
+  /** The data directory; its `arbiter.db` is the database unless `database` names PostgreSQL. */
+  readonly dataDir: string;
+  /** `postgres://…` (or `postgresql://…`): store everything in that PostgreSQL database instead. */
+  readonly database?: string;
+}
+
+/**
+ * Opens the server's database — SQLite in the data directory by default, PostgreSQL when a
+ * connection string is given — and applies every migration not yet recorded. A failure to connect
+ * names the database without its password.
+ */
+export async function openStorage(
+  options: StorageOptions,
+  migrations: readonly Migration[],
+): Promise<SqlDatabase> {
+  if (options.database === undefined) return new SqliteDatabase(openDatabase(options.dataDir, migrations));
+  if (!isPostgresUrl(options.database))
+    throw new Error(
+      `the database must be a postgres:// or postgresql:// connection string, not ${JSON.stringify(redactConnectionString(options.database))}`,
+    );
+  const db = new PostgresDatabase(options.database);
+  try {
+    await applyPostgresMigrations(db, migrations);
+  } catch (error) {
+    await db.close().catch(() => undefined);
+    // node-postgres messages name the host and user at most, never the password; the cause is kept
+    // for the stack, the message for people.
+    throw new Error(`cannot open the PostgreSQL database ${db.description}: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+  return db;
+}
