@@ -21,10 +21,10 @@ export {
 export { isPostgresUrl, redactConnectionString } from './storage/connection-string.js';
 export { openDatabase } from './storage/database.js';
 export { migrations } from './storage/migrations.js';
-export { HarnessToolGate } from './uhp/runtime/tool-gating/harness-tool-gate.js';
 export { openStorage, type StorageOptions } from './storage/open-storage.js';
 export { PostgresDatabase } from './storage/postgres-database.js';
 export type { SqlDatabase, SqlDialect } from './storage/sql-database.js';
 export { SqliteDatabase } from './storage/sqlite-database.js';
+export { HarnessToolGate } from './uhp/runtime/tool-gating/harness-tool-gate.js';
 export { uhpMigrations } from './uhp/storage/uhp-migrations.js';
 export { type UhpPluginOptions, uhpPlugin } from './uhp/uhp-plugin.js';
