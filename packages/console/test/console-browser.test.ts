@@ -332,7 +332,7 @@ describe('the console in Chromium', () => {
     // The operator credits the key's principal, as `arbiter billing credit` does.
     const db = openDatabase(dataDir, migrations);
     const principal = new KeyStore(db).list()[0]?.principal.id ?? '';
-    new PrepaidBudgets(db).credit(principal, 25_000_000_000, 'console test credit');
+    await new PrepaidBudgets(db).credit(principal, 25_000_000_000, 'console test credit');
     db.close();
     const page = await openPage({ colorScheme: 'dark' });
     await signIn(page);
