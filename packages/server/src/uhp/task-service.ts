@@ -16,6 +16,7 @@ import type { ConversationMessage, HarnessRuntime } from './runtime/harness-runt
 import type { UhpDataLayout } from './storage/data-layout.js';
 import type { StoredSession, UhpStore } from './storage/uhp-store.js';
 import type { EventLog } from './streaming/event-log.js';
+import { systemTaskClock, type TaskClock } from './task-clock.js';
 import type { TaskRunner } from './task-runner.js';
 import { inputTextOf, outputTextOf, toolExchangesOf } from './turn-text.js';
 import { notFound, UhpHttpError } from './uhp-error.js';
@@ -67,6 +68,7 @@ export class TaskService {
     readonly limits: TaskLimits,
     /** Prepaid balances; principals without an account are unmetered. */
     private readonly budgets: PrepaidBudgets | null = null,
+    private readonly clock: TaskClock = systemTaskClock,
   ) {}
 
   async create(
@@ -74,7 +76,7 @@ export class TaskService {
     request: CreateResponseRequest,
     options: { idempotencyKey: string | null; baseUrl: string },
   ): Promise<CreatedTask> {
-    const now = Date.now();
+    const now = this.clock.now();
     if (options.idempotencyKey) {
       const earlier = await this.store.findIdempotencyKey(
         principalId,

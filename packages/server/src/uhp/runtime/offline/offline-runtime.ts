@@ -1,5 +1,5 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { SandboxUnavailableError } from '../../sandbox/process-sandbox.js';
+import { systemTaskClock, type TaskClock } from '../../task-clock.js';
 import {
   type HarnessRuntime,
   HarnessRuntimeError,
@@ -20,6 +20,8 @@ export interface OfflineRuntimeOptions {
   readonly chunkDelayMs?: number;
   /** The gate every tool call passes first; without one the directives run ungated. */
   readonly gate?: HarnessToolGate;
+  /** How the model waits (its pace and `@sleep`): the server's task clock, so tests drive it. */
+  readonly sleep?: TaskClock['sleep'];
 }
 
 /** Fragments are whitespace-delimited words with their trailing space; also the token unit. */
@@ -39,10 +41,12 @@ export class OfflineAgentRuntime implements HarnessRuntime {
   readonly defaultModel = OFFLINE_MODEL_ID;
   private readonly chunkDelayMs: number;
   private readonly gate: HarnessToolGate | undefined;
+  private readonly sleep: TaskClock['sleep'];
 
   constructor(options: OfflineRuntimeOptions = {}) {
     this.chunkDelayMs = options.chunkDelayMs ?? 80;
     this.gate = options.gate;
+    this.sleep = options.sleep ?? systemTaskClock.sleep;
   }
 
   models(): readonly RuntimeModel[] {
@@ -62,7 +66,7 @@ export class OfflineAgentRuntime implements HarnessRuntime {
     // cannot starve other requests (yielding on every fragment would cost most of the throughput).
     let sinceYield = 0;
     const pace = async () => {
-      if (this.chunkDelayMs > 0) await sleep(this.chunkDelayMs, undefined, { signal: turn.signal });
+      if (this.chunkDelayMs > 0) await this.sleep(this.chunkDelayMs, turn.signal);
       else if (++sinceYield >= 16) {
         sinceYield = 0;
         await new Promise((resolve) => setImmediate(resolve));
@@ -103,7 +107,7 @@ export class OfflineAgentRuntime implements HarnessRuntime {
     let spoke = false;
     for (const step of steps) {
       if (step.kind === 'sleep') {
-        await sleep(step.ms, undefined, { signal: turn.signal });
+        await this.sleep(step.ms, turn.signal);
         continue;
       }
       if (step.kind === 'fail') throw new HarnessRuntimeError('harness_error', step.message);
