@@ -1,21 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualTaskClock } from '../support/manual-task-clock.js';
-import { call, expectSchema, expectWellFormedStream, streamTask, until } from './fixtures/uhp-test-client.js';
-import { startUhpTestServer, TEST_KEYS, type UhpTestServer } from './fixtures/uhp-test-server.js';
+import {
+  call,
+  expectSchema,
+  expectWellFormedStream,
+  principalCalls,
+  streamTask,
+  until,
+} from '../support/uhp-test-client.js';
+import { startUhpTestServer, TEST_KEYS, type UhpTestServer } from '../support/uhp-test-server.js';
 
 const key = TEST_KEYS.alice;
 // Tasks' time stands still unless a test moves it: a task that sleeps is running for as long as
 // the test needs it to be, and cannot finish on its own.
 const clock = new ManualTaskClock();
 let server: UhpTestServer;
+const { post, get } = principalCalls(() => server.baseUrl, key);
 beforeAll(async () => {
   server = await startUhpTestServer({ clock });
 });
 afterAll(() => server.close());
-
-const post = (body: Record<string, unknown>) =>
-  call(server.baseUrl, '/v1/responses', { method: 'POST', key, body });
-const get = (route: string) => call(server.baseUrl, route, { key });
 
 describe('continuation', () => {
   it('keeps the workspace, the conversation and the harness across turns', async () => {

@@ -1,18 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualTaskClock } from '../support/manual-task-clock.js';
-import { call, expectWellFormedStream, readEvents, until } from './fixtures/uhp-test-client.js';
-import { startUhpTestServer, TEST_KEYS, type UhpTestServer } from './fixtures/uhp-test-server.js';
+import {
+  call,
+  expectWellFormedStream,
+  principalCalls,
+  readEvents,
+  until,
+} from '../support/uhp-test-client.js';
+import { startUhpTestServer, TEST_KEYS, type UhpTestServer } from '../support/uhp-test-server.js';
 
 const key = TEST_KEYS.alice;
 const clock = new ManualTaskClock();
 let server: UhpTestServer;
+const { post } = principalCalls(() => server.baseUrl, key);
 beforeAll(async () => {
   server = await startUhpTestServer({ clock });
 });
 afterAll(() => server.close());
-
-const post = (body: Record<string, unknown>) =>
-  call(server.baseUrl, '/v1/responses', { method: 'POST', key, body });
 
 describe('task options', () => {
   it('store: false returns the result once and then keeps it unreadable', async () => {
