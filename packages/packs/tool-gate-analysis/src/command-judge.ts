@@ -4,7 +4,7 @@ import { unwrapCommand } from './command-wrapper.js';
 import { READ_ONLY_PROGRAMS, SYSTEM_PROGRAM_NAMES } from './program-catalog.js';
 import { RISK } from './risk-scale.js';
 import { DRY_RUN_FLAGS } from './rules/cli-verb.js';
-import { judgeUnknownProgram } from './rules/service-cli-rules.js';
+import { judgeProgramWithoutRule } from './rules/cli-verb-judgement.js';
 import type { CommandScope } from './shell-command.js';
 import { changesFiles, taskForbidsChanges, taskNamesEveryOperand } from './task-scope.js';
 
@@ -82,7 +82,7 @@ export function judgeCommand(outer: CommandScope): void {
     return;
   }
   if (READ_ONLY_PROGRAMS.has(program)) return;
-  judgeUnknownProgram(scope);
+  judgeProgramWithoutRule(scope);
 }
 
 /** Programs whose plan, preview or diff subcommand shows a change without making it. */

@@ -2,15 +2,15 @@ import { DATABASE_RULES } from './rules/database-rules.js';
 import { DEVELOPMENT_RULES } from './rules/development-rules.js';
 import { FILE_SYSTEM_RULES, mkfsFamily } from './rules/file-system-rules.js';
 import { GIT_RULES } from './rules/git-rules.js';
+import { JVM_LAUNCHER_RULES } from './rules/jvm-launcher-rules.js';
 import { NETWORK_RULES } from './rules/network-rules.js';
 import { PROCESS_RULES } from './rules/process-rules.js';
-import { SERVICE_CLI_RULES } from './rules/service-cli-rules.js';
 import { SHELL_RULES } from './rules/shell-rules.js';
 import type { CommandRule } from './shell-command.js';
 
 /** Every program-specific rule, by program name (each name belongs to one family). */
 const COMMAND_RULES: ReadonlyMap<string, CommandRule> = new Map([
-  ...SERVICE_CLI_RULES,
+  ...JVM_LAUNCHER_RULES,
   ...DEVELOPMENT_RULES,
   ...PROCESS_RULES,
   ...DATABASE_RULES,

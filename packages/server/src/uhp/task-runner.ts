@@ -11,6 +11,7 @@ import type { StoredResponse, UhpStore } from './storage/uhp-store.js';
 import type { EventLog, EventOwner, NewEvent } from './streaming/event-log.js';
 import { ResponseAssembler } from './streaming/response-assembler.js';
 import { TurnOutput } from './streaming/turn-output.js';
+import { systemTaskClock, type TaskClock } from './task-clock.js';
 import { UntrustedEntryError } from './workspace/directory-handle.js';
 import { Workspace, WorkspacePathError } from './workspace/workspace.js';
 import {
@@ -108,6 +109,7 @@ export class TaskRunner {
     private readonly toolLimits: WorkspaceToolLimits = DEFAULT_WORKSPACE_TOOL_LIMITS,
     private readonly budgets: PrepaidBudgets | null = null,
     readonly lease: TaskLeaseOptions = { nodeId: 'local', clock: Date.now, leaseMs: DEFAULT_LEASE_MS },
+    private readonly clock: TaskClock = systemTaskClock,
   ) {}
 
   /** When a lease taken or renewed now ends. */
@@ -219,7 +221,7 @@ export class TaskRunner {
       error: serverFailure(error),
       usage,
     });
-    await this.store.touchSession(owner.sessionId, Date.now());
+    await this.store.touchSession(owner.sessionId, this.clock.now());
   }
 
   /**
@@ -322,9 +324,12 @@ export class TaskRunner {
     const output = new TurnOutput(emit, assembler);
     const workspace = new Workspace(this.layout.workspaceDir(task.owner.sessionId));
     const before = workspace.snapshot().files;
-    const timer =
+    const cancelTimeout =
       task.timeoutSeconds !== null
-        ? setTimeout(() => controller.abort('timeout' satisfies StopReason), task.timeoutSeconds * 1000)
+        ? this.clock.setTimer(
+            () => controller.abort('timeout' satisfies StopReason),
+            task.timeoutSeconds * 1000,
+          )
         : null;
     let steps = 0;
     const produced = new Set<string>();
@@ -392,7 +397,7 @@ export class TaskRunner {
               };
       }
     } finally {
-      if (timer) clearTimeout(timer);
+      cancelTimeout?.();
     }
     // The task leaves `running` before the first await below, so a cancel arriving now finds nothing
     // to stop: the outcome is decided once, and exactly one terminal event is written.
@@ -436,7 +441,7 @@ export class TaskRunner {
           detail: null,
         },
       });
-    await this.store.touchSession(task.owner.sessionId, Date.now());
+    await this.store.touchSession(task.owner.sessionId, this.clock.now());
   }
 
   /** Files new or changed during the turn, and files the runtime reports, become the container's artifacts. */
@@ -483,7 +488,7 @@ export class TaskRunner {
         mediaType: mediaTypeOf(relative),
         bytes,
         purpose: 'artifact',
-        createdAt: Math.floor(Date.now() / 1000),
+        createdAt: Math.floor(this.clock.now() / 1000),
       });
       cited.push({
         container_id: task.containerId,

@@ -4,19 +4,21 @@ import {
   CREATE_RESPONSE_REQUEST_KEYS,
   type CreateResponseRequest,
   type Harness,
+  type StreamEvent,
   type UhpResponse,
 } from '@arbiter/uhp/wire';
 import { formatAmount } from '../billing/money.js';
 import type { PrepaidBudgets } from '../billing/prepaid-budgets.js';
 import type { HarnessService } from './harness/harness-service.js';
 import { skillFileBytes } from './harness/skill-bundle.js';
-import { type IncomingFile, readTaskInput } from './input/task-input.js';
+import { type IncomingFile, readTaskInput, type TaskInput } from './input/task-input.js';
 import { newObjectId } from './object-id.js';
 import type { ConversationMessage, HarnessRuntime } from './runtime/harness-runtime.js';
 import type { UhpDataLayout } from './storage/data-layout.js';
 import type { StoredSession, UhpStore } from './storage/uhp-store.js';
 import type { EventLog } from './streaming/event-log.js';
-import type { TaskRunner } from './task-runner.js';
+import { systemTaskClock, type TaskClock } from './task-clock.js';
+import type { PreparedTask, TaskRunner } from './task-runner.js';
 import { inputTextOf, outputTextOf, toolExchangesOf } from './turn-text.js';
 import { notFound, UhpHttpError } from './uhp-error.js';
 import { RESERVED_WORKSPACE_DIR, Workspace } from './workspace/workspace.js';
@@ -67,30 +69,91 @@ export class TaskService {
     readonly limits: TaskLimits,
     /** Prepaid balances; principals without an account are unmetered. */
     private readonly budgets: PrepaidBudgets | null = null,
+    private readonly clock: TaskClock = systemTaskClock,
   ) {}
 
+  /**
+   * The steps of a task's creation, in order: an Idempotency-Key seen before answers at once; the
+   * session and harness it continues or names are resolved and checked; the input is read; the
+   * response is recorded (with its budget reservation, in one transaction); and only then is the
+   * task started, so every failure before recording leaves nothing behind.
+   */
   async create(
     principalId: string,
     request: CreateResponseRequest,
     options: { idempotencyKey: string | null; baseUrl: string },
   ): Promise<CreatedTask> {
-    const now = Date.now();
-    if (options.idempotencyKey) {
-      const earlier = await this.store.findIdempotencyKey(
-        principalId,
-        options.idempotencyKey,
-        now - this.limits.idempotencyRetentionMs,
-      );
-      if (earlier) return { responseId: earlier, replayed: true };
-    }
+    const now = this.clock.now();
+    const earlier = await this.earlierTask(principalId, options.idempotencyKey, now);
+    if (earlier) return { responseId: earlier, replayed: true };
+    const { session, harness } = await this.resolveTarget(principalId, request, now);
+    const runtime = this.runtimeFor(harness);
+    const model = resolveModel(runtime, harness, request.model);
+    if (session) await this.checkSessionIdle(session);
+    checkTaskBudgets(request);
+    const input = await this.readInput(principalId, request, session);
+
+    const responseId = newObjectId('resp');
+    const sessionId = session?.id ?? newObjectId('hsess');
+    const containerId = session?.containerId ?? newObjectId('cntr');
+    const initial = initialResponse(request, { responseId, sessionId, containerId, harness, model, now });
+    const owner = { principalId, harnessId: harness.id, sessionId };
+    const conversation = session ? await this.conversationOf(session.id) : [];
+    const recorded = await this.record({
+      principalId,
+      request,
+      idempotencyKey: options.idempotencyKey,
+      session,
+      sessionId,
+      containerId,
+      harness,
+      input,
+      initial,
+      now,
+    });
+    if ('replayedBy' in recorded) return { responseId: recorded.replayedBy, replayed: true };
+    this.events.announce(responseId, owner, recorded.events);
+    await this.start({
+      initial,
+      owner,
+      containerId,
+      harness,
+      runtime,
+      request,
+      input,
+      conversation,
+      maxOutputTokens: recorded.maxOutputTokens,
+      baseUrl: options.baseUrl,
+    });
+    return { responseId, replayed: false };
+  }
+
+  /** The response an Idempotency-Key started within its retention, if any. */
+  private async earlierTask(principalId: string, idempotencyKey: string | null, now: number) {
+    if (!idempotencyKey) return undefined;
+    return this.store.findIdempotencyKey(
+      principalId,
+      idempotencyKey,
+      now - this.limits.idempotencyRetentionMs,
+    );
+  }
+
+  /**
+   * The session a task continues (from `previous_response_id`, unexpired, on the same harness) and
+   * the harness it runs on: the continued session's, the one named in `metadata.harness_id`, or the
+   * principal's default.
+   */
+  private async resolveTarget(
+    principalId: string,
+    request: CreateResponseRequest,
+    now: number,
+  ): Promise<{ session: StoredSession | undefined; harness: Harness }> {
     const requestedHarness =
       typeof request.metadata?.harness_id === 'string' ? request.metadata.harness_id : null;
-    let session: StoredSession | undefined;
-    let harness: Harness;
     if (request.previous_response_id) {
       const previous = await this.store.getResponseIncludingHidden(principalId, request.previous_response_id);
       if (!previous) throw notFound('response_not_found', 'response', 'previous_response_id');
-      session = await this.store.getSession(principalId, previous.sessionId);
+      const session = await this.store.getSession(principalId, previous.sessionId);
       if (!session) throw notFound('session_not_found', 'session', 'previous_response_id');
       if (session.updatedAt < now - this.limits.sessionRetentionMs)
         throw new UhpHttpError(
@@ -113,14 +176,17 @@ export class TaskService {
         );
       const stored = await this.store.getHarnessIncludingDeleted(principalId, session.harnessId);
       if (!stored) throw notFound('harness_not_found', 'harness', 'metadata.harness_id');
-      harness = stored.harness;
-    } else if (requestedHarness) {
+      return { session, harness: stored.harness };
+    }
+    if (requestedHarness) {
       const stored = await this.store.getHarness(principalId, requestedHarness);
       if (!stored) throw notFound('harness_not_found', 'harness', 'metadata.harness_id');
-      harness = stored.harness;
-    } else {
-      harness = (await this.harnesses.ensureDefault(principalId)).harness;
+      return { session: undefined, harness: stored.harness };
     }
+    return { session: undefined, harness: (await this.harnesses.ensureDefault(principalId)).harness };
+  }
+
+  private runtimeFor(harness: Harness): HarnessRuntime {
     const runtime = this.harnesses.runtimeFor(harness.base);
     if (!runtime)
       throw new UhpHttpError(
@@ -131,79 +197,60 @@ export class TaskService {
           type: 'server_error',
         },
       );
-    const model = resolveModel(runtime, harness, request.model);
-    if (session) {
-      const running = await this.store.runningResponseOfSession(session.id);
-      if (running)
-        throw new UhpHttpError(409, 'session_busy', 'A task is already running in this session.', {
-          detail: { response_id: running },
-        });
-    }
-    for (const [param, value] of [
-      ['max_step', request.max_step],
-      ['timeout_seconds', request.timeout_seconds],
-      ['max_output_tokens', request.max_output_tokens],
-    ] as const) {
-      if (value !== undefined && value !== null && value < 1)
-        throw new UhpHttpError(400, 'invalid_input', `${param} must be a positive integer or null.`, {
-          param,
-        });
-    }
+    return runtime;
+  }
+
+  /** A session runs one task at a time; checked again inside the recording transaction. */
+  private async checkSessionIdle(session: StoredSession): Promise<void> {
+    const running = await this.store.runningResponseOfSession(session.id);
+    if (running)
+      throw new UhpHttpError(409, 'session_busy', 'A task is already running in this session.', {
+        detail: { response_id: running },
+      });
+  }
+
+  /** The task's input with its uploaded files; a continued session's folders keep their names. */
+  private async readInput(
+    principalId: string,
+    request: CreateResponseRequest,
+    session: StoredSession | undefined,
+  ): Promise<TaskInput> {
     const uploaded = await this.uploadedFiles(principalId, request.input);
     const input = readTaskInput(request.input, {
       maxFileBytes: this.limits.maxFileBytes,
       uploadedFile: (fileId) => uploaded.get(fileId),
     });
     if (session) this.checkInputNames(session.id, input.files);
+    return input;
+  }
 
-    const responseId = newObjectId('resp');
-    const sessionId = session?.id ?? newObjectId('hsess');
-    const containerId = session?.containerId ?? newObjectId('cntr');
-    const ignored = Object.keys(request).filter((key) => !CREATE_RESPONSE_REQUEST_KEYS.includes(key));
-    const clientMetadata = Object.fromEntries(
-      Object.entries(request.metadata ?? {}).filter(([key]) => key !== 'harness_id'),
-    );
-    const initial: UhpResponse = {
-      id: responseId,
-      object: 'response',
-      created_at: Math.floor(now / 1000),
-      status: 'in_progress',
-      error: null,
-      incomplete_details: null,
-      previous_response_id: request.previous_response_id ?? null,
-      model: model.id,
-      output: [],
-      store: request.store ?? true,
-      usage: null,
-      metadata: {
-        ...clientMetadata,
-        session_id: sessionId,
-        harness_id: harness.id,
-        container_id: containerId,
-        ...(model.fallbackReason
-          ? {
-              requested_model: request.model,
-              model_fallback: true,
-              model_fallback_reason: model.fallbackReason,
-            }
-          : {}),
-        ...(ignored.length > 0 ? { ignored_fields: ignored } : {}),
-      },
-    };
-    const owner = { principalId, harnessId: harness.id, sessionId };
-    const conversation = session ? await this.conversationOf(session.id) : [];
-    let maxOutputTokens = request.max_output_tokens ?? null;
-    // One transaction: the busy check above and these inserts cannot interleave with another
-    // request, on this node or another, so a session never runs two tasks and an Idempotency-Key
-    // starts one. SQLite's transactions exclude each other (BEGIN IMMEDIATE); in PostgreSQL the
-    // session and the key are locked first, and the budget account row by the reservation.
-    const initialEvents = await this.store
+  /**
+   * Records the task: session, response, lease, Idempotency-Key and its first events. One
+   * transaction: the busy check and these inserts cannot interleave with another request, on this
+   * node or another, so a session never runs two tasks and an Idempotency-Key starts one. SQLite's
+   * transactions exclude each other (BEGIN IMMEDIATE); in PostgreSQL the session and the key are
+   * locked first, and the budget account row by the reservation.
+   */
+  private async record(task: {
+    principalId: string;
+    request: CreateResponseRequest;
+    idempotencyKey: string | null;
+    session: StoredSession | undefined;
+    sessionId: string;
+    containerId: string;
+    harness: Harness;
+    input: TaskInput;
+    initial: UhpResponse;
+    now: number;
+  }): Promise<{ replayedBy: string } | { events: StreamEvent[]; maxOutputTokens: number | null }> {
+    const { principalId, idempotencyKey, session, sessionId, now } = task;
+    return this.store
       .transaction(async (tx) => {
-        if (options.idempotencyKey) {
-          await tx.lockIdempotencyKey(principalId, options.idempotencyKey);
+        if (idempotencyKey) {
+          await tx.lockIdempotencyKey(principalId, idempotencyKey);
           const earlier = await tx.findIdempotencyKey(
             principalId,
-            options.idempotencyKey,
+            idempotencyKey,
             now - this.limits.idempotencyRetentionMs,
           );
           if (earlier) throw new ReplayedTask(earlier);
@@ -211,45 +258,19 @@ export class TaskService {
         if (session) await tx.lockSession(session.id);
         if (session && (await tx.runningResponseOfSession(session.id)))
           throw new UhpHttpError(409, 'session_busy', 'A task is already running in this session.');
-        const reservation = await this.budgets?.reserve(
-          {
-            principalId,
-            responseId,
-            model: model.id,
-            maxOutputTokens,
-          },
-          tx.db,
-        );
-        if (reservation?.metered && !reservation.ok && reservation.reason === 'currency_mismatch')
-          throw new UhpHttpError(
-            409,
-            'billing_currency_mismatch',
-            `Your prepaid balance is in ${reservation.balanceCurrency} but this server prices models in ${reservation.priceCurrency}; ask the operator to correct it.`,
-            { type: 'server_error' },
-          );
-        if (reservation?.metered && !reservation.ok)
-          throw new UhpHttpError(
-            429,
-            'quota_exhausted',
-            "The prepaid balance does not cover max_output_tokens at this model's output price; lower max_output_tokens or add credit.",
-            {
-              param: 'max_output_tokens',
-              detail: {
-                required: formatAmount(reservation.requiredNanos),
-                available: formatAmount(reservation.availableNanos),
-                currency: reservation.currency,
-              },
-            },
-          );
-        // A metered task is held to the token count it reserved.
-        if (reservation?.metered) maxOutputTokens = reservation.maxOutputTokens;
+        const maxOutputTokens = await this.reserveBudget(tx, {
+          principalId,
+          responseId: task.initial.id,
+          model: task.initial.model,
+          maxOutputTokens: task.request.max_output_tokens ?? null,
+        });
         if (!session) {
           await tx.insertSession({
             id: sessionId,
             principalId,
-            harnessId: harness.id,
-            containerId,
-            title: input.text.split('\n')[0]?.slice(0, 80) || 'Untitled task',
+            harnessId: task.harness.id,
+            containerId: task.containerId,
+            title: task.input.text.split('\n')[0]?.slice(0, 80) || 'Untitled task',
             createdAt: now,
             updatedAt: now,
           });
@@ -257,67 +278,116 @@ export class TaskService {
           await tx.touchSession(session.id, now);
         }
         await tx.insertResponse({
-          id: responseId,
+          id: task.initial.id,
           principalId,
           sessionId,
-          harnessId: harness.id,
+          harnessId: task.harness.id,
           turnIndex: await tx.nextTurnIndex(sessionId),
-          body: initial,
-          input: input.items,
+          body: task.initial,
+          input: task.input.items,
         });
         // The node that will run the task holds it from the start (docs/deployment.md, "Leases").
-        await tx.insertLease(responseId, this.runner.lease.nodeId, this.runner.leaseExpiry());
-        if (options.idempotencyKey)
+        await tx.insertLease(task.initial.id, this.runner.lease.nodeId, this.runner.leaseExpiry());
+        if (idempotencyKey)
           await tx.insertIdempotencyKey(
             principalId,
-            options.idempotencyKey,
-            responseId,
-            request.stream === true,
+            idempotencyKey,
+            task.initial.id,
+            task.request.stream === true,
           );
-        return this.events.recordInitial(tx, responseId, [
-          { type: 'response.created', response: initial },
-          { type: 'response.in_progress', response: initial },
+        const events = await this.events.recordInitial(tx, task.initial.id, [
+          { type: 'response.created', response: task.initial },
+          { type: 'response.in_progress', response: task.initial },
         ]);
+        return { events, maxOutputTokens };
       })
       .catch((error: unknown) => {
-        if (error instanceof ReplayedTask) return error.responseId;
+        if (error instanceof ReplayedTask) return { replayedBy: error.responseId };
         throw error;
       });
-    if (typeof initialEvents === 'string') return { responseId: initialEvents, replayed: true };
-    this.events.announce(responseId, owner, initialEvents);
+  }
 
-    // The response is stored: from here every failure must end it (terminal state, events, session
-    // released, reservation settled), never leave it `in_progress`.
+  /**
+   * Reserves the task's output budget on a prepaid account; the token count a metered task is held
+   * to, or the requested one when the principal is unmetered.
+   */
+  private async reserveBudget(
+    tx: UhpStore,
+    task: { principalId: string; responseId: string; model: string; maxOutputTokens: number | null },
+  ): Promise<number | null> {
+    const reservation = await this.budgets?.reserve(task, tx.db);
+    if (!reservation?.metered) return task.maxOutputTokens;
+    if (!reservation.ok && reservation.reason === 'currency_mismatch')
+      throw new UhpHttpError(
+        409,
+        'billing_currency_mismatch',
+        `Your prepaid balance is in ${reservation.balanceCurrency} but this server prices models in ${reservation.priceCurrency}; ask the operator to correct it.`,
+        { type: 'server_error' },
+      );
+    if (!reservation.ok)
+      throw new UhpHttpError(
+        429,
+        'quota_exhausted',
+        "The prepaid balance does not cover max_output_tokens at this model's output price; lower max_output_tokens or add credit.",
+        {
+          param: 'max_output_tokens',
+          detail: {
+            required: formatAmount(reservation.requiredNanos),
+            available: formatAmount(reservation.availableNanos),
+            currency: reservation.currency,
+          },
+        },
+      );
+    return reservation.maxOutputTokens;
+  }
+
+  /**
+   * Puts the input files and skills in the workspace and hands the task to the runner. The response
+   * is stored: from here every failure must end it (terminal state, events, session released,
+   * reservation settled), never leave it `in_progress`.
+   */
+  private async start(task: {
+    initial: UhpResponse;
+    owner: PreparedTask['owner'];
+    containerId: string;
+    harness: Harness;
+    runtime: HarnessRuntime;
+    request: CreateResponseRequest;
+    input: TaskInput;
+    conversation: ConversationMessage[];
+    maxOutputTokens: number | null;
+    baseUrl: string;
+  }): Promise<void> {
+    const { initial, owner, harness, request } = task;
     let files: ReturnType<TaskService['materialiseInputs']>;
     try {
-      const workspace = new Workspace(this.layout.workspaceDir(sessionId));
-      files = this.materialiseInputs(workspace, input.files);
+      const workspace = new Workspace(this.layout.workspaceDir(owner.sessionId));
+      files = this.materialiseInputs(workspace, task.input.files);
       this.materialiseSkills(workspace, harness);
     } catch (error) {
       // Nothing ran, so nothing was used: the whole reservation is refunded.
-      await this.runner.endUnexpectedly(responseId, owner, error, NOTHING_USED);
-      return { responseId, replayed: false };
+      await this.runner.endUnexpectedly(initial.id, owner, error, NOTHING_USED);
+      return;
     }
     this.runner.start({
       initial,
       owner,
-      containerId,
+      containerId: task.containerId,
       harness,
-      runtime,
+      runtime: task.runtime,
       turn: {
-        model: model.id,
+        model: initial.model,
         instructions: [harness.systemPrompt, request.instructions].filter(Boolean).join('\n\n') || null,
-        conversation,
-        text: input.text,
+        conversation: task.conversation,
+        text: task.input.text,
         files,
-        maxOutputTokens,
+        maxOutputTokens: task.maxOutputTokens,
       },
       maxStep: request.max_step ?? harness.maxStep ?? null,
       timeoutSeconds: request.timeout_seconds ?? harness.timeoutSeconds ?? null,
       store: request.store ?? true,
-      baseUrl: options.baseUrl,
+      baseUrl: task.baseUrl,
     });
-    return { responseId, replayed: false };
   }
 
   /** The uploaded files an input names (`file_id`), looked up before the input is read. */
@@ -387,6 +457,69 @@ export class TaskService {
     }
     return messages;
   }
+}
+
+/** `max_step`, `timeout_seconds` and `max_output_tokens`, where given, are positive. */
+function checkTaskBudgets(request: CreateResponseRequest): void {
+  for (const [param, value] of [
+    ['max_step', request.max_step],
+    ['timeout_seconds', request.timeout_seconds],
+    ['max_output_tokens', request.max_output_tokens],
+  ] as const) {
+    if (value !== undefined && value !== null && value < 1)
+      throw new UhpHttpError(400, 'invalid_input', `${param} must be a positive integer or null.`, {
+        param,
+      });
+  }
+}
+
+/**
+ * The response as it is first recorded: in progress, naming the model that will run (and the
+ * substitution, if any), the session, harness and container, and the request fields it ignored.
+ */
+function initialResponse(
+  request: CreateResponseRequest,
+  task: {
+    responseId: string;
+    sessionId: string;
+    containerId: string;
+    harness: Harness;
+    model: { id: string; fallbackReason: string | null };
+    now: number;
+  },
+): UhpResponse {
+  const { model } = task;
+  const ignored = Object.keys(request).filter((key) => !CREATE_RESPONSE_REQUEST_KEYS.includes(key));
+  const clientMetadata = Object.fromEntries(
+    Object.entries(request.metadata ?? {}).filter(([key]) => key !== 'harness_id'),
+  );
+  return {
+    id: task.responseId,
+    object: 'response',
+    created_at: Math.floor(task.now / 1000),
+    status: 'in_progress',
+    error: null,
+    incomplete_details: null,
+    previous_response_id: request.previous_response_id ?? null,
+    model: model.id,
+    output: [],
+    store: request.store ?? true,
+    usage: null,
+    metadata: {
+      ...clientMetadata,
+      session_id: task.sessionId,
+      harness_id: task.harness.id,
+      container_id: task.containerId,
+      ...(model.fallbackReason
+        ? {
+            requested_model: request.model,
+            model_fallback: true,
+            model_fallback_reason: model.fallbackReason,
+          }
+        : {}),
+      ...(ignored.length > 0 ? { ignored_fields: ignored } : {}),
+    },
+  };
 }
 
 /**

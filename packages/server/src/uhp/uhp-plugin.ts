@@ -34,6 +34,7 @@ import { uhpMigrations } from './storage/uhp-migrations.js';
 import { UhpStore } from './storage/uhp-store.js';
 import { EventLog } from './streaming/event-log.js';
 import { DEFAULT_STREAM_LIMITS, KEEP_ALIVE_MS, type StreamLimits } from './streaming/sse-writer.js';
+import { systemTaskClock, type TaskClock } from './task-clock.js';
 import { DEFAULT_LEASE_MS, TaskRunner } from './task-runner.js';
 import { type TaskLimits, TaskService } from './task-service.js';
 import { UhpHttpError } from './uhp-error.js';
@@ -97,6 +98,8 @@ export interface UhpPluginOptions {
   readonly sandbox?: ProcessSandbox | SandboxConfigInput;
   /** How this node shares tasks with the other nodes of one PostgreSQL database (docs/deployment.md). */
   readonly cluster?: ClusterOptions;
+  /** The time tasks live by (retention, `timeout_seconds`, the offline model's waits); injected by tests. */
+  readonly clock?: TaskClock;
 }
 
 export interface ClusterOptions {
@@ -141,6 +144,7 @@ export async function uhpPlugin(app: FastifyInstance, options: UhpPluginOptions)
     db = new SqliteDatabase(options.db);
   }
   const limits = { ...DEFAULT_TASK_LIMITS, ...options.limits };
+  const clock = options.clock ?? systemTaskClock;
   const store = new UhpStore(db);
   const nodeId = options.cluster?.nodeId ?? `node_${randomBytes(6).toString('hex')}`;
   const leaseMs = options.cluster?.leaseMs ?? DEFAULT_LEASE_MS;
@@ -152,11 +156,20 @@ export async function uhpPlugin(app: FastifyInstance, options: UhpPluginOptions)
   const budgets = new PrepaidBudgets(db, options.pricing);
   const sandbox =
     options.sandbox instanceof ProcessSandbox ? options.sandbox : await ProcessSandbox.open(options.sandbox);
-  const runner = new TaskRunner(store, events, layout, sandbox, options.toolLimits, budgets, {
-    nodeId,
-    clock: options.cluster?.clock ?? Date.now,
-    leaseMs,
-  });
+  const runner = new TaskRunner(
+    store,
+    events,
+    layout,
+    sandbox,
+    options.toolLimits,
+    budgets,
+    {
+      nodeId,
+      clock: options.cluster?.clock ?? Date.now,
+      leaseMs,
+    },
+    clock,
+  );
   // The operator's threshold overrides reach both the analysis's disposition and the composition.
   const thresholds = resolveToolGateThresholds(options.toolGating?.thresholds);
   const gate = new HarnessToolGate(
@@ -170,11 +183,15 @@ export async function uhpPlugin(app: FastifyInstance, options: UhpPluginOptions)
         ? await createAgentRuntime(options.agent, gate, {
             offlineChunkDelayMs: options.offlineChunkDelayMs ?? 80,
           })
-        : new OfflineAgentRuntime({ chunkDelayMs: options.offlineChunkDelayMs ?? 80, gate }),
+        : new OfflineAgentRuntime({
+            chunkDelayMs: options.offlineChunkDelayMs ?? 80,
+            gate,
+            sleep: (ms, signal) => clock.sleep(ms, signal),
+          }),
       new AcpRuntime({ ...options.acp, gate }),
     ];
   const harnesses = new HarnessService(store, new Map(runtimes.map((runtime) => [runtime.base, runtime])));
-  const tasks = new TaskService(store, events, runner, layout, harnesses, limits, budgets);
+  const tasks = new TaskService(store, events, runner, layout, harnesses, limits, budgets, clock);
   const principals = new WeakMap<FastifyRequest, string>();
   const tokens = new WeakMap<FastifyRequest, string>();
   let previewConverter: string | null | undefined;

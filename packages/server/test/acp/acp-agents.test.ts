@@ -5,8 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AcpRuntime } from '../../src/uhp/runtime/acp/acp-runtime.js';
 import { OfflineAgentRuntime } from '../../src/uhp/runtime/offline/offline-runtime.js';
 import { hostProcessesWith } from '../sandbox/escape-attempts.js';
-import { call, until } from '../uhp/fixtures/uhp-test-client.js';
-import { startUhpTestServer, TEST_KEYS, type UhpTestServer } from '../uhp/fixtures/uhp-test-server.js';
+import { call, until } from '../support/uhp-test-client.js';
+import { startUhpTestServer, TEST_KEYS, type UhpTestServer } from '../support/uhp-test-server.js';
 
 const alice = TEST_KEYS.alice;
 const agentScript = path.resolve(import.meta.dirname, '../fixtures/acp-test-agent.mjs');

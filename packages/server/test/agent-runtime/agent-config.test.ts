@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadServerConfig } from '../../src/config/server-config.js';
-import { call } from '../uhp/fixtures/uhp-test-client.js';
-import { startUhpTestServer, TEST_KEYS, type UhpTestServer } from '../uhp/fixtures/uhp-test-server.js';
+import { call } from '../support/uhp-test-client.js';
+import { startUhpTestServer, TEST_KEYS, type UhpTestServer } from '../support/uhp-test-server.js';
 import { type FakeProvider, startFakeProvider } from './fixtures/fake-chat-completions.js';
 
 const key = TEST_KEYS.alice;

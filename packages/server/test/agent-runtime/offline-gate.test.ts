@@ -2,8 +2,8 @@ import path from 'node:path';
 import { AuditLog } from '@arbiter/tool-gate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GateAuditRecord } from '../../src/uhp/runtime/tool-gating/harness-tool-gate.js';
-import { call } from '../uhp/fixtures/uhp-test-client.js';
-import { startUhpTestServer, TEST_KEYS, type UhpTestServer } from '../uhp/fixtures/uhp-test-server.js';
+import { call } from '../support/uhp-test-client.js';
+import { startUhpTestServer, TEST_KEYS, type UhpTestServer } from '../support/uhp-test-server.js';
 
 const key = TEST_KEYS.alice;
 let server: UhpTestServer;

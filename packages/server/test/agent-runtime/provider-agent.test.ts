@@ -5,8 +5,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { AgentRuntime } from '../../src/uhp/runtime/agent/agent-runtime.js';
 import { OfflineAgentRuntime } from '../../src/uhp/runtime/offline/offline-runtime.js';
 import type { GateAuditRecord } from '../../src/uhp/runtime/tool-gating/harness-tool-gate.js';
-import { call, streamTask } from '../uhp/fixtures/uhp-test-client.js';
-import { startUhpTestServer, TEST_KEYS, type UhpTestServer } from '../uhp/fixtures/uhp-test-server.js';
+import { call, principalCalls, streamTask } from '../support/uhp-test-client.js';
+import { startUhpTestServer, TEST_KEYS, type UhpTestServer } from '../support/uhp-test-server.js';
 import {
   type ChatRequest,
   type FakeProvider,
@@ -51,8 +51,8 @@ beforeEach(() => {
   provider.requests.length = 0;
 });
 
-const post = (body: Record<string, unknown>) =>
-  call(server.baseUrl, '/v1/responses', { method: 'POST', key, body: { model: 'fake', ...body } });
+const calls = principalCalls(() => server.baseUrl, key);
+const post = (body: Record<string, unknown>) => calls.post({ model: 'fake', ...body });
 
 /** Replies in order, one per model call from now on; the last one repeats. */
 function replies(...sequence: FakeReply[]): (request: ChatRequest) => FakeReply {

@@ -7,8 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { PrepaidBudgets } from '../../src/billing/prepaid-budgets.js';
 import { openDatabase } from '../../src/storage/database.js';
 import { type ServerProcess, spawnServerProcess } from '../fixtures/spawn-server-process.js';
-import { call, until } from '../uhp/fixtures/uhp-test-client.js';
-import { startUhpTestServer, TEST_KEYS, type UhpTestServer } from '../uhp/fixtures/uhp-test-server.js';
+import { call, until } from '../support/uhp-test-client.js';
+import { startUhpTestServer, TEST_KEYS, type UhpTestServer } from '../support/uhp-test-server.js';
 import { TEST_PRICING, UNIT } from './fixtures/test-pricing.js';
 
 const alice = TEST_KEYS.alice;

@@ -10,8 +10,8 @@ import { PrepaidBudgets } from '../../src/billing/prepaid-budgets.js';
 import { TEST_PRICING, UNIT } from '../billing/fixtures/test-pricing.js';
 import { spawnServerProcess } from '../fixtures/spawn-server-process.js';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../fixtures/throwaway-postgres.js';
-import { call, expectWellFormedStream, readEvents, until } from '../uhp/fixtures/uhp-test-client.js';
-import { TEST_KEYS } from '../uhp/fixtures/uhp-test-server.js';
+import { call, expectWellFormedStream, readEvents, until } from '../support/uhp-test-client.js';
+import { TEST_KEYS } from '../support/uhp-test-server.js';
 import { type ClusterNode, startClusterNode } from './fixtures/cluster-node.js';
 
 const entry = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'cluster-node-entry.ts');

@@ -6,7 +6,7 @@ import { KeyStore } from '../../src/auth/key-store.js';
 import { type RunningServer, startServer } from '../../src/server.js';
 import { openDatabase } from '../../src/storage/database.js';
 import { migrations } from '../../src/storage/migrations.js';
-import { SUPPORT_TICKET } from './build-test-app.js';
+import { SUPPORT_TICKET } from '../support/decision-test-app.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {

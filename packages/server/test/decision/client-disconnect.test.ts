@@ -2,7 +2,7 @@ import net from 'node:net';
 import { defineEngineKind, ModelCatalog } from '@arbiter/engine';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { buildTestApp, SUPPORT_TICKET } from './build-test-app.js';
+import { buildTestApp, SUPPORT_TICKET } from '../support/decision-test-app.js';
 
 /** An engine that never answers on its own: it reports when its signal aborts, and why. */
 function waitingEngine(started: () => void, aborted: (reason: unknown) => void) {

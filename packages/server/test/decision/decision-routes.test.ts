@@ -2,7 +2,7 @@ import { DECISION_LIMITS, decisionResponseSchema, EngineError, errorBodySchema }
 import { defineEngineKind, ModelCatalog } from '@arbiter/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { buildTestApp, SUPPORT_TICKET, type TestApp } from './build-test-app.js';
+import { buildTestApp, SUPPORT_TICKET, type TestApp } from '../support/decision-test-app.js';
 import { systemOneResponseProblems } from './system-one/system-one-schemas.js';
 
 let subject: TestApp;

@@ -5,7 +5,7 @@ import { decisionResponseSchema, errorBodySchema } from '@arbiter/decision';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../../src/server.js';
-import { buildTestApp, SUPPORT_TICKET, type TestApp } from './build-test-app.js';
+import { buildTestApp, SUPPORT_TICKET, type TestApp } from '../support/decision-test-app.js';
 
 /** Bodies near the valid shape, so the fuzzer reaches deep into validation and the engine. */
 const description = fc.oneof(fc.string({ maxLength: 20 }), fc.constant(null), fc.integer(), fc.boolean());

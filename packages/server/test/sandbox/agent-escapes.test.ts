@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeProvider, startFakeProvider } from '../agent-runtime/fixtures/fake-chat-completions.js';
-import { call } from '../uhp/fixtures/uhp-test-client.js';
-import { startUhpTestServer, TEST_KEYS, type UhpTestServer } from '../uhp/fixtures/uhp-test-server.js';
+import { call } from '../support/uhp-test-client.js';
+import { startUhpTestServer, TEST_KEYS, type UhpTestServer } from '../support/uhp-test-server.js';
 import {
   ESCAPE_ATTEMPTS,
   type EscapeTargets,

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PrepaidBudgets } from '../../src/billing/prepaid-budgets.js';
 import { openDatabase } from '../../src/storage/database.js';
 import { migrations } from '../../src/storage/migrations.js';
-import { call } from './fixtures/uhp-test-client.js';
-import { startUhpTestServer, TEST_KEYS, type UhpTestServer } from './fixtures/uhp-test-server.js';
+import { call } from '../support/uhp-test-client.js';
+import { startUhpTestServer, TEST_KEYS, type UhpTestServer } from '../support/uhp-test-server.js';
 
 let server: UhpTestServer;
 beforeAll(async () => {

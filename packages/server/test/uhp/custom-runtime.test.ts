@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HarnessRuntime, HarnessTurn, RuntimeEvent } from '../../src/uhp/runtime/harness-runtime.js';
 import { OfflineAgentRuntime } from '../../src/uhp/runtime/offline/offline-runtime.js';
-import { call } from './fixtures/uhp-test-client.js';
-import { startUhpTestServer, TEST_KEYS, type UhpTestServer } from './fixtures/uhp-test-server.js';
+import { call } from '../support/uhp-test-client.js';
+import { startUhpTestServer, TEST_KEYS, type UhpTestServer } from '../support/uhp-test-server.js';
 
 /** A second base behind the same interface: cites its input file and cannot account for usage. */
 class EchoRuntime implements HarnessRuntime {

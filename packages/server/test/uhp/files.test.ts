@@ -1,18 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, expectSchema } from './fixtures/uhp-test-client.js';
-import { startUhpTestServer, TEST_KEYS, type UhpTestServer } from './fixtures/uhp-test-server.js';
+import { call, expectSchema, principalCalls } from '../support/uhp-test-client.js';
+import { startUhpTestServer, TEST_KEYS, type UhpTestServer } from '../support/uhp-test-server.js';
 
 const key = TEST_KEYS.alice;
 const MAX_FILE_BYTES = 4096;
 let server: UhpTestServer;
+const { post, get } = principalCalls(() => server.baseUrl, key);
 beforeAll(async () => {
   server = await startUhpTestServer({ limits: { maxFileBytes: MAX_FILE_BYTES }, previewConverter: null });
 });
 afterAll(() => server.close());
 
-const post = (body: Record<string, unknown>) =>
-  call(server.baseUrl, '/v1/responses', { method: 'POST', key, body });
-const get = (route: string) => call(server.baseUrl, route, { key });
 const dataUrl = (text: string) => `data:text/plain;base64,${Buffer.from(text).toString('base64')}`;
 
 function upload(bytes: Buffer, filename: string) {

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call } from './fixtures/uhp-test-client.js';
-import { startUhpTestServer, TEST_KEYS, type UhpTestServer } from './fixtures/uhp-test-server.js';
+import { call } from '../support/uhp-test-client.js';
+import { startUhpTestServer, TEST_KEYS, type UhpTestServer } from '../support/uhp-test-server.js';
 
 let server: UhpTestServer;
 beforeAll(async () => {

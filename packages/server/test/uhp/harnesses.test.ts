@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, expectSchema, readEvents } from './fixtures/uhp-test-client.js';
-import { startUhpTestServer, TEST_KEYS, type UhpTestServer } from './fixtures/uhp-test-server.js';
+import { call, expectSchema, readEvents } from '../support/uhp-test-client.js';
+import { startUhpTestServer, TEST_KEYS, type UhpTestServer } from '../support/uhp-test-server.js';
 
 const key = TEST_KEYS.alice;
 let server: UhpTestServer;

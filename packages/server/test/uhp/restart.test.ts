@@ -5,8 +5,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ServerProcess, spawnServerProcess } from '../fixtures/spawn-server-process.js';
-import { call, expectWellFormedStream, readEvents, until } from './fixtures/uhp-test-client.js';
-import { TEST_KEYS } from './fixtures/uhp-test-server.js';
+import { call, expectWellFormedStream, readEvents, until } from '../support/uhp-test-client.js';
+import { TEST_KEYS } from '../support/uhp-test-server.js';
 
 const entry = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'uhp-server-entry.ts');
 const key = TEST_KEYS.alice;

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call } from './fixtures/uhp-test-client.js';
-import { startUhpTestServer, TEST_KEYS, type UhpTestServer } from './fixtures/uhp-test-server.js';
+import { call } from '../support/uhp-test-client.js';
+import { startUhpTestServer, TEST_KEYS, type UhpTestServer } from '../support/uhp-test-server.js';
 
 const alice = TEST_KEYS.alice;
 let server: UhpTestServer;

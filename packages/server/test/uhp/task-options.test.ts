@@ -1,16 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, expectWellFormedStream, readEvents } from './fixtures/uhp-test-client.js';
-import { startUhpTestServer, TEST_KEYS, type UhpTestServer } from './fixtures/uhp-test-server.js';
+import { ManualTaskClock } from '../support/manual-task-clock.js';
+import {
+  call,
+  expectWellFormedStream,
+  principalCalls,
+  readEvents,
+  until,
+} from '../support/uhp-test-client.js';
+import { startUhpTestServer, TEST_KEYS, type UhpTestServer } from '../support/uhp-test-server.js';
 
 const key = TEST_KEYS.alice;
+const clock = new ManualTaskClock();
 let server: UhpTestServer;
+const { post } = principalCalls(() => server.baseUrl, key);
 beforeAll(async () => {
-  server = await startUhpTestServer();
+  server = await startUhpTestServer({ clock });
 });
 afterAll(() => server.close());
-
-const post = (body: Record<string, unknown>) =>
-  call(server.baseUrl, '/v1/responses', { method: 'POST', key, body });
 
 describe('task options', () => {
   it('store: false returns the result once and then keeps it unreadable', async () => {
@@ -32,8 +38,12 @@ describe('task options', () => {
     ).json;
     const steps = await post({ input: '@list\n@list', metadata: { harness_id: harness.id } });
     expect(steps.json.incomplete_details).toEqual({ reason: 'max_step' });
-    const timed = await post({ input: '@sleep 5000', metadata: { harness_id: harness.id } });
-    expect(timed.json.incomplete_details).toEqual({ reason: 'timeout_seconds' });
+    const waiting = clock.pending;
+    const timed = post({ input: '@sleep 5000', metadata: { harness_id: harness.id } });
+    // The harness's 1 s timeout and the model's 5 s sleep are both set; 1 s later the task ends.
+    await clock.untilPending(waiting + 2);
+    await clock.advance(1000);
+    expect((await timed).json.incomplete_details).toEqual({ reason: 'timeout_seconds' });
     const overridden = await post({
       input: '@list\n@list',
       metadata: { harness_id: harness.id },
@@ -74,8 +84,14 @@ describe('task options', () => {
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
       body: JSON.stringify({ input: 'Count from 1 to 5000', stream: true }),
     });
-    // Let the server fill the socket buffers while nobody reads.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Nobody reads until the task has ended: every event is then held by the server.
+    await until(async () => {
+      const { json } = await call(server.baseUrl, '/v1/sessions?limit=100', { key });
+      const session = json.sessions.find(
+        (entry: { title?: string }) => entry.title === 'Count from 1 to 5000',
+      );
+      return session?.status === 'idle' ? true : undefined;
+    }, 30_000);
     const { events } = await readEvents(response, performance.now());
     expectWellFormedStream(events);
     const text = events.at(-1)!.data.response.output.at(-1).content[0].text as string;

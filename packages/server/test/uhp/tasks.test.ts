@@ -3,21 +3,20 @@ import {
   call,
   expectSchema,
   expectWellFormedStream,
+  principalCalls,
   streamTask,
   until,
   withoutIds,
-} from './fixtures/uhp-test-client.js';
-import { startUhpTestServer, TEST_KEYS, type UhpTestServer } from './fixtures/uhp-test-server.js';
+} from '../support/uhp-test-client.js';
+import { startUhpTestServer, TEST_KEYS, type UhpTestServer } from '../support/uhp-test-server.js';
 
 const key = TEST_KEYS.alice;
 let server: UhpTestServer;
+const { post } = principalCalls(() => server.baseUrl, key);
 beforeAll(async () => {
   server = await startUhpTestServer();
 });
 afterAll(() => server.close());
-
-const post = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
-  call(server.baseUrl, '/v1/responses', { method: 'POST', key, body, headers });
 
 describe('blocking tasks', () => {
   it('returns a terminal, schema-valid response naming model, session and usage', async () => {
@@ -185,7 +184,7 @@ describe('streaming', () => {
     const resumed = await fetch(`${server.baseUrl}/v1/responses/${responseId}?stream=true`, {
       headers: { authorization: `Bearer ${key}`, 'last-event-id': '4' },
     });
-    const { readEvents } = await import('./fixtures/uhp-test-client.js');
+    const { readEvents } = await import('../support/uhp-test-client.js');
     const rest = await readEvents(resumed, performance.now());
     expect(rest.events[0]!.data.sequence_number).toBe(5);
     const all = [...events.slice(0, 5), ...rest.events];

@@ -7,8 +7,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PrepaidBudgets } from '../../src/billing/prepaid-budgets.js';
 import { openDatabase } from '../../src/storage/database.js';
 import { TEST_PRICING, UNIT } from '../billing/fixtures/test-pricing.js';
-import { call, expectWellFormedStream, streamTask, until } from './fixtures/uhp-test-client.js';
-import { startUhpTestServer, TEST_KEYS, type UhpTestServer } from './fixtures/uhp-test-server.js';
+import { call, expectWellFormedStream, streamTask, until } from '../support/uhp-test-client.js';
+import { startUhpTestServer, TEST_KEYS, type UhpTestServer } from '../support/uhp-test-server.js';
 
 const alice = TEST_KEYS.alice;
 const bob = TEST_KEYS.bob;

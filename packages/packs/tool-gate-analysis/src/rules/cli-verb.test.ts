@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { classifyVerb } from './cli-verb.js';
-import { judgeCliVerbs } from './service-cli-rules.js';
+import { judgeCliVerbs } from './cli-verb-judgement.js';
 
 describe('CLI verbs', () => {
   it.each([

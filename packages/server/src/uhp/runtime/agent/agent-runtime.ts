@@ -8,6 +8,7 @@ import {
   type RuntimeModel,
 } from '../harness-runtime.js';
 import type { OfflineAgentRuntime } from '../offline/offline-runtime.js';
+import { toolFailure } from '../tool-failure.js';
 import type { HarnessToolGate } from '../tool-gating/harness-tool-gate.js';
 import { buildAgentTools } from './agent-tools.js';
 import { McpConnections } from './mcp-connection.js';
@@ -146,7 +147,8 @@ export class AgentRuntime implements HarnessRuntime {
           yield {
             type: 'tool-result',
             callId: part.toolCallId,
-            output: `error: ${toolErrorText(part.error)}`,
+            // The SDK's own verdict on the model's arguments: the model's to fix, so it is told.
+            output: toolFailure(part.toolName, part.error, 'reported'),
           };
           break;
         case 'error':
@@ -247,11 +249,6 @@ function parseArguments(text: string): unknown {
   } catch {
     return { arguments: text };
   }
-}
-
-function toolErrorText(error: unknown): string {
-  // Input validation failures are the model's to fix; their message names the field.
-  return error instanceof Error ? error.message.slice(0, 500) : 'the tool failed';
 }
 
 /** A provider failure as the task's error: status and a short cause, never the key or request headers. */

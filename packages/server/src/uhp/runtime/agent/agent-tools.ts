@@ -1,8 +1,8 @@
 import { jsonSchema, type ToolSet, tool } from 'ai';
 import { z } from 'zod';
 import { SandboxUnavailableError } from '../../sandbox/process-sandbox.js';
-import { WorkspacePathError } from '../../workspace/workspace.js';
 import type { HarnessTurn } from '../harness-runtime.js';
+import { toolError, toolFailure } from '../tool-failure.js';
 import type { GateContext, HarnessToolGate } from '../tool-gating/harness-tool-gate.js';
 import {
   gatedWorkspaceCall,
@@ -95,7 +95,7 @@ export function buildAgentTools(turn: HarnessTurn, options: AgentToolsOptions): 
           return await options.mcp.call(mcpTool, input, abortSignal ?? turn.signal);
         } catch (error) {
           if (turn.signal.aborted) throw error;
-          return `error: the MCP tool failed: ${error instanceof Error ? error.message.slice(0, 300) : 'unknown error'}`;
+          return toolFailure(mcpTool.qualifiedName, error, 'reported');
         }
       },
     });
@@ -137,26 +137,18 @@ async function runWorkspaceTool(
     }
   } catch (error) {
     if (turn.signal.aborted) throw error;
-    if (error instanceof SandboxUnavailableError) {
-      options.onSandboxUnavailable?.(error.message);
-      return `error: ${error.message}`;
-    }
-    if (error instanceof WorkspacePathError) return `error: ${error.message}`;
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return 'error: no such file or directory';
-    if (code === 'EISDIR') return 'error: is a directory';
-    if (code === 'ENOTDIR') return 'error: not a directory';
-    return `error: the ${name} tool failed`;
+    if (error instanceof SandboxUnavailableError) options.onSandboxUnavailable?.(error.message);
+    return toolFailure(name, error);
   }
 }
 
 function edit(turn: HarnessTurn, path: string, oldText: string, newText: string, all: boolean): string {
   const content = turn.tools.read(path);
-  if (content.includes('\n[truncated at ')) return 'error: the file is too large to edit with this tool';
+  if (content.includes('\n[truncated at ')) return toolError('the file is too large to edit with this tool');
   const occurrences = content.split(oldText).length - 1;
-  if (occurrences === 0) return 'error: old_string does not occur in the file';
+  if (occurrences === 0) return toolError('old_string does not occur in the file');
   if (occurrences > 1 && !all)
-    return `error: old_string occurs ${occurrences} times; give more context or set replace_all`;
+    return toolError(`old_string occurs ${occurrences} times; give more context or set replace_all`);
   turn.tools.write(
     path,
     all ? content.replaceAll(oldText, newText) : content.replace(oldText, () => newText),
@@ -174,10 +166,10 @@ async function search(turn: HarnessTurn, pattern: string, relativePath: string):
     turn.signal,
   );
   if (turn.signal.aborted) throw turn.signal.reason;
-  if (result.timedOut) return 'error: the search timed out';
+  if (result.timedOut) return toolError('the search timed out');
   if (result.exitCode === 1) return 'no matches';
-  if (result.exitCode === 2) return `error: ${result.output.split('\n')[0] ?? 'invalid pattern'}`;
-  if (result.exitCode !== 0) return 'error: the search failed';
+  if (result.exitCode === 2) return toolError(result.output.split('\n')[0] || 'invalid pattern');
+  if (result.exitCode !== 0) return toolError('the search failed');
   const relative = result.output.replaceAll(`${root}/`, '');
   return relative.length > cap ? `${relative.slice(0, cap)}\n[truncated at ${cap} bytes]` : relative;
 }

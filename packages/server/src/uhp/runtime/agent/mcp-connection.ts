@@ -1,6 +1,7 @@
 import type { McpServer } from '@arbiter/uhp/wire';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { toolError } from '../tool-failure.js';
 
 /** One tool an MCP server offers, named for the model as `mcp__<server>__<tool>`. */
 export interface McpTool {
@@ -62,7 +63,7 @@ export class McpConnections {
   /** Calls a tool; the result's text parts joined, or a readable error. */
   async call(tool: McpTool, input: Record<string, unknown>, signal: AbortSignal): Promise<string> {
     const client = this.clients.get(tool.server);
-    if (!client) return `error: the MCP server "${tool.server}" is not connected`;
+    if (!client) return toolError(`the MCP server "${tool.server}" is not connected`);
     const result = await client.callTool({ name: tool.name, arguments: input }, undefined, { signal });
     const content = Array.isArray(result.content) ? result.content : [];
     const text = content
@@ -70,7 +71,7 @@ export class McpConnections {
         part.type === 'text' ? (part.text ?? '') : `[${part.type} content]`,
       )
       .join('\n');
-    return result.isError ? `error: ${text}` : text;
+    return result.isError ? toolError(text) : text;
   }
 
   async close(): Promise<void> {

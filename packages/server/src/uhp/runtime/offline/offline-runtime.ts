@@ -1,6 +1,5 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { SandboxUnavailableError } from '../../sandbox/process-sandbox.js';
-import { WorkspacePathError } from '../../workspace/workspace.js';
+import { systemTaskClock, type TaskClock } from '../../task-clock.js';
 import {
   type HarnessRuntime,
   HarnessRuntimeError,
@@ -8,6 +7,7 @@ import {
   type RuntimeEvent,
   type RuntimeModel,
 } from '../harness-runtime.js';
+import { toolError, toolFailure } from '../tool-failure.js';
 import type { HarnessToolGate } from '../tool-gating/harness-tool-gate.js';
 import { gatedWorkspaceCall, workspaceGrant } from '../tool-gating/workspace-tool-call.js';
 import { type OfflineStep, parseOfflineDirectives } from './offline-directives.js';
@@ -20,6 +20,8 @@ export interface OfflineRuntimeOptions {
   readonly chunkDelayMs?: number;
   /** The gate every tool call passes first; without one the directives run ungated. */
   readonly gate?: HarnessToolGate;
+  /** How the model waits (its pace and `@sleep`): the server's task clock, so tests drive it. */
+  readonly sleep?: TaskClock['sleep'];
 }
 
 /** Fragments are whitespace-delimited words with their trailing space; also the token unit. */
@@ -39,10 +41,12 @@ export class OfflineAgentRuntime implements HarnessRuntime {
   readonly defaultModel = OFFLINE_MODEL_ID;
   private readonly chunkDelayMs: number;
   private readonly gate: HarnessToolGate | undefined;
+  private readonly sleep: TaskClock['sleep'];
 
   constructor(options: OfflineRuntimeOptions = {}) {
     this.chunkDelayMs = options.chunkDelayMs ?? 80;
     this.gate = options.gate;
+    this.sleep = options.sleep ?? systemTaskClock.sleep;
   }
 
   models(): readonly RuntimeModel[] {
@@ -62,7 +66,7 @@ export class OfflineAgentRuntime implements HarnessRuntime {
     // cannot starve other requests (yielding on every fragment would cost most of the throughput).
     let sinceYield = 0;
     const pace = async () => {
-      if (this.chunkDelayMs > 0) await sleep(this.chunkDelayMs, undefined, { signal: turn.signal });
+      if (this.chunkDelayMs > 0) await this.sleep(this.chunkDelayMs, turn.signal);
       else if (++sinceYield >= 16) {
         sinceYield = 0;
         await new Promise((resolve) => setImmediate(resolve));
@@ -103,7 +107,7 @@ export class OfflineAgentRuntime implements HarnessRuntime {
     let spoke = false;
     for (const step of steps) {
       if (step.kind === 'sleep') {
-        await sleep(step.ms, undefined, { signal: turn.signal });
+        await this.sleep(step.ms, turn.signal);
         continue;
       }
       if (step.kind === 'fail') throw new HarnessRuntimeError('harness_error', step.message);
@@ -123,8 +127,8 @@ export class OfflineAgentRuntime implements HarnessRuntime {
       yield { type: 'tool-call', callId, name: step.name, arguments: JSON.stringify(step.arguments) };
       const outcome = await this.runTool(step, turn, callId);
       yield { type: 'tool-result', callId, output: outcome.output };
-      if (outcome.refusedBySandbox)
-        yield { type: 'warning', code: 'arbiter_sandbox_unavailable', message: outcome.output.slice(7) };
+      if (outcome.sandboxRefusal)
+        yield { type: 'warning', code: 'arbiter_sandbox_unavailable', message: outcome.sandboxRefusal };
     }
     yield finish('stop');
   }
@@ -133,12 +137,12 @@ export class OfflineAgentRuntime implements HarnessRuntime {
     step: Extract<OfflineStep, { kind: 'tool' }>,
     turn: HarnessTurn,
     callId: string,
-  ): Promise<{ output: string; refusedBySandbox?: boolean }> {
+  ): Promise<{ output: string; sandboxRefusal?: string }> {
     try {
       return { output: await this.performTool(step, turn, callId) };
     } catch (error) {
       if (turn.signal.aborted || !(error instanceof SandboxUnavailableError)) throw error;
-      return { output: `error: ${error.message}`, refusedBySandbox: true };
+      return { output: toolFailure(step.name, error), sandboxRefusal: error.message };
     }
   }
 
@@ -150,7 +154,7 @@ export class OfflineAgentRuntime implements HarnessRuntime {
     const { tools } = turn;
     // Disabled tools are a hard block here: the call is refused, and the refusal is the tool's result.
     if (turn.harness.disabledTools?.includes(step.name))
-      return `error: the tool "${step.name}" is disabled for this harness`;
+      return toolError(`the tool "${step.name}" is disabled for this harness`);
     if (this.gate) {
       const cwd = tools.workspace.root;
       const outcome = await this.gate.review(gatedWorkspaceCall(step.name, step.arguments), {
@@ -162,10 +166,10 @@ export class OfflineAgentRuntime implements HarnessRuntime {
         grant: workspaceGrant(turn.harness.disabledTools ?? []),
         signal: turn.signal,
       });
-      if (!outcome.allowed) return `error: ${outcome.refusal}`;
+      if (!outcome.allowed) return toolError(outcome.refusal);
       const pushRefusal =
         step.name === 'shell' ? this.gate.guardShellCommand(step.arguments.command ?? '', cwd) : null;
-      if (pushRefusal) return `error: ${pushRefusal}`;
+      if (pushRefusal) return toolError(pushRefusal);
       // A cancel that arrived while the gate was deciding must not start the tool.
       turn.signal.throwIfAborted();
     }
@@ -185,9 +189,7 @@ export class OfflineAgentRuntime implements HarnessRuntime {
       }
     } catch (error) {
       if (turn.signal.aborted || error instanceof SandboxUnavailableError) throw error;
-      if (error instanceof WorkspacePathError) return `error: ${error.message}`;
-      const code = (error as NodeJS.ErrnoException).code;
-      return `error: ${code === 'ENOENT' ? 'no such file or directory' : code === 'EISDIR' ? 'is a directory' : 'the tool failed'}`;
+      return toolFailure(step.name, error);
     }
   }
 

@@ -432,10 +432,12 @@ const SPECIAL: Readonly<Record<string, (scope: CommandScope, args: readonly stri
 };
 
 /**
- * A program no rule describes: judged by its arguments when they are all plain workspace words
- * (`judgeByPlainArguments`), otherwise by its verbs, never understood well enough to allow.
+ * A program that no program-specific rule describes. A known service CLI is judged by its verbs
+ * (after its secret reads, transferred files and special cases); any other program by its
+ * arguments when they are all plain workspace words (`judgeByPlainArguments`), otherwise by its
+ * verbs, never understood well enough to allow.
  */
-export function judgeUnknownProgram(scope: CommandScope): void {
+export function judgeProgramWithoutRule(scope: CommandScope): void {
   const { program, args } = scope.command;
   if (KNOWN_SERVICE_CLIS.has(program) || KAFKA_FAMILY.test(program)) {
     serviceCli(scope);
@@ -444,21 +446,3 @@ export function judgeUnknownProgram(scope: CommandScope): void {
   if (judgeByPlainArguments(scope)) return;
   judgeByVerbs(scope, program, args, false);
 }
-
-export const SERVICE_CLI_RULES: ReadonlyMap<string, CommandRule> = new Map<string, CommandRule>([
-  [
-    'java',
-    (scope) => {
-      const args = scope.command.args;
-      const jar = args.indexOf('-jar');
-      if (jar >= 0 && args[jar + 1] !== undefined) {
-        const name = args[jar + 1]!.replace(/^.*\//, '').replace(/\.jar$/, '');
-        // A service CLI shipped as a jar (jenkins-cli.jar) speaks the same verbs.
-        if (/cli/i.test(name)) judgeByVerbs(scope, name, args.slice(jar + 2), true);
-        else scope.add({ code: `code.java.jar:${name}`, onTask: 0.85 });
-        return;
-      }
-      scope.add({ code: 'code.java.program', onTask: 0.85 });
-    },
-  ],
-]);
