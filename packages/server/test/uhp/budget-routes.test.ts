@@ -15,7 +15,7 @@ describe('GET /v1/billing', () => {
   it("shows the caller's own balance and ledger, and nobody else's", async () => {
     // The operator credits Alice from another connection, as `arbiter billing credit` does.
     const db = openDatabase(server.dataDir, migrations);
-    new PrepaidBudgets(db).credit('alice', 12_500_000_000, 'opening credit');
+    await new PrepaidBudgets(db).credit('alice', 12_500_000_000, 'opening credit');
     db.close();
 
     const alice = await call(server.baseUrl, '/v1/billing', { key: TEST_KEYS.alice });
