@@ -3,6 +3,7 @@
 export { SERVER_VERSION } from './app.js';
 export { authenticate } from './auth/auth-plugin.js';
 export { type ApiKeyRecord, KeyStore } from './auth/key-store.js';
+export { type AnyKeyStore, closeKeyStore, openKeyStore } from './auth/open-key-store.js';
 export { PostgresKeyStore } from './auth/postgres-key-store.js';
 export { LOCAL_PRINCIPAL_NAME } from './auth/principal.js';
 export { formatAmount, parseAmount } from './billing/money.js';
@@ -19,7 +20,8 @@ export {
   startServer,
 } from './server.js';
 export { isPostgresUrl, redactConnectionString } from './storage/connection-string.js';
-export { openDatabase } from './storage/database.js';
+export { DATABASE_FILE_NAME, openDatabase } from './storage/database.js';
+export { type DatabaseSetting, resolveDatabaseSetting } from './storage/database-setting.js';
 export { migrations } from './storage/migrations.js';
 export { openStorage, type StorageOptions } from './storage/open-storage.js';
 export { PostgresDatabase } from './storage/postgres-database.js';

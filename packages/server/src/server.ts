@@ -9,16 +9,16 @@ import {
   createKeyAuthenticator,
   createNoAuthAuthenticator,
 } from './auth/authenticator.js';
-import { KeyStore } from './auth/key-store.js';
+import { type AnyKeyStore, closeKeyStore, openKeyStore } from './auth/open-key-store.js';
 import { PostgresKeyStore } from './auth/postgres-key-store.js';
 import { LOCAL_PRINCIPAL_NAME } from './auth/principal.js';
 import { resolveDataDir, secureDataDir } from './config/data-dir.js';
 import { loadServerConfig, type ServerConfig } from './config/server-config.js';
 import { servedPackAnalysers } from './served-pack-analysers.js';
+import { resolveDatabaseSetting } from './storage/database-setting.js';
 import { migrations } from './storage/migrations.js';
 import { openStorage } from './storage/open-storage.js';
 import { PostgresDatabase } from './storage/postgres-database.js';
-import { SqliteDatabase } from './storage/sqlite-database.js';
 import { ProcessSandbox } from './uhp/sandbox/process-sandbox.js';
 import type { UhpPluginOptions } from './uhp/uhp-plugin.js';
 
@@ -93,9 +93,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     modelCacheDir,
   });
   secureDataDir(dataDir);
-  const database = options.database ?? config?.database ?? (process.env.ARBITER_DATABASE_URL || undefined);
+  const database = resolveDatabaseSetting({ database: options.database, configured: config?.database });
   const sql = await openStorage({ dataDir, ...(database ? { database } : {}) }, migrations);
-  let pgKeys: PostgresKeyStore | null = null;
+  let keyStore: AnyKeyStore | null = null;
   try {
     const asked = options.harness === false ? undefined : options.harness?.sandbox;
     const sandbox =
@@ -106,16 +106,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
           : await ProcessSandbox.open(asked ?? config?.sandbox);
     const authOn = options.auth ?? true;
     let initialKey: string | null = null;
-    let keys: Pick<KeyStore, 'authenticate'>;
-    if (sql instanceof SqliteDatabase) {
-      const sqliteKeys = new KeyStore(sql.connection);
-      if (authOn && !sqliteKeys.hasActiveKeys()) initialKey = sqliteKeys.create().key;
-      keys = sqliteKeys;
-    } else {
-      pgKeys = await PostgresKeyStore.open(sql);
-      if (authOn && !(await pgKeys.hasActiveKeys())) initialKey = (await pgKeys.create()).key;
-      keys = pgKeys;
-    }
+    const keys = await openKeyStore(sql);
+    keyStore = keys;
+    if (authOn && !(await keys.hasActiveKeys())) initialKey = (await keys.create()).key;
     const authenticator = authOn
       ? createKeyAuthenticator(keys)
       : createNoAuthAuthenticator({ id: LOCAL_PRINCIPAL_NAME, name: LOCAL_PRINCIPAL_NAME });
@@ -141,16 +134,15 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
             },
           }),
     });
-    if (pgKeys) {
-      const reloading = pgKeys;
-      reloading.onReloadError = (error) =>
+    if (keys instanceof PostgresKeyStore) {
+      keys.onReloadError = (error) =>
         app.log.error({ err: error }, 'API keys: reloading from the database failed');
     }
     if (sql instanceof PostgresDatabase)
       sql.onError = (error) =>
         app.log.warn({ err: error }, 'PostgreSQL: a connection failed; it is replaced');
     app.addHook('onClose', async () => {
-      await pgKeys?.close();
+      await closeKeyStore(keys);
       await sql.close();
     });
     const address = await app.listen({
@@ -169,7 +161,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       close: () => app.close(),
     };
   } catch (error) {
-    await pgKeys?.close();
+    if (keyStore) await closeKeyStore(keyStore);
     await sql.close();
     throw error;
   }

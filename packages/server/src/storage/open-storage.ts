@@ -1,3 +1,4 @@
+import { ServerConfigError } from '../config/server-config.js';
 import { isPostgresUrl, redactConnectionString } from './connection-string.js';
 import { openDatabase } from './database.js';
 import type { Migration } from './migration.js';
@@ -16,15 +17,17 @@ export interface StorageOptions {
 /**
  * Opens the server's database — SQLite in the data directory by default, PostgreSQL when a
  * connection string is given — and applies every migration not yet recorded. A failure to connect
- * names the database without its password.
+ * names the database without its password; a value that is no PostgreSQL connection string is a
+ * `ServerConfigError`, also without its password.
  */
 export async function openStorage(
   options: StorageOptions,
   migrations: readonly Migration[],
 ): Promise<SqlDatabase> {
   if (options.database === undefined) return new SqliteDatabase(openDatabase(options.dataDir, migrations));
+  // A setting the operator wrote wrong, not a failure: `arbiter` reports it as bad usage (exit 2).
   if (!isPostgresUrl(options.database))
-    throw new Error(
+    throw new ServerConfigError(
       `the database must be a postgres:// or postgresql:// connection string, not ${JSON.stringify(redactConnectionString(options.database))}`,
     );
   const db = new PostgresDatabase(options.database);

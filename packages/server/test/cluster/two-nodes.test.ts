@@ -1,7 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +11,7 @@ import { startThrowawayPostgres, type ThrowawayPostgres } from '../fixtures/thro
 import { call, expectWellFormedStream, readEvents, until } from '../support/uhp-test-client.js';
 import { TEST_KEYS } from '../support/uhp-test-server.js';
 import { type ClusterNode, startClusterNode } from './fixtures/cluster-node.js';
+import { roundRobin } from './fixtures/round-robin-proxy.js';
 
 const entry = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'cluster-node-entry.ts');
 const key = TEST_KEYS.alice;
@@ -57,46 +56,6 @@ function untilText(text: string) {
       if (event.data.type === 'response.output_text.delta') seen += event.data.delta ?? '';
     },
     stopWhen: () => seen.includes(text),
-  };
-}
-
-/**
- * A round-robin proxy in front of the nodes, as a load balancer is: each request goes to the next
- * node, streams are piped unbuffered. Answers its base URL and the node each request went to.
- */
-async function roundRobin(
-  targets: ClusterNode[],
-): Promise<{ baseUrl: string; served: string[]; close(): Promise<void> }> {
-  const served: string[] = [];
-  let next = 0;
-  const proxy = http.createServer((request, response) => {
-    const target = new URL(targets[next++ % targets.length]!.baseUrl);
-    served.push(target.port);
-    const upstream = http.request(
-      {
-        host: target.hostname,
-        port: target.port,
-        method: request.method,
-        path: request.url,
-        headers: request.headers,
-      },
-      (answer) => {
-        response.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(response);
-      },
-    );
-    upstream.on('error', () => response.destroy());
-    request.pipe(upstream);
-  });
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-  return {
-    baseUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/api/harness`,
-    served,
-    close: () =>
-      new Promise((resolve) => {
-        proxy.closeAllConnections();
-        proxy.close(() => resolve());
-      }),
   };
 }
 

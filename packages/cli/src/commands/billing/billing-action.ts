@@ -1,49 +1,57 @@
 import {
   formatAmount,
   LOCAL_PRINCIPAL_NAME,
-  migrations,
-  openDatabase,
   PrepaidBudgets,
   parseAmount,
-  resolveDataDir,
+  type SqlDatabase,
 } from '@arbiter/server';
+import type { DatabaseOptions } from '../server-database/database-options.js';
+import { openServerDatabase } from '../server-database/open-server-database.js';
 import { formatTextTable } from '../text-table.js';
 import { UsageError } from '../usage-error.js';
 
-export interface BillingOptions {
-  dataDir?: string;
-}
+export type BillingOptions = DatabaseOptions;
 
 interface Principals {
-  idOf(nameOrId: string): string;
-  nameOf(id: string): string;
+  idOf(nameOrId: string): Promise<string>;
+  nameOf(id: string): Promise<string>;
 }
 
 async function withBudgets<T>(
   options: BillingOptions & { currency?: string },
   use: (budgets: PrepaidBudgets, principals: Principals) => Promise<T>,
 ): Promise<T> {
-  const db = openDatabase(resolveDataDir(options.dataDir), migrations);
+  const db = await openServerDatabase(options, { mayCreate: true });
   try {
     return await use(new PrepaidBudgets(db, { currency: options.currency }), principalsOf(db));
   } finally {
-    db.close();
+    await db.close();
   }
 }
 
 /** Principals are named in `arbiter keys`; balances are kept by id. `local` is the --no-auth principal. */
-function principalsOf(db: ReturnType<typeof openDatabase>): Principals {
-  const find = db.prepare('SELECT id, name FROM principals WHERE name = ? OR id = ?');
-  const byId = db.prepare('SELECT name FROM principals WHERE id = ?');
+function principalsOf(db: SqlDatabase): Principals {
+  // A ledger names few principals many times: each is read once.
+  const names = new Map<string, Promise<string>>();
   return {
-    idOf(nameOrId) {
-      const row = find.get(nameOrId, nameOrId) as { id: string } | undefined;
+    async idOf(nameOrId) {
+      const row = await db.get<{ id: string }>('SELECT id FROM principals WHERE name = ? OR id = ?', [
+        nameOrId,
+        nameOrId,
+      ]);
       if (row) return row.id;
       if (nameOrId === LOCAL_PRINCIPAL_NAME) return LOCAL_PRINCIPAL_NAME;
       throw new UsageError(`no principal named ${nameOrId} (see \`arbiter keys list\`)`);
     },
     nameOf(id) {
-      return (byId.get(id) as { name: string } | undefined)?.name ?? id;
+      let name = names.get(id);
+      if (name === undefined) {
+        name = db
+          .get<{ name: string }>('SELECT name FROM principals WHERE id = ?', [id])
+          .then((row) => row?.name ?? id);
+        names.set(id, name);
+      }
+      return name;
     },
   };
 }
@@ -61,7 +69,7 @@ export async function credit(
   if (options.currency !== undefined && !/^[A-Z]{3}$/.test(options.currency))
     throw new UsageError(`the currency must be a three-letter ISO 4217 code, not "${options.currency}"`);
   const account = await withBudgets(options, async (budgets, principals) => {
-    const id = principals.idOf(principal);
+    const id = await principals.idOf(principal);
     const existing = await budgets.account(id);
     if (existing && options.currency !== undefined && existing.currency !== options.currency)
       throw new UsageError(`the balance of ${principal} is in ${existing.currency}, not ${options.currency}`);
@@ -79,15 +87,17 @@ export async function show(
 ): Promise<number> {
   const rows = await withBudgets(options, async (budgets, principals) => {
     const accounts = principal
-      ? [await budgets.account(principals.idOf(principal))].filter((account) => account !== null)
+      ? [await budgets.account(await principals.idOf(principal))].filter((account) => account !== null)
       : await budgets.accounts();
-    return accounts.map((account) => ({
-      principal: principals.nameOf(account.principalId),
-      principal_id: account.principalId,
-      currency: account.currency,
-      balance: formatAmount(account.balanceNanos),
-      reserved: formatAmount(account.reservedNanos),
-    }));
+    return Promise.all(
+      accounts.map(async (account) => ({
+        principal: await principals.nameOf(account.principalId),
+        principal_id: account.principalId,
+        currency: account.currency,
+        balance: formatAmount(account.balanceNanos),
+        reserved: formatAmount(account.reservedNanos),
+      })),
+    );
   });
   if (options.json) {
     process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
@@ -117,16 +127,20 @@ export async function ledger(
   const limit = Number(options.limit);
   if (!Number.isInteger(limit) || limit < 1) throw new UsageError('--limit must be a positive integer');
   const entries = await withBudgets(options, async (budgets, principals) =>
-    (await budgets.entries(principal ? principals.idOf(principal) : null, limit)).map((entry) => ({
-      id: entry.id,
-      at: new Date(entry.createdAt).toISOString(),
-      principal: principals.nameOf(entry.principalId),
-      kind: entry.kind,
-      amount: formatAmount(entry.amountNanos),
-      balance: formatAmount(entry.balanceNanos),
-      response_id: entry.responseId,
-      note: entry.note,
-    })),
+    Promise.all(
+      (await budgets.entries(principal ? await principals.idOf(principal) : null, limit)).map(
+        async (entry) => ({
+          id: entry.id,
+          at: new Date(entry.createdAt).toISOString(),
+          principal: await principals.nameOf(entry.principalId),
+          kind: entry.kind,
+          amount: formatAmount(entry.amountNanos),
+          balance: formatAmount(entry.balanceNanos),
+          response_id: entry.responseId,
+          note: entry.note,
+        }),
+      ),
+    ),
   );
   if (options.json) {
     process.stdout.write(`${JSON.stringify(entries, null, 2)}\n`);

@@ -1,20 +1,17 @@
 import type { Command } from 'commander';
+import { addDatabaseOptions } from '../server-database/database-options.js';
 import { runCommand } from '../usage-error.js';
 import type { BillingOptions } from './billing-action.js';
 
-// SQLite and the ledger load only when a billing command runs.
+// SQLite or PostgreSQL, and the ledger, load only when a billing command runs.
 const action = () => import('./billing-action.js');
 
 export function registerBillingCommand(program: Command): void {
   const billing = program
     .command('billing')
     .description(
-      'Prepaid budgets of a data directory: credit a principal, show balances, read the ledger (principals without a balance are unmetered)',
+      "Prepaid budgets in the server's database (chosen as `arbiter serve` chooses it): credit a principal, show balances, read the ledger (principals without a balance are unmetered)",
     );
-  const dataDirOption = [
-    '--data-dir <dir>',
-    'data directory (default: $ARBITER_DATA_DIR or ~/.arbiter)',
-  ] as const;
 
   billing
     .command('credit')
@@ -23,7 +20,6 @@ export function registerBillingCommand(program: Command): void {
     .argument('<amount>', 'a positive decimal amount, e.g. 25 or 12.50')
     .option('--currency <code>', 'currency of a new balance (ISO 4217; default USD)')
     .option('--note <text>', 'a note recorded with the credit')
-    .option(...dataDirOption)
     .action(
       (principal: string, amount: string, options: BillingOptions & { currency?: string; note?: string }) =>
         runCommand('billing credit', async () => (await action()).credit(principal, amount, options)),
@@ -34,7 +30,6 @@ export function registerBillingCommand(program: Command): void {
     .description('Show the balance and open reservations of one principal, or of every metered principal')
     .argument('[principal]', 'principal name or id')
     .option('--json', 'print JSON')
-    .option(...dataDirOption)
     .action((principal: string | undefined, options: BillingOptions & { json?: boolean }) =>
       runCommand('billing show', async () => (await action()).show(principal, options)),
     );
@@ -45,8 +40,10 @@ export function registerBillingCommand(program: Command): void {
     .argument('[principal]', 'principal name or id')
     .option('--limit <n>', 'at most this many of the newest entries', '100')
     .option('--json', 'print JSON')
-    .option(...dataDirOption)
     .action((principal: string | undefined, options: BillingOptions & { json?: boolean; limit: string }) =>
       runCommand('billing ledger', async () => (await action()).ledger(principal, options)),
     );
+
+  // Every billing command reads the database `arbiter serve` with the same options would serve from.
+  for (const command of billing.commands) addDatabaseOptions(command);
 }

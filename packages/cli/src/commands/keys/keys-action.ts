@@ -1,41 +1,30 @@
-import { existsSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import { type ApiKeyRecord, KeyStore, migrations, openDatabase, resolveDataDir } from '@arbiter/server';
+import { type AnyKeyStore, type ApiKeyRecord, closeKeyStore, openKeyStore } from '@arbiter/server';
+import type { DatabaseOptions } from '../server-database/database-options.js';
+import { openServerDatabase } from '../server-database/open-server-database.js';
 import { formatTextTable } from '../text-table.js';
-import { EXIT_FAILURE, UsageError } from '../usage-error.js';
+import { EXIT_FAILURE } from '../usage-error.js';
 
-/** The database file of a data directory (@arbiter/server's DATABASE_FILE_NAME). */
-const DATABASE_FILE = 'arbiter.db';
-
-export interface DataDirOption {
-  dataDir?: string;
-}
-
-/**
- * `create` may make a data directory; `list` and `revoke` only read one, so a misspelt path is an
- * error instead of a new, empty database that answers "no keys".
- */
-function withKeyStore<T>(options: DataDirOption, use: (keys: KeyStore) => T, create = false): T {
-  const dataDir = resolveDataDir(options.dataDir);
-  const found = existsSync(dataDir) ? statSync(dataDir) : null;
-  if (found !== null && !found.isDirectory()) {
-    throw new UsageError(`the data directory ${dataDir} is not a directory`);
-  }
-  if (!create && (found === null || !existsSync(join(dataDir, DATABASE_FILE)))) {
-    throw new UsageError(
-      `there is no Arbiter data directory at ${dataDir} (no ${DATABASE_FILE}); \`arbiter keys create\` or \`arbiter serve\` makes one`,
-    );
-  }
-  const db = openDatabase(dataDir, migrations);
+/** `create` may make a data directory; `list` and `revoke` only read one (`openServerDatabase`). */
+async function withKeyStore<T>(
+  options: DatabaseOptions,
+  use: (keys: AnyKeyStore) => T | Promise<T>,
+  mayCreate = false,
+): Promise<T> {
+  const db = await openServerDatabase(options, { mayCreate });
   try {
-    return use(new KeyStore(db));
+    const keys = await openKeyStore(db);
+    try {
+      return await use(keys);
+    } finally {
+      await closeKeyStore(keys);
+    }
   } finally {
-    db.close();
+    await db.close();
   }
 }
 
-export function createKey(options: DataDirOption & { principal?: string }): number {
-  const created = withKeyStore(options, (store) => store.create(options.principal), true);
+export async function createKey(options: DatabaseOptions & { principal?: string }): Promise<number> {
+  const created = await withKeyStore(options, (store) => store.create(options.principal), true);
   process.stdout.write(`${created.key}\n`);
   process.stderr.write(
     `created ${created.record.id} for principal ${created.record.principal.name}; the key is not shown again\n`,
@@ -43,8 +32,8 @@ export function createKey(options: DataDirOption & { principal?: string }): numb
   return 0;
 }
 
-export function listKeys(options: DataDirOption & { json?: boolean }): number {
-  const records: ApiKeyRecord[] = withKeyStore(options, (store) => store.list());
+export async function listKeys(options: DatabaseOptions & { json?: boolean }): Promise<number> {
+  const records: ApiKeyRecord[] = await withKeyStore(options, (store) => store.list());
   if (options.json) {
     process.stdout.write(`${JSON.stringify(records, null, 2)}\n`);
     return 0;
@@ -60,8 +49,8 @@ export function listKeys(options: DataDirOption & { json?: boolean }): number {
   return 0;
 }
 
-export function revokeKey(id: string, options: DataDirOption): number {
-  const outcome = withKeyStore(options, (store) => store.revoke(id));
+export async function revokeKey(id: string, options: DatabaseOptions): Promise<number> {
+  const outcome = await withKeyStore(options, (store) => store.revoke(id));
   if (outcome === 'not-found') {
     process.stderr.write(`arbiter keys revoke: no key with id ${id}\n`);
     return EXIT_FAILURE;

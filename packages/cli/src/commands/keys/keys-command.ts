@@ -1,20 +1,16 @@
 import type { Command } from 'commander';
+import { addDatabaseOptions, type DatabaseOptions } from '../server-database/database-options.js';
 import { runCommand } from '../usage-error.js';
-import type { DataDirOption } from './keys-action.js';
 
-// The key store (and SQLite) load only when a keys command runs.
+// The key store (and SQLite or PostgreSQL) load only when a keys command runs.
 const action = () => import('./keys-action.js');
 
 export function registerKeysCommand(program: Command): void {
   const keys = program
     .command('keys')
     .description(
-      'Create, list and revoke API keys of a data directory (takes effect at once, also for a running server)',
+      "Create, list and revoke API keys in the server's database, chosen as `arbiter serve` chooses it (takes effect at once, also for running servers)",
     );
-  const dataDirOption = [
-    '--data-dir <dir>',
-    'data directory (default: $ARBITER_DATA_DIR or ~/.arbiter)',
-  ] as const;
 
   keys
     .command('create')
@@ -22,8 +18,7 @@ export function registerKeysCommand(program: Command): void {
       'Create a key and print it, alone, on stdout; for a new principal unless --principal names one',
     )
     .option('--principal <name>', 'the principal that owns the key (created when it does not exist)')
-    .option(...dataDirOption)
-    .action((options: DataDirOption & { principal?: string }) =>
+    .action((options: DatabaseOptions & { principal?: string }) =>
       runCommand('keys create', async () => (await action()).createKey(options)),
     );
 
@@ -31,8 +26,7 @@ export function registerKeysCommand(program: Command): void {
     .command('list')
     .description('List keys (never the keys themselves: id, principal, last four characters, status)')
     .option('--json', 'print JSON')
-    .option(...dataDirOption)
-    .action((options: DataDirOption & { json?: boolean }) =>
+    .action((options: DatabaseOptions & { json?: boolean }) =>
       runCommand('keys list', async () => (await action()).listKeys(options)),
     );
 
@@ -40,8 +34,10 @@ export function registerKeysCommand(program: Command): void {
     .command('revoke')
     .description('Revoke a key by id; a running server refuses it from its next request')
     .argument('<id>', 'key id, as shown by `arbiter keys list`')
-    .option(...dataDirOption)
-    .action((id: string, options: DataDirOption) =>
+    .action((id: string, options: DatabaseOptions) =>
       runCommand('keys revoke', async () => (await action()).revokeKey(id, options)),
     );
+
+  // Every keys command reads the database `arbiter serve` with the same options would serve from.
+  for (const command of keys.commands) addDatabaseOptions(command);
 }

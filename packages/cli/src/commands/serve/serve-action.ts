@@ -69,7 +69,8 @@ export async function serve(options: ServeOptions): Promise<undefined> {
     say('');
     say(`  ${server.initialKey}`);
     say('');
-    say('  export ARBITER_API_KEY=<the key above>   (more: arbiter keys create --data-dir …)');
+    say('  export ARBITER_API_KEY=<the key above>');
+    say('  More keys: arbiter keys create, with the --data-dir, --database or --config given here');
   }
   say('');
   say(`Arbiter ${SERVER_VERSION}`);
