@@ -63,7 +63,7 @@ export interface RunningServer {
   /** `http://host:port` as listened on. */
   readonly url: string;
   readonly dataDir: string;
-  /** The key created because auth is on and no key existed; shown once, never again. */
+  /** The operator key created because auth is on and no key existed; shown once, never again. */
   readonly initialKey: string | null;
   readonly authMode: Authenticator['mode'];
   /** The pin a request that names no model is answered by. */
@@ -106,14 +106,16 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
           : await ProcessSandbox.open(asked ?? config?.sandbox);
     const authOn = options.auth ?? true;
     let initialKey: string | null = null;
-    let keys: Pick<KeyStore, 'authenticate'>;
+    // The first key is the operator's: whoever started the server administers it (docs/security.md).
+    let keys: KeyStore | PostgresKeyStore;
     if (sql instanceof SqliteDatabase) {
       const sqliteKeys = new KeyStore(sql.connection);
-      if (authOn && !sqliteKeys.hasActiveKeys()) initialKey = sqliteKeys.create().key;
+      if (authOn && !sqliteKeys.hasActiveKeys()) initialKey = sqliteKeys.create(undefined, 'operator').key;
       keys = sqliteKeys;
     } else {
       pgKeys = await PostgresKeyStore.open(sql);
-      if (authOn && !(await pgKeys.hasActiveKeys())) initialKey = (await pgKeys.create()).key;
+      if (authOn && !(await pgKeys.hasActiveKeys()))
+        initialKey = (await pgKeys.create(undefined, 'operator')).key;
       keys = pgKeys;
     }
     const authenticator = authOn
@@ -122,6 +124,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     const app = await buildApp({
       catalog,
       authenticator,
+      keyAdmin: keys,
       limits: config?.limits,
       logger: options.logger,
       checkDatabase: () => sql.get('SELECT 1 AS one'),

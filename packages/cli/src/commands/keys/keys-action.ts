@@ -34,11 +34,12 @@ function withKeyStore<T>(options: DataDirOption, use: (keys: KeyStore) => T, cre
   }
 }
 
-export function createKey(options: DataDirOption & { principal?: string }): number {
-  const created = withKeyStore(options, (store) => store.create(options.principal), true);
+export function createKey(options: DataDirOption & { principal?: string; operator?: boolean }): number {
+  const role = options.operator ? 'operator' : 'member';
+  const created = withKeyStore(options, (store) => store.create(options.principal, role), true);
   process.stdout.write(`${created.key}\n`);
   process.stderr.write(
-    `created ${created.record.id} for principal ${created.record.principal.name}; the key is not shown again\n`,
+    `created ${role} key ${created.record.id} for principal ${created.record.principal.name}; the key is not shown again\n`,
   );
   return 0;
 }

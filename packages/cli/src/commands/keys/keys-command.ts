@@ -22,8 +22,9 @@ export function registerKeysCommand(program: Command): void {
       'Create a key and print it, alone, on stdout; for a new principal unless --principal names one',
     )
     .option('--principal <name>', 'the principal that owns the key (created when it does not exist)')
+    .option('--operator', 'an operator key: may list principals and create and revoke keys over the API')
     .option(...dataDirOption)
-    .action((options: DataDirOption & { principal?: string }) =>
+    .action((options: DataDirOption & { principal?: string; operator?: boolean }) =>
       runCommand('keys create', async () => (await action()).createKey(options)),
     );
 
