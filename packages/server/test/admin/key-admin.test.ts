@@ -179,6 +179,30 @@ describe.each<Backend>(['sqlite', 'postgres'])('the operator key routes on %s', 
     expect((await admin<ErrorBody>(second.key ?? '', 'POST', `/keys/${second.id}/revoke`)).status).toBe(409);
   });
 
+  it('two operators revoking each other at once leave exactly one operator key', async () => {
+    const server = await serve(backend);
+    const admin = client(server);
+    const first = (await admin<{ keys: KeyBody[] }>(server.initialKey, 'GET', '/keys')).body.keys[0];
+    const second = (await admin<KeyBody>(server.initialKey, 'POST', '/keys', { role: 'operator' })).body;
+    const outcomes = await Promise.all([
+      admin<KeyBody>(server.initialKey, 'POST', `/keys/${second.id}/revoke`),
+      admin<KeyBody>(second.key ?? '', 'POST', `/keys/${first?.id}/revoke`),
+    ]);
+    // One revocation wins. The other is refused either for the rule (409) or, when the winner's
+    // revocation landed before it was authenticated, because its own key is revoked by then (401).
+    const statuses = outcomes.map((outcome) => outcome.status).sort();
+    expect(statuses[0]).toBe(200);
+    expect([401, 409]).toContain(statuses[1]);
+    const keys = (
+      await admin<{ keys: KeyBody[] }>(
+        outcomes[0].status === 200 ? server.initialKey : (second.key ?? ''),
+        'GET',
+        '/keys',
+      )
+    ).body.keys;
+    expect(keys.filter((entry) => entry.role === 'operator' && entry.revoked_at === null)).toHaveLength(1);
+  });
+
   it('refuses bad input with the field named, and creates nothing', async () => {
     const server = await serve(backend);
     const admin = client(server);
