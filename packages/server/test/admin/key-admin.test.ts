@@ -216,6 +216,28 @@ describe.each<Backend>(['sqlite', 'postgres'])('the operator key routes on %s', 
 });
 
 describe('the operator role elsewhere', () => {
+  it('documents the admin routes in the OpenAPI document, each with the bearer security', async () => {
+    const server = await serve('sqlite');
+    const document = (await (await fetch(`${server.url}/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { security?: unknown; tags?: string[]; responses: object }>>;
+    };
+    const admin = Object.entries(document.paths).filter(([route]) => route.startsWith('/v1/admin/'));
+    expect(
+      admin.flatMap(([route, methods]) => Object.keys(methods).map((method) => `${method} ${route}`)).sort(),
+    ).toEqual([
+      'get /v1/admin/keys',
+      'get /v1/admin/principals',
+      'post /v1/admin/keys',
+      'post /v1/admin/keys/{id}/revoke',
+    ]);
+    for (const [, methods] of admin)
+      for (const operation of Object.values(methods)) {
+        expect(operation.security).toEqual([{ bearerAuth: [] }]);
+        expect(operation.tags).toEqual(['admin']);
+        expect(Object.keys(operation.responses)).toContain('403');
+      }
+  });
+
   it('under --no-auth the local principal is an operator', async () => {
     const server = await serve('sqlite', { auth: false });
     const admin = client(server);
