@@ -7,6 +7,8 @@ import { authMigrations } from '../../src/auth/auth-migrations.js';
 import { type RunningServer, startServer } from '../../src/server.js';
 import { openDatabase } from '../../src/storage/database.js';
 import { migrations } from '../../src/storage/migrations.js';
+import { PostgresDatabase } from '../../src/storage/postgres-database.js';
+import { applyPostgresMigrations } from '../../src/storage/postgres-migrations.js';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../fixtures/throwaway-postgres.js';
 
 /**
@@ -279,26 +281,41 @@ describe('the operator role elsewhere', () => {
     expect((await ended) - revokedAt).toBeLessThan(2000);
   });
 
-  it('an upgraded database makes its oldest unrevoked key the operator and every other key a member', () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-upgrade-'));
-    cleanups.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
-    // The schema as the first release left it: its first migration only.
-    const before = openDatabase(dataDir, authMigrations.slice(0, 1));
-    before.exec(`
+  it.each<Backend>(['sqlite', 'postgres'])(
+    'an upgraded %s database makes its oldest unrevoked key the operator and every other key a member',
+    async (backend) => {
+      // The schema as the first release left it: its first migration only.
+      const first = authMigrations.slice(0, 1);
+      const rows = `
       INSERT INTO principals (id, name, created_at) VALUES ('prn_a', 'a', 1), ('prn_b', 'b', 2);
       INSERT INTO api_keys (id, principal_id, key_hash, hint, created_at, revoked_at) VALUES
         ('key_revoked', 'prn_a', 'h1', 'aaaa', 100, 150),
         ('key_oldest', 'prn_a', 'h2', 'bbbb', 200, NULL),
         ('key_newer', 'prn_b', 'h3', 'cccc', 300, NULL);
-    `);
-    before.close();
-    const after = openDatabase(dataDir, migrations);
-    const roles = after.prepare('SELECT id, role FROM api_keys ORDER BY created_at').all();
-    after.close();
-    expect(roles).toEqual([
-      { id: 'key_revoked', role: 'member' },
-      { id: 'key_oldest', role: 'operator' },
-      { id: 'key_newer', role: 'member' },
-    ]);
-  });
+    `;
+      let roles: unknown[];
+      if (backend === 'sqlite') {
+        const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-upgrade-'));
+        cleanups.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
+        const before = openDatabase(dataDir, first);
+        before.exec(rows);
+        before.close();
+        const after = openDatabase(dataDir, migrations);
+        roles = after.prepare('SELECT id, role FROM api_keys ORDER BY created_at').all();
+        after.close();
+      } else {
+        const db = new PostgresDatabase(await cluster.createDatabase());
+        cleanups.push(() => db.close());
+        await applyPostgresMigrations(db, first);
+        await db.pool.query(rows);
+        await applyPostgresMigrations(db, migrations);
+        roles = await db.all('SELECT id, role FROM api_keys ORDER BY created_at');
+      }
+      expect(roles).toEqual([
+        { id: 'key_revoked', role: 'member' },
+        { id: 'key_oldest', role: 'operator' },
+        { id: 'key_newer', role: 'member' },
+      ]);
+    },
+  );
 });
