@@ -328,19 +328,87 @@ describe('the console in Chromium', () => {
     await page.context().close();
   });
 
-  it('says plainly that keys have no API, shows the own budget, and reads in the dark theme', async () => {
+  it('creates a key shown once, revokes it after a confirmation, and the API refuses it; a member key sees the role explained', async () => {
     // The operator credits the key's principal, as `arbiter billing credit` does.
     const db = openDatabase(dataDir, migrations);
     const principal = new KeyStore(db).list()[0]?.principal.id ?? '';
+    // `credit` is asynchronous (one interface over SQLite and PostgreSQL): done before the close.
     await new PrepaidBudgets(db).credit(principal, 25_000_000_000, 'console test credit');
     db.close();
     const page = await openPage({ colorScheme: 'dark' });
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
     await signIn(page);
     await page.getByRole('link', { name: 'Keys and budgets' }).click();
-    await expect.poll(() => page.getByRole('status').textContent()).toContain('Not available over the API');
     await expect.poll(() => page.getByTestId('balance').textContent()).toContain('Balance 25 USD');
     expect(await page.getByTestId('ledger-entry').first().textContent()).toContain('console test credit');
-    await page.screenshot({ path: path.join(screenshots, 'keys.png') });
+    const rows = page.getByTestId('key-row');
+    await expect.poll(() => rows.count()).toBe(1);
+    expect(await rows.first().textContent()).toContain('operator');
+
+    // Created with the keyboard: the principal typed, Enter submits.
+    const form = page.getByRole('form', { name: 'create a key' });
+    await form.getByLabel('Principal').fill('console-made');
+    const creating = page.waitForResponse((response) => response.url().endsWith('/v1/admin/keys'));
+    await form.getByLabel('Principal').press('Enter');
+    const created = (await (await creating).json()) as { id: string; key: string; role: string };
+    expect(created.role).toBe('member');
+    const shown = page.getByTestId('new-key');
+    await shown.waitFor();
+    expect(await shown.textContent()).toContain('it will not be shown again');
+    const field = page.getByTestId('new-key-value');
+    expect(await field.inputValue()).toBe(created.key);
+    // The field has the focus, selected: the key can be copied without a mouse.
+    expect(await page.evaluate('document.activeElement?.dataset.testid')).toBe('new-key-value');
+    await shown.getByRole('button', { name: 'Copy key' }).click();
+    await expect.poll(() => shown.textContent()).toContain('Copied.');
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(created.key);
+    // The key works, and the listing the page reads never holds it.
+    const models = (key: string) =>
+      fetch(`${server.url}/v1/models`, { headers: { authorization: `Bearer ${key}` } });
+    expect((await models(created.key)).status).toBe(200);
+    await expect.poll(() => rows.count()).toBe(2);
+    const listing = await fetch(`${server.url}/v1/admin/keys`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(await listing.text()).not.toContain(created.key.slice(4));
+
+    // Revoked after a confirmation, by keyboard: the confirming button takes the focus, Enter presses it.
+    const row = page.locator(`[data-key-id="${created.id}"]`);
+    await row.getByRole('button', { name: 'Revoke…' }).click();
+    const confirm = row.getByRole('button', { name: `Revoke ${created.id}` });
+    await expect
+      .poll(() => confirm.evaluate((button) => button === button.ownerDocument.activeElement))
+      .toBe(true);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => row.getByTestId('key-status').textContent()).toMatch(/^revoked /);
+    const refused = await models(created.key);
+    expect(refused.status).toBe(401);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('invalid_credential');
+    // The shown key belongs to a throwaway data directory and is revoked by now.
+    await page.screenshot({ path: path.join(screenshots, 'keys.png'), fullPage: true });
+    await shown.getByRole('button', { name: 'Done' }).click();
+    await expect.poll(() => page.getByTestId('new-key').count()).toBe(0);
+    expect(await page.content()).not.toContain(created.key);
+
+    // A member key: the page explains the operator role and shows the member's own budget only.
+    const member = (await (
+      await fetch(`${server.url}/v1/admin/keys`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ principal: 'console-member' }),
+      })
+    ).json()) as { key: string };
+    const memberPage = await openPage();
+    await memberPage.goto(`${server.url}/console/keys`);
+    await memberPage.getByLabel('API key').fill(member.key);
+    await memberPage.getByLabel('API key').press('Enter');
+    await expect.poll(() => memberPage.getByTestId('member-note').textContent()).toContain('member key');
+    expect(await memberPage.getByTestId('member-note').textContent()).toContain('--operator');
+    await expect.poll(() => memberPage.getByTestId('balance').textContent()).toContain('No budget');
+    expect(await memberPage.getByTestId('key-row').count()).toBe(0);
+    await memberPage.screenshot({ path: path.join(screenshots, 'keys-member.png') });
+    await memberPage.context().close();
+
     await page.getByRole('link', { name: 'Decisions' }).click();
     await page.getByRole('button', { name: 'Ask' }).click();
     await page.locator('[data-question="urgent"]').waitFor();

@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { apiReferencePlugin } from './api-reference/api-reference-plugin.js';
 import { authPlugin } from './auth/auth-plugin.js';
 import type { Authenticator } from './auth/authenticator.js';
+import { type KeyAdministration, keyAdminRoutes } from './auth/key-admin-routes.js';
 import { loopbackOnlyHook } from './auth/loopback-only.js';
 import { connectionServerOptions } from './connection-limits.js';
 import { consolePlugin } from './console/console-plugin.js';
@@ -29,6 +30,8 @@ export interface AppOptions {
   readonly harness?: Omit<UhpPluginOptions, 'authenticate'>;
   /** The console at `/console`: `false` leaves it out; `root` names another build. Default on. */
   readonly console?: false | { readonly root?: string };
+  /** The key store the authenticator reads: serves the operator's `/v1/admin/…` routes when given. */
+  readonly keyAdmin?: KeyAdministration;
   /** What `GET /readyz` asks of the database (`SELECT 1`); without it readiness checks nothing more. */
   readonly checkDatabase?: () => Promise<unknown>;
 }
@@ -48,7 +51,7 @@ function loggerOptions(logger: AppOptions['logger']): FastifyServerOptions['logg
 /**
  * The Arbiter HTTP application, built from plugins and not listening: tests drive it with
  * `inject`, `startServer` listens. Routes: the Decision API (`/v1/…`), `/health`, `/healthz`, `/readyz`,
- * `/openapi.json`, `/docs`, the console (`/console`), and the UHP API under `/api/harness` when `harness` is given.
+ * `/openapi.json`, `/docs`, the operator's `/v1/admin/…` (with `keyAdmin`), the console (`/console`), and the UHP API under `/api/harness` when `harness` is given.
  *
  * @example
  * const app = await buildApp({ catalog: new ModelCatalog(), authenticator });
@@ -84,6 +87,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(healthRoutes, options.checkDatabase ? { checkDatabase: options.checkDatabase } : {});
   await app.register(homePage, { version: SERVER_VERSION, harness: options.harness !== undefined });
   await app.register(decisionRoutes, { catalog: options.catalog, limits });
+  if (options.keyAdmin) await app.register(keyAdminRoutes, { keys: options.keyAdmin });
   if (options.console !== false) await app.register(consolePlugin, options.console ?? {});
   if (options.harness) {
     const authenticator = options.authenticator;

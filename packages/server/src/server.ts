@@ -63,7 +63,7 @@ export interface RunningServer {
   /** `http://host:port` as listened on. */
   readonly url: string;
   readonly dataDir: string;
-  /** The key created because auth is on and no key existed; shown once, never again. */
+  /** The operator key created because auth is on and no key existed; shown once, never again. */
   readonly initialKey: string | null;
   readonly authMode: Authenticator['mode'];
   /** The pin a request that names no model is answered by. */
@@ -106,15 +106,17 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
           : await ProcessSandbox.open(asked ?? config?.sandbox);
     const authOn = options.auth ?? true;
     let initialKey: string | null = null;
+    // The first key is the operator's: whoever started the server administers it (docs/security.md).
     const keys = await openKeyStore(sql);
     keyStore = keys;
-    if (authOn && !(await keys.hasActiveKeys())) initialKey = (await keys.create()).key;
+    if (authOn && !(await keys.hasActiveKeys())) initialKey = (await keys.create(undefined, 'operator')).key;
     const authenticator = authOn
       ? createKeyAuthenticator(keys)
       : createNoAuthAuthenticator({ id: LOCAL_PRINCIPAL_NAME, name: LOCAL_PRINCIPAL_NAME });
     const app = await buildApp({
       catalog,
       authenticator,
+      keyAdmin: keys,
       limits: config?.limits,
       logger: options.logger,
       checkDatabase: () => sql.get('SELECT 1 AS one'),

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api-client.js';
 import { ErrorNote, Section } from '../shared.js';
+import { KeyAdministration } from './key-administration.js';
 
 interface Billing {
   account: { currency: string; balance: string; reserved: string; updated_at: number } | null;
@@ -66,28 +67,9 @@ function OwnBudget() {
 }
 
 /**
- * Keys are operator actions on the data directory; the HTTP API has no route for them, so the
- * console says so and names the commands instead of pretending. A principal's own budget is read
- * over the API.
+ * Keys and budgets: principals and keys for an operator key (the page asks the API, which decides),
+ * the role explained for a member key, and the caller's own budget for both.
  */
 export function KeysPage() {
-  return (
-    <div class="columns">
-      <Section title="Keys and principals">
-        <p role="status">
-          <strong>Not available over the API.</strong> This server exposes no route to list principals or to
-          create or revoke keys, so the console cannot manage them. The operator does, on the server's
-          machine:
-        </p>
-        <pre class="snippet">{`arbiter keys create --data-dir DIR            # a new principal and its key, shown once
-arbiter keys create --principal NAME          # one more key for a principal
-arbiter keys list                             # principals and key ids
-arbiter keys revoke KEY_ID                    # refused from the next request on
-arbiter billing credit PRINCIPAL AMOUNT       # add prepaid credit
-arbiter billing show | ledger [PRINCIPAL]     # every account`}</pre>
-        <p class="muted">See docs/user-guide.md (keys) and docs/harnesses.md (budgets).</p>
-      </Section>
-      <OwnBudget />
-    </div>
-  );
+  return <KeyAdministration aside={<OwnBudget />} />;
 }

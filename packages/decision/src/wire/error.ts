@@ -32,6 +32,8 @@ export const DECISION_ERROR_CODES = [
   'missing_credential',
   'invalid_credential',
   'rate_limited',
+  'operator_required',
+  'last_operator_key',
   'not_found',
   'engine_error',
   'engine_unavailable',

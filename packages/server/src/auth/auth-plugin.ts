@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
 import type { AuthenticationResult, Authenticator } from './authenticator.js';
+import type { KeyRole } from './key-role.js';
 import type { Principal } from './principal.js';
 
 declare module 'fastify' {
@@ -10,6 +11,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set by `authenticate` once the request's credential was accepted; null before. */
     principal: Principal | null;
+    /** The role of the credential that set `principal` (`operator` under `--no-auth`); null before. */
+    role: KeyRole | null;
   }
 }
 
@@ -19,7 +22,10 @@ declare module 'fastify' {
  */
 export function authenticate(request: FastifyRequest): AuthenticationResult {
   const result = request.server.authenticator.authenticate(request.headers.authorization);
-  if (result.ok) request.principal = result.principal;
+  if (result.ok) {
+    request.principal = result.principal;
+    request.role = result.role;
+  }
   return result;
 }
 
@@ -53,6 +59,7 @@ export const authPlugin = fastifyPlugin<{ authenticator: Authenticator }>(
   async (app, options) => {
     app.decorate('authenticator', options.authenticator);
     app.decorateRequest('principal', null);
+    app.decorateRequest('role', null);
   },
   { name: 'arbiter-auth', fastify: '5.x' },
 );

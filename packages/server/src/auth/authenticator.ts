@@ -1,10 +1,11 @@
+import type { KeyRole } from './key-role.js';
 import type { KeyStore } from './key-store.js';
 import type { Principal } from './principal.js';
 
 export type AuthenticationFailureCode = 'missing_credential' | 'invalid_credential';
 
 export type AuthenticationResult =
-  | { readonly ok: true; readonly principal: Principal }
+  | { readonly ok: true; readonly principal: Principal; readonly role: KeyRole }
   | { readonly ok: false; readonly code: AuthenticationFailureCode; readonly message: string };
 
 /** Turns an `Authorization` header into the principal it stands for. */
@@ -17,7 +18,7 @@ export interface Authenticator {
 const BEARER = /^Bearer[ \t]+([^\s]+)[ \t]*$/i;
 
 /** Bearer API keys checked against the key store on every request. */
-export function createKeyAuthenticator(keys: Pick<KeyStore, 'authenticate'>): Authenticator {
+export function createKeyAuthenticator(keys: Pick<KeyStore, 'authenticateKey'>): Authenticator {
   return {
     mode: 'api-key',
     authenticate(authorization) {
@@ -36,16 +37,20 @@ export function createKeyAuthenticator(keys: Pick<KeyStore, 'authenticate'>): Au
           message: 'the Authorization header must have the form `Bearer <key>`',
         };
       }
-      const principal = keys.authenticate(token);
-      return principal
-        ? { ok: true, principal }
+      const accepted = keys.authenticateKey(token);
+      return accepted
+        ? { ok: true, principal: accepted.principal, role: accepted.role }
         : { ok: false, code: 'invalid_credential', message: 'the API key is not valid (unknown or revoked)' };
     },
   };
 }
 
-/** `--no-auth`: every request acts as one local principal, whatever it sends. */
+/**
+ * `--no-auth`: every request acts as one local principal, whatever it sends. That principal is an
+ * operator: whoever reaches a loopback-only server without a key already holds the machine, data
+ * directory and all, so refusing them the key routes would protect nothing.
+ */
 export function createNoAuthAuthenticator(principal: Principal): Authenticator {
-  const result = { ok: true, principal } as const;
+  const result = { ok: true, principal, role: 'operator' } as const;
   return { mode: 'none', authenticate: () => result };
 }

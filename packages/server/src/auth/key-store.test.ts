@@ -102,4 +102,25 @@ describe('KeyStore', () => {
     other.close();
     db.close();
   });
+
+  it('gives keys the member role unless asked, and keeps one operator when told to', () => {
+    const { db, keys } = freshStore();
+    const member = keys.create('alice');
+    const operator = keys.create('ops', 'operator');
+    expect(member.record.role).toBe('member');
+    expect(keys.authenticateKey(member.key)).toEqual({ principal: member.record.principal, role: 'member' });
+    expect(keys.authenticateKey(operator.key)?.role).toBe('operator');
+    expect(keys.list().map((record) => record.role)).toEqual(['member', 'operator']);
+    expect(keys.listPrincipals().map((record) => [record.name, record.activeKeys])).toEqual([
+      ['alice', 1],
+      ['ops', 1],
+    ]);
+    expect(keys.revoke(operator.record.id, { keepAnOperator: true })).toBe('last-operator');
+    expect(keys.authenticateKey(operator.key)?.role).toBe('operator');
+    // Without the option (the CLI on the server's machine) the last operator key can go.
+    expect(keys.revoke(operator.record.id)).toBe('revoked');
+    expect(keys.authenticateKey(operator.key)).toBeNull();
+    expect(keys.revoke(member.record.id, { keepAnOperator: true })).toBe('revoked');
+    db.close();
+  });
 });

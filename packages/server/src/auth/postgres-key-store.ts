@@ -1,7 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import type { SqlDatabase } from '../storage/sql-database.js';
 import { apiKeyHint, generateApiKey, hashApiKey } from './api-key.js';
-import type { ApiKeyRecord, CreatedApiKey } from './key-store.js';
+import type { AuthenticatedKey, KeyRole } from './key-role.js';
+import {
+  ACTIVE_OPERATOR_KEYS_SQL,
+  type ApiKeyRecord,
+  type CreatedApiKey,
+  type KeyRow,
+  keyRecordOf,
+  LIST_KEYS_SQL,
+  LIST_PRINCIPALS_SQL,
+  type PrincipalRecord,
+  type PrincipalRow,
+  principalRecordOf,
+  type RevokeOptions,
+  type RevokeOutcome,
+} from './key-store.js';
 import type { Principal } from './principal.js';
 
 /** The channel on which a node announces that a key was created or revoked. */
@@ -9,15 +23,6 @@ export const KEYS_CHANNEL = 'arbiter_keys';
 
 /** Every node reloads the active keys this often even without a notification. */
 export const KEY_RELOAD_MS = 1000;
-
-interface KeyRow {
-  id: string;
-  principal_id: string;
-  principal_name: string;
-  hint: string;
-  created_at: number;
-  revoked_at: number | null;
-}
 
 /**
  * Principals and API keys in PostgreSQL, shared by every node. Each node holds the active keys
@@ -27,7 +32,7 @@ interface KeyRow {
  * even if its notification is lost.
  */
 export class PostgresKeyStore {
-  #active = new Map<string, Principal>();
+  #active = new Map<string, AuthenticatedKey>();
   readonly #db: SqlDatabase;
   #stopListening: (() => Promise<void>) | null = null;
   #timer: NodeJS.Timeout | null = null;
@@ -52,6 +57,11 @@ export class PostgresKeyStore {
 
   /** The principal a bearer token belongs to, or null when it is unknown or revoked. */
   authenticate(token: string): Principal | null {
+    return this.authenticateKey(token)?.principal ?? null;
+  }
+
+  /** The principal and role of a bearer token, or null when it is unknown or revoked. */
+  authenticateKey(token: string): AuthenticatedKey | null {
     return this.#active.get(hashApiKey(token)) ?? null;
   }
 
@@ -59,11 +69,13 @@ export class PostgresKeyStore {
   reload(): Promise<void> {
     this.#reloading ??= (async () => {
       try {
-        const rows = await this.#db.all<{ key_hash: string; id: string; name: string }>(
-          `SELECT k.key_hash, p.id, p.name FROM api_keys k JOIN principals p ON p.id = k.principal_id
+        const rows = await this.#db.all<{ key_hash: string; id: string; name: string; role: KeyRole }>(
+          `SELECT k.key_hash, p.id, p.name, k.role FROM api_keys k JOIN principals p ON p.id = k.principal_id
            WHERE k.revoked_at IS NULL`,
         );
-        this.#active = new Map(rows.map((row) => [row.key_hash, { id: row.id, name: row.name }]));
+        this.#active = new Map(
+          rows.map((row) => [row.key_hash, { principal: { id: row.id, name: row.name }, role: row.role }]),
+        );
         this.onReloaded();
       } finally {
         this.#reloading = null;
@@ -72,20 +84,27 @@ export class PostgresKeyStore {
     return this.#reloading;
   }
 
-  async create(principalName?: string): Promise<CreatedApiKey> {
+  async create(principalName?: string, role: KeyRole = 'member'): Promise<CreatedApiKey> {
     const created = await this.#db.transaction(async (tx) => {
       const principal = await this.#principalIn(tx, principalName);
       const key = generateApiKey();
       const id = newId('key');
       const createdAt = Date.now();
       await tx.run(
-        'INSERT INTO api_keys (id, principal_id, key_hash, hint, created_at) VALUES (?, ?, ?, ?, ?)',
-        [id, principal.id, hashApiKey(key), apiKeyHint(key), createdAt],
+        'INSERT INTO api_keys (id, principal_id, key_hash, hint, created_at, role) VALUES (?, ?, ?, ?, ?, ?)',
+        [id, principal.id, hashApiKey(key), apiKeyHint(key), createdAt, role],
       );
       await tx.notify(KEYS_CHANNEL, 'created');
       return {
         key,
-        record: { id, principal, hint: apiKeyHint(key), createdAt: new Date(createdAt), revokedAt: null },
+        record: {
+          id,
+          principal,
+          role,
+          hint: apiKeyHint(key),
+          createdAt: new Date(createdAt),
+          revokedAt: null,
+        },
       };
     });
     await this.reload();
@@ -93,27 +112,30 @@ export class PostgresKeyStore {
   }
 
   async list(): Promise<ApiKeyRecord[]> {
-    const rows = await this.#db.all<KeyRow>(
-      `SELECT k.id, k.principal_id, p.name AS principal_name, k.hint, k.created_at, k.revoked_at
-       FROM api_keys k JOIN principals p ON p.id = k.principal_id ORDER BY k.created_at, k.seq`,
-    );
-    return rows.map((row) => ({
-      id: row.id,
-      principal: { id: row.principal_id, name: row.principal_name },
-      hint: row.hint,
-      createdAt: new Date(row.created_at),
-      revokedAt: row.revoked_at === null ? null : new Date(row.revoked_at),
-    }));
+    return (await this.#db.all<KeyRow>(LIST_KEYS_SQL('seq'))).map(keyRecordOf);
   }
 
-  async revoke(id: string): Promise<'revoked' | 'already-revoked' | 'not-found'> {
+  async listPrincipals(): Promise<PrincipalRecord[]> {
+    return (await this.#db.all<PrincipalRow>(LIST_PRINCIPALS_SQL)).map(principalRecordOf);
+  }
+
+  /** Revokes a key by id (see `KeyStore.revoke`). */
+  revoke(id: string): Promise<RevokeOutcome>;
+  revoke(id: string, options: RevokeOptions): Promise<RevokeOutcome | 'last-operator'>;
+  async revoke(id: string, options?: RevokeOptions): Promise<RevokeOutcome | 'last-operator'> {
     const outcome = await this.#db.transaction(async (tx) => {
-      const row = await tx.get<{ revoked_at: number | null }>(
-        'SELECT revoked_at FROM api_keys WHERE id = ? FOR UPDATE',
+      // Two nodes revoking the last two operator keys at once: one waits for the other's commit.
+      if (options?.keepAnOperator) await tx.lock('arbiter-operator-keys');
+      const row = await tx.get<{ revoked_at: number | null; role: KeyRole }>(
+        'SELECT revoked_at, role FROM api_keys WHERE id = ? FOR UPDATE',
         [id],
       );
       if (!row) return 'not-found' as const;
       if (row.revoked_at !== null) return 'already-revoked' as const;
+      if (options?.keepAnOperator && row.role === 'operator') {
+        const count = await tx.get<{ n: number | string }>(ACTIVE_OPERATOR_KEYS_SQL);
+        if (Number(count?.n ?? 0) <= 1) return 'last-operator' as const;
+      }
       await tx.run('UPDATE api_keys SET revoked_at = ? WHERE id = ?', [Date.now(), id]);
       await tx.notify(KEYS_CHANNEL, 'revoked');
       return 'revoked' as const;

@@ -12,7 +12,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requirePrincipal } from '../auth/auth-plugin.js';
+import { type AuthenticationFailureRenderer, requirePrincipal } from '../auth/auth-plugin.js';
 import { ApiError } from '../errors/api-error.js';
 import { gateCheckRoutes } from '../gate/gate-check-routes.js';
 import { connectionSignal } from './connection-signal.js';
@@ -52,6 +52,20 @@ const errorResponses = {
   504: errorBodySchema,
 };
 
+/** A refused credential in the Decision API's envelope: 401 with `WWW-Authenticate: Bearer`. */
+export const renderAuthenticationFailure: AuthenticationFailureRenderer = (failure, _request, reply) =>
+  reply
+    .code(401)
+    .header('www-authenticate', 'Bearer')
+    .send(
+      new ApiError({
+        statusCode: 401,
+        type: 'authentication_error',
+        code: failure.code,
+        message: failure.message,
+      }).toBody(),
+    );
+
 /**
  * The Decision API: `POST /v1/decision` and `POST /v1/systemone` (the same handler, for clients of
  * the public format) and `GET /v1/models`. Every route needs a principal.
@@ -65,22 +79,7 @@ export async function decisionRoutes(app: FastifyInstance, options: DecisionRout
   // are built here from engine answers that `findAnswerMismatch` has checked, and a zod pass over
   // them cost more than the built-in engine itself (see docs/benchmarks.md).
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
-  app.addHook(
-    'onRequest',
-    requirePrincipal((failure, _request, reply) =>
-      reply
-        .code(401)
-        .header('www-authenticate', 'Bearer')
-        .send(
-          new ApiError({
-            statusCode: 401,
-            type: 'authentication_error',
-            code: failure.code,
-            message: failure.message,
-          }).toBody(),
-        ),
-    ),
-  );
+  app.addHook('onRequest', requirePrincipal(renderAuthenticationFailure));
   if (limits.requestsPerMinute !== null) {
     const perMinute = limits.requestsPerMinute;
     // Registered after the auth hook, so the limit counts per principal, not per address.

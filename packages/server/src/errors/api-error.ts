@@ -6,6 +6,7 @@ const marker = Symbol.for('arbiter.api-error');
 export type ApiErrorType =
   | 'invalid_request_error'
   | 'authentication_error'
+  | 'permission_error'
   | 'not_found_error'
   | 'rate_limit_error'
   | 'engine_error'

@@ -23,11 +23,14 @@ async function withKeyStore<T>(
   }
 }
 
-export async function createKey(options: DatabaseOptions & { principal?: string }): Promise<number> {
-  const created = await withKeyStore(options, (store) => store.create(options.principal), true);
+export async function createKey(
+  options: DatabaseOptions & { principal?: string; operator?: boolean },
+): Promise<number> {
+  const role = options.operator ? 'operator' : 'member';
+  const created = await withKeyStore(options, (store) => store.create(options.principal, role), true);
   process.stdout.write(`${created.key}\n`);
   process.stderr.write(
-    `created ${created.record.id} for principal ${created.record.principal.name}; the key is not shown again\n`,
+    `created ${role} key ${created.record.id} for principal ${created.record.principal.name}; the key is not shown again\n`,
   );
   return 0;
 }

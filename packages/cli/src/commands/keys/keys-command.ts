@@ -18,7 +18,8 @@ export function registerKeysCommand(program: Command): void {
       'Create a key and print it, alone, on stdout; for a new principal unless --principal names one',
     )
     .option('--principal <name>', 'the principal that owns the key (created when it does not exist)')
-    .action((options: DatabaseOptions & { principal?: string }) =>
+    .option('--operator', 'an operator key: may list principals and create and revoke keys over the API')
+    .action((options: DatabaseOptions & { principal?: string; operator?: boolean }) =>
       runCommand('keys create', async () => (await action()).createKey(options)),
     );
 

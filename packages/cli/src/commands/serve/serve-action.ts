@@ -65,7 +65,8 @@ export async function serve(options: ServeOptions): Promise<undefined> {
     if (!LOOPBACK.has(options.host)) say(`WARNING: and it listens on ${options.host}, not on loopback.`);
   }
   if (server.initialKey) {
-    say('No API key existed, so one was created. It is shown only this once; keep it:');
+    say('No API key existed, so an operator key was created (it may also manage keys over the API).');
+    say('It is shown only this once; keep it:');
     say('');
     say(`  ${server.initialKey}`);
     say('');

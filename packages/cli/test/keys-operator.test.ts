@@ -1,0 +1,36 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { runArbiter } from './support/run-arbiter.js';
+
+// Runs the built CLI (`npx tsc -b` first), as a user would; each run starts a node process.
+vi.setConfig({ testTimeout: 90_000 });
+
+let workDir: string;
+beforeAll(async () => {
+  workDir = await mkdtemp(join(tmpdir(), 'arbiter-cli-operator-'));
+});
+afterAll(() => rm(workDir, { recursive: true, force: true }));
+
+describe('arbiter keys create --operator', () => {
+  it('makes an operator key only when asked; every other key is a member', async () => {
+    const dataDir = join(workDir, 'keys');
+    const run = (args: string[]) => runArbiter([...args, '--data-dir', dataDir], { env: { HOME: workDir } });
+    const member = await run(['keys', 'create', '--principal', 'ci']);
+    expect(member.code).toBe(0);
+    expect(member.stderr).toContain('created member key');
+    const operator = await run(['keys', 'create', '--principal', 'ops', '--operator']);
+    expect(operator.code).toBe(0);
+    expect(operator.stdout).toMatch(/^arb_[A-Za-z0-9_-]{43}\n$/);
+    expect(operator.stderr).toContain('created operator key');
+    const listed = JSON.parse((await run(['keys', 'list', '--json'])).stdout) as {
+      principal: { name: string };
+      role: string;
+    }[];
+    expect(listed.map((record) => [record.principal.name, record.role])).toEqual([
+      ['ci', 'member'],
+      ['ops', 'operator'],
+    ]);
+  });
+});
