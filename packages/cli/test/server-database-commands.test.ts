@@ -98,7 +98,7 @@ describe.each(backends)('on $name', (backend) => {
     const created = await arbiter(selection, 'keys', 'create', '--principal', 'alice');
     expect(created.code, created.stderr).toBe(0);
     key = created.stdout.trim();
-    keyId = /^created (key_\w+) for principal alice/.exec(created.stderr)?.[1] ?? '';
+    keyId = /^created member key (key_\w+) for principal alice/.exec(created.stderr)?.[1] ?? '';
     server = await startServeProcess(selection.args, selection.env);
   });
   afterAll(async () => {
