@@ -50,8 +50,26 @@ const CODE_SETTING_KEY =
 const CODE_ENVIRONMENT =
   /^(PAGER|GIT_PAGER|MANPAGER|SYSTEMD_PAGER|EDITOR|VISUAL|GIT_EDITOR|SVN_EDITOR|LESSOPEN|LESSCLOSE|PROMPT_COMMAND|BASH_ENV|ENV|ZDOTDIR|LD_PRELOAD|LD_AUDIT|DYLD_INSERT_LIBRARIES|PERL5OPT|PERL5LIB|RUBYOPT|NODE_OPTIONS|PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|GIT_SSH|GIT_SSH_COMMAND|GIT_EXTERNAL_DIFF|GIT_ASKPASS|SSH_ASKPASS|SUDO_ASKPASS|GIT_PROXY_COMMAND|GIT_CONFIG_PARAMETERS|[A-Z0-9_]*_(COMMAND|CMD|EXEC|HOOK))$/;
 
+/**
+ * Metadata programs that still read the whole file to print a digest, a count or a type. What
+ * they print reveals little of a credential, but opening one is not a coding agent's business.
+ */
+const DIGESTS_CONTENT = new Set([
+  'wc',
+  'cksum',
+  'md5sum',
+  'sha1sum',
+  'sha256sum',
+  'sha512sum',
+  'shasum',
+  'b2sum',
+  'md5',
+  'file',
+]);
+
 /** Programs that never read file contents: only names, sizes and metadata (or a hash). */
 const METADATA_ONLY = new Set([
+  ...DIGESTS_CONTENT,
   'ls',
   'll',
   'la',
@@ -72,16 +90,6 @@ const METADATA_ONLY = new Set([
   'lsd',
   'lsattr',
   'getfacl',
-  'wc',
-  'cksum',
-  'md5sum',
-  'sha1sum',
-  'sha256sum',
-  'sha512sum',
-  'shasum',
-  'b2sum',
-  'md5',
-  'file',
   'mkdir',
   'touch',
   'cd',
@@ -91,23 +99,6 @@ const METADATA_ONLY = new Set([
   // They print their arguments and open nothing.
   'echo',
   'printf',
-]);
-
-/**
- * Metadata programs that still read the whole file to print a digest, a count or a type. What
- * they print reveals little of a credential, but opening one is not a coding agent's business.
- */
-const DIGESTS_CONTENT = new Set([
-  'wc',
-  'cksum',
-  'md5sum',
-  'sha1sum',
-  'sha256sum',
-  'sha512sum',
-  'shasum',
-  'b2sum',
-  'md5',
-  'file',
 ]);
 
 /** Programs that print their arguments and reach nothing. */
