@@ -12,6 +12,7 @@ import {
 import { type AnyKeyStore, closeKeyStore, openKeyStore } from './auth/open-key-store.js';
 import { PostgresKeyStore } from './auth/postgres-key-store.js';
 import { LOCAL_PRINCIPAL_NAME } from './auth/principal.js';
+import { PrepaidBudgets } from './billing/prepaid-budgets.js';
 import { resolveDataDir, secureDataDir } from './config/data-dir.js';
 import { loadServerConfig, type ServerConfig } from './config/server-config.js';
 import { servedPackAnalysers } from './served-pack-analysers.js';
@@ -117,6 +118,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       catalog,
       authenticator,
       keyAdmin: keys,
+      // The accounts the harness's tasks reserve from; a credit opens one in the configured currency.
+      budgetAdmin: new PrepaidBudgets(sql, config?.billing),
       limits: config?.limits,
       logger: options.logger,
       checkDatabase: () => sql.get('SELECT 1 AS one'),
