@@ -146,6 +146,30 @@ describe('ProcessSandbox with the real bubblewrap', () => {
       expect(status('NoNewPrivs')).toBe('1');
     });
 
+  it('runs a shell command as /bin/sh would without the limits line: exit codes, line numbers, errors', async () => {
+    const scripts = [
+      '',
+      'cat <<EOF\nhello\nEOF\nexit 3',
+      'echo a; (',
+      ';',
+      '# a comment',
+      'echo "$0" "$#"',
+      'foo\nbar',
+    ];
+    for (const script of scripts) {
+      const direct = spawnSync('/bin/sh', ['-c', script], { encoding: 'utf8', cwd: scratch });
+      const sandboxed = await sandbox.run(
+        { argv: ['/bin/sh', '-c', script], workspace: workspace(), purpose: 'command' },
+        { signal: signal(), timeoutMs: 20_000, outputCapBytes: 4096 },
+      );
+      expect({ script, exitCode: sandboxed.exitCode, output: sandboxed.output }).toEqual({
+        script,
+        exitCode: direct.status,
+        output: direct.stdout + direct.stderr,
+      });
+    }
+  });
+
   it('falls back to prlimit with the same limits, said at start', async () => {
     const withPrlimit = await ProcessSandbox.open({ commandLimits: limits }, { limitSetters: ['prlimit'] });
     expect(withPrlimit.state).toMatchObject({ kind: 'bubblewrap', limitSetter: 'prlimit' });
