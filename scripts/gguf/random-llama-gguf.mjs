@@ -6,6 +6,11 @@
 //
 //   node scripts/gguf/random-llama-gguf.mjs --shape tiny --out packages/engine/src/llama/fixtures/tiny-random-llama.gguf
 //   node scripts/gguf/random-llama-gguf.mjs --shape qwen2-0.5b --type q8_0 --out /tmp/random-0.5b.gguf
+//   node scripts/gguf/random-llama-gguf.mjs --decision-type kev --out /tmp/random-decision.gguf
+//
+// `--decision-type` adds the key `llama.decision.type`, which llama.cpp (from release v0.6.0) reads
+// to recognise a System One decision model, so the engine's handling of such files can be tested.
+// It adds no decision head: the file is still a plain language model.
 //
 // Output is deterministic for a given shape, type and seed.
 import { parseArgs } from 'node:util';
@@ -162,7 +167,7 @@ const FILE_TYPE = { f32: 0, f16: 1, q8_0: 7 };
 const TENSOR_TYPE = { f32: TensorType.F32, f16: TensorType.F16, q8_0: TensorType.Q8_0 };
 
 /** Writes the model; returns its parameter count and vocabulary size. */
-export function writeRandomLlamaGguf({ out, shape: shapeName, type = 'f32', seed = 1 }) {
+export function writeRandomLlamaGguf({ out, shape: shapeName, type = 'f32', seed = 1, decisionType }) {
   const shape = SHAPES[shapeName];
   if (!shape) throw new Error(`unknown shape ${shapeName}; known: ${Object.keys(SHAPES).join(', ')}`);
   const tensorType = TENSOR_TYPE[type];
@@ -198,6 +203,9 @@ export function writeRandomLlamaGguf({ out, shape: shapeName, type = 'f32', seed
     { key: 'tokenizer.ggml.eos_token_id', type: ValueType.UINT32, value: imEnd },
     { key: 'tokenizer.ggml.add_bos_token', type: ValueType.BOOL, value: false },
   ];
+  if (decisionType !== undefined) {
+    metadata.push({ key: 'llama.decision.type', type: ValueType.STRING, value: decisionType });
+  }
   const random = randomSource(seed);
   // Small weights keep activations finite through the random layers; the embedding scale makes the
   // (tied) output logits spread by about 1 whatever the width, so no label's probability underflows.
@@ -233,11 +241,12 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       type: { type: 'string', default: 'f32' },
       seed: { type: 'string', default: '1' },
       out: { type: 'string' },
+      'decision-type': { type: 'string' },
     },
   });
   if (!values.out) {
     console.error(
-      'usage: random-llama-gguf.mjs --out FILE [--shape tiny|qwen2-0.5b] [--type f32|f16|q8_0] [--seed N]',
+      'usage: random-llama-gguf.mjs --out FILE [--shape tiny|qwen2-0.5b] [--type f32|f16|q8_0] [--seed N] [--decision-type NAME]',
     );
     process.exit(2);
   }
@@ -246,6 +255,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     shape: values.shape,
     type: values.type,
     seed: Number(values.seed),
+    decisionType: values['decision-type'],
   });
   console.log(
     `${values.out}: ${values.shape}, ${values.type}, ${parameters} parameters, vocabulary ${vocab}`,

@@ -69,6 +69,15 @@ export const llamaCppEngineConfigSchema = z.strictObject({
   gpuLayers: z.union([z.literal('auto'), z.literal('max'), z.number().int().min(0)]).default('auto'),
   layout: z.union([promptLayoutNameSchema, promptLayoutSchema]).default('plain'),
   /**
+   * What to do with a GGUF that declares itself a System One decision model
+   * (`<architecture>.decision.type`, see decision-model-metadata.ts). `refuse` (the default) will not
+   * load it: its answers come from a decision head this engine does not run, and its backbone's label
+   * tokens are not its answers. `read-label-tokens` loads it as a plain language model and reads the
+   * layout's label tokens, which is right only for a model whose own card says its answers are read
+   * from label-token logits, with the layout that card gives.
+   */
+  decisionModels: z.enum(['refuse', 'read-label-tokens']).default('refuse'),
+  /**
    * Choice options in the prompt: `canonical` sorts them by name, so the order a request lists them
    * in cannot change their probabilities; `as-given` keeps the request's order.
    */

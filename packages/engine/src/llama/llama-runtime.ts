@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { EngineError } from '@arbiter/decision';
 import type { Llama, LlamaContext, LlamaModel } from 'node-llama-cpp';
+import { readDecisionModelMetadata } from './decision-model-metadata.js';
 import type { LlamaCppEngineConfig, LlamaModelSource } from './llama-cpp-config.js';
 
 /** A loaded model and the context its sequences come from. */
@@ -60,6 +61,7 @@ export async function resolveModelFile(source: LlamaModelSource): Promise<string
 export async function loadModel(config: LlamaCppEngineConfig): Promise<LoadedModel> {
   const started = performance.now();
   const modelPath = await resolveModelFile(config.model);
+  if (config.decisionModels === 'refuse') await refuseDecisionModel(modelPath);
   let llama: Llama;
   try {
     llama = await bindingFor(config.gpu);
@@ -99,6 +101,31 @@ export async function loadModel(config: LlamaCppEngineConfig): Promise<LoadedMod
       cause: error,
     });
   }
+}
+
+/** Refuses a System One decision model, whose answers this engine cannot read (see decision-model-metadata.ts). */
+async function refuseDecisionModel(modelPath: string): Promise<void> {
+  let declared: Awaited<ReturnType<typeof readDecisionModelMetadata>>;
+  try {
+    declared = await readDecisionModelMetadata(modelPath);
+  } catch (error) {
+    throw new EngineError({
+      code: 'engine_unavailable',
+      message: `${modelPath} is not a readable GGUF file: ${messageOf(error)}`,
+      isRetryable: false,
+      cause: error,
+    });
+  }
+  if (!declared) return;
+  throw new EngineError({
+    code: 'engine_unavailable',
+    message:
+      `${modelPath} is a System One decision model (${declared.architecture}.decision.type = "${declared.decisionType}"): ` +
+      'llama.cpp answers it with a decision head (llama.cpp v0.6.0 and later, POST /v1/systemone of llama-server), ' +
+      'which this engine does not run, and its label tokens are not its answers. Serve it with llama-server, or set ' +
+      'decisionModels: read-label-tokens only if its card says its answers are read from label-token logits.',
+    isRetryable: false,
+  });
 }
 
 function messageOf(error: unknown): string {
