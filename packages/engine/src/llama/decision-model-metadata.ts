@@ -1,23 +1,25 @@
 /**
- * Whether a GGUF file is a System One decision model, read from its own metadata.
+ * What a GGUF file says about itself as a System One decision model, read from its own metadata.
  *
  * llama.cpp (from release v0.6.0, build b11361, PR #29818) recognises a decision model by the key
- * `<architecture>.decision.type` (`kev`, `laya`, `clef`, `lfm2-d1-omni`, …) and runs it through a
- * decision head of its own (kev: a pointer head over the options; laya: a ModernBERT encoder with a
- * decision head; clef: a joint schema head), whose input marks questions and options with special
- * tokens and whose output is not the vocabulary. This engine reads label tokens from the vocabulary,
- * and the llama.cpp that node-llama-cpp bundles here predates that head, so such a file loaded as a
- * plain language model would answer from its backbone's language-model head: numbers that look
- * like answers and are not the model's.
+ * `<architecture>.decision.type` (`lev`, `openjev`, `nimble`, `kev`, `laya`, `clef`, …). A model of a
+ * type that answers from its vocabulary carries its prompt as a Jinja template under
+ * `tokenizer.chat_template.systemone`, and may carry fitted temperatures under
+ * `<architecture>.decision.temperature.<question type>[.<bucket>]`. These keys are those read by
+ * llama.rn's decision code (mybigday/llama.rn, cpp/rn-decision.cpp), which serves the same files.
  */
 export interface DecisionModelMetadata {
   /** `general.architecture` of the file. */
   readonly architecture: string;
   /** The value of `<architecture>.decision.type`, as text. */
   readonly decisionType: string;
+  /** `tokenizer.chat_template.systemone`, or null when the file has none. */
+  readonly template: string | null;
+  /** Temperatures by the rest of their key (`choice.small`, `noul`), as the file states them. */
+  readonly temperatures: ReadonlyMap<string, number>;
 }
 
-/** The large arrays of a GGUF header, which the check does not need. */
+/** The large arrays of a GGUF header, which none of this needs. */
 const UNREAD_KEYS = [
   'tokenizer.ggml.tokens',
   'tokenizer.ggml.token_type',
@@ -34,15 +36,50 @@ export async function readDecisionModelMetadata(modelPath: string): Promise<Deci
     logWarnings: false,
     ignoreKeys: UNREAD_KEYS,
   });
-  const architecture = String(info.metadata.general?.architecture ?? '');
-  // node-llama-cpp nests dotted keys: `llama.decision.type` is `metadata.llama.decision.type`.
-  const section = (info.metadata as unknown as Record<string, unknown>)[architecture];
-  const decision = isRecord(section) ? section.decision : undefined;
-  const decisionType = isRecord(decision) ? decision.type : undefined;
+  const metadata = info.metadata as unknown as Record<string, unknown>;
+  const architecture = String(lookup(metadata, 'general.architecture') ?? '');
+  const decisionType = lookup(metadata, `${architecture}.decision.type`);
   if (decisionType === undefined || decisionType === null) return null;
-  return { architecture, decisionType: String(decisionType) };
+  const template = lookup(metadata, 'tokenizer.chat_template.systemone');
+  const temperatures = new Map<string, number>();
+  for (const [key, value] of flatten(lookup(metadata, `${architecture}.decision.temperature`))) {
+    temperatures.set(key, Number(value));
+  }
+  return {
+    architecture,
+    decisionType: String(decisionType),
+    template: typeof template === 'string' ? template : null,
+    temperatures,
+  };
+}
+
+/**
+ * The value of a dotted GGUF key. node-llama-cpp nests dotted keys into objects, and keeps a key
+ * whole where nesting would collide (`tokenizer.chat_template` is a string, so
+ * `tokenizer.chat_template.systemone` may sit under `tokenizer` as `chat_template.systemone`): every
+ * split of the key is tried.
+ */
+function lookup(node: unknown, key: string): unknown {
+  if (!isRecord(node)) return undefined;
+  const parts = key.split('.');
+  for (let take = parts.length; take > 0; take--) {
+    const head = parts.slice(0, take).join('.');
+    if (!Object.hasOwn(node, head)) continue;
+    if (take === parts.length) return node[head];
+    const found = lookup(node[head], parts.slice(take).join('.'));
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** The leaves of a nested metadata object, by their dotted key below it. */
+function flatten(node: unknown, prefix = ''): Array<[string, unknown]> {
+  if (!isRecord(node)) return prefix === '' ? [] : [[prefix, node]];
+  return Object.entries(node).flatMap(([key, value]) =>
+    flatten(value, prefix === '' ? key : `${prefix}.${key}`),
+  );
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

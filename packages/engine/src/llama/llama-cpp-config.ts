@@ -69,14 +69,13 @@ export const llamaCppEngineConfigSchema = z.strictObject({
   gpuLayers: z.union([z.literal('auto'), z.literal('max'), z.number().int().min(0)]).default('auto'),
   layout: z.union([promptLayoutNameSchema, promptLayoutSchema]).default('plain'),
   /**
-   * What to do with a GGUF that declares itself a System One decision model
-   * (`<architecture>.decision.type`, see decision-model-metadata.ts). `refuse` (the default) will not
-   * load it: its answers come from a decision head this engine does not run, and its backbone's label
-   * tokens are not its answers. `read-label-tokens` loads it as a plain language model and reads the
-   * layout's label tokens, which is right only for a model whose own card says its answers are read
-   * from label-token logits, with the layout that card gives.
+   * A GGUF that declares itself a System One decision model (`<architecture>.decision.type`, see
+   * decision-model-metadata.ts). `use` (the default): a type answered with label tokens (lev, openjev,
+   * nimble) is read with its own template, labels and temperatures, and `layout` is not used; a type
+   * answered by a decision head of its own (kev, laya, clef) or an unknown type is refused. `ignore`:
+   * the file is read as a plain language model with `layout`.
    */
-  decisionModels: z.enum(['refuse', 'read-label-tokens']).default('refuse'),
+  decisionMetadata: z.enum(['use', 'ignore']).default('use'),
   /**
    * Choice options in the prompt: `canonical` sorts them by name, so the order a request lists them
    * in cannot change their probabilities; `as-given` keeps the request's order.

@@ -2,8 +2,9 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { EngineError } from '@arbiter/decision';
 import type { Llama, LlamaContext, LlamaModel } from 'node-llama-cpp';
-import { readDecisionModelMetadata } from './decision-model-metadata.js';
+import { type DecisionModelMetadata, readDecisionModelMetadata } from './decision-model-metadata.js';
 import type { LlamaCppEngineConfig, LlamaModelSource } from './llama-cpp-config.js';
+import { checkDecisionModel, prepareSystemOneModel, type SystemOneModel } from './system-one-model.js';
 
 /** A loaded model and the context its sequences come from. */
 export interface LoadedModel {
@@ -12,6 +13,8 @@ export interface LoadedModel {
   readonly context: LlamaContext;
   /** Milliseconds from the start of loading to a usable context. */
   readonly loadMs: number;
+  /** How to read it, when the file declares a System One decision type answered with label tokens. */
+  readonly systemOne: SystemOneModel | null;
 }
 
 const llamaByGpu = new Map<string, Promise<Llama>>();
@@ -61,7 +64,8 @@ export async function resolveModelFile(source: LlamaModelSource): Promise<string
 export async function loadModel(config: LlamaCppEngineConfig): Promise<LoadedModel> {
   const started = performance.now();
   const modelPath = await resolveModelFile(config.model);
-  if (config.decisionModels === 'refuse') await refuseDecisionModel(modelPath);
+  const declared = config.decisionMetadata === 'use' ? await readDeclaration(modelPath) : null;
+  const profile = declared ? checkDecisionModel(modelPath, declared) : null;
   let llama: Llama;
   try {
     llama = await bindingFor(config.gpu);
@@ -84,6 +88,15 @@ export async function loadModel(config: LlamaCppEngineConfig): Promise<LoadedMod
       cause: error,
     });
   }
+  let systemOne: SystemOneModel | null = null;
+  if (declared && profile) {
+    try {
+      systemOne = prepareSystemOneModel(model, declared, profile);
+    } catch (error) {
+      await model.dispose();
+      throw error;
+    }
+  }
   try {
     const context = await model.createContext({
       contextSize: config.contextSize,
@@ -91,7 +104,7 @@ export async function loadModel(config: LlamaCppEngineConfig): Promise<LoadedMod
       batchSize: config.batchSize,
       ...(config.threads > 0 ? { threads: config.threads } : {}),
     });
-    return { llama, model, context, loadMs: performance.now() - started };
+    return { llama, model, context, loadMs: performance.now() - started, systemOne };
   } catch (error) {
     await model.dispose();
     throw new EngineError({
@@ -103,11 +116,10 @@ export async function loadModel(config: LlamaCppEngineConfig): Promise<LoadedMod
   }
 }
 
-/** Refuses a System One decision model, whose answers this engine cannot read (see decision-model-metadata.ts). */
-async function refuseDecisionModel(modelPath: string): Promise<void> {
-  let declared: Awaited<ReturnType<typeof readDecisionModelMetadata>>;
+/** The file's System One declaration, if any; a file that is not GGUF is reported as such. */
+async function readDeclaration(modelPath: string): Promise<DecisionModelMetadata | null> {
   try {
-    declared = await readDecisionModelMetadata(modelPath);
+    return await readDecisionModelMetadata(modelPath);
   } catch (error) {
     throw new EngineError({
       code: 'engine_unavailable',
@@ -116,16 +128,6 @@ async function refuseDecisionModel(modelPath: string): Promise<void> {
       cause: error,
     });
   }
-  if (!declared) return;
-  throw new EngineError({
-    code: 'engine_unavailable',
-    message:
-      `${modelPath} is a System One decision model (${declared.architecture}.decision.type = "${declared.decisionType}"): ` +
-      'llama.cpp answers it with a decision head (llama.cpp v0.6.0 and later, POST /v1/systemone of llama-server), ' +
-      'which this engine does not run, and its label tokens are not its answers. Serve it with llama-server, or set ' +
-      'decisionModels: read-label-tokens only if its card says its answers are read from label-token logits.',
-    isRetryable: false,
-  });
 }
 
 function messageOf(error: unknown): string {
