@@ -17,6 +17,8 @@ export interface DecisionModelMetadata {
   readonly template: string | null;
   /** Temperatures by the rest of their key (`choice.small`, `noul`), as the file states them. */
   readonly temperatures: ReadonlyMap<string, number>;
+  /** Where the type was read: the file, or the engine's configuration (`systemOne.type`). */
+  readonly source: 'file' | 'configuration';
 }
 
 /** The large arrays of a GGUF header, which none of this needs. */
@@ -50,6 +52,7 @@ export async function readDecisionModelMetadata(modelPath: string): Promise<Deci
     decisionType: String(decisionType),
     template: typeof template === 'string' ? template : null,
     temperatures,
+    source: 'file',
   };
 }
 

@@ -77,6 +77,19 @@ export const llamaCppEngineConfigSchema = z.strictObject({
    */
   decisionMetadata: z.enum(['use', 'ignore']).default('use'),
   /**
+   * Replaces parts of the file's System One declaration: `type` (which also makes a file that
+   * declares nothing a System One model), `template` (the `systemone` Jinja template) and
+   * `temperatures` (by `<question type>[.<bucket>]`). With `decisionMetadata: ignore`, only these
+   * count.
+   */
+  systemOne: z
+    .strictObject({
+      type: z.string().min(1).optional(),
+      template: z.string().min(1).optional(),
+      temperatures: z.record(z.string(), z.number().positive().finite()).optional(),
+    })
+    .optional(),
+  /**
    * Choice options in the prompt: `canonical` sorts them by name, so the order a request lists them
    * in cannot change their probabilities; `as-given` keeps the request's order.
    */

@@ -4,7 +4,12 @@ import { EngineError } from '@arbiter/decision';
 import type { Llama, LlamaContext, LlamaModel } from 'node-llama-cpp';
 import { type DecisionModelMetadata, readDecisionModelMetadata } from './decision-model-metadata.js';
 import type { LlamaCppEngineConfig, LlamaModelSource } from './llama-cpp-config.js';
-import { checkDecisionModel, prepareSystemOneModel, type SystemOneModel } from './system-one-model.js';
+import {
+  checkDecisionModel,
+  prepareSystemOneModel,
+  resolveDeclaration,
+  type SystemOneModel,
+} from './system-one-model.js';
 
 /** A loaded model and the context its sequences come from. */
 export interface LoadedModel {
@@ -64,7 +69,10 @@ export async function resolveModelFile(source: LlamaModelSource): Promise<string
 export async function loadModel(config: LlamaCppEngineConfig): Promise<LoadedModel> {
   const started = performance.now();
   const modelPath = await resolveModelFile(config.model);
-  const declared = config.decisionMetadata === 'use' ? await readDeclaration(modelPath) : null;
+  const declared = resolveDeclaration(
+    config.decisionMetadata === 'use' ? await readDeclaration(modelPath) : null,
+    config.systemOne,
+  );
   const profile = declared ? checkDecisionModel(modelPath, declared) : null;
   let llama: Llama;
   try {

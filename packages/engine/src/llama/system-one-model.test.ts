@@ -175,6 +175,40 @@ describe('llama-cpp engine on a System One model answered with label tokens', ()
   });
 });
 
+describe('configuration over a file’s System One declaration', () => {
+  const question = { team: QUESTIONS.team! };
+  const answer = async (path: string, overrides: Partial<LlamaCppEngineConfigInput> = {}) =>
+    probabilities(
+      (await engine(path, overrides).evaluate({ state: STATE, questions: question })).answers.team,
+    );
+
+  it('reads a file that declares nothing as the configured type, exactly as if the file declared it', async () => {
+    // The same weights (same shape and seed); only the metadata differs.
+    const declared = await answer(OPENJEV);
+    const configured = await answer(PLAIN, { systemOne: { type: 'openjev', template: TEMPLATE } });
+    expect(configured).toEqual(declared);
+  });
+
+  it('takes the template from the configuration for a file that has none', async () => {
+    const fromConfiguration = await answer(NO_TEMPLATE, { systemOne: { template: TEMPLATE } });
+    expect(sum(fromConfiguration)).toBeCloseTo(1, 9);
+    expect(fromConfiguration).toEqual(await answer(LEV, { systemOne: { temperatures: {} } }));
+  });
+
+  it('replaces the file’s temperatures with the configured ones', async () => {
+    expect(await answer(OPENJEV_WARM, { systemOne: { temperatures: {} } })).toEqual(await answer(OPENJEV));
+  });
+
+  it('names the configuration when a configured type cannot be read', async () => {
+    const caught = await engine(PLAIN, { systemOne: { type: 'kev', template: TEMPLATE } })
+      .evaluate({ state: STATE, questions: question })
+      .catch((error: unknown) => error);
+    expect((caught as EngineError).message).toContain(
+      'configured as a System One decision model of type "kev"',
+    );
+  });
+});
+
 describe('llama-cpp engine on System One models it cannot read', () => {
   async function failure(path: string): Promise<EngineError> {
     const caught = await engine(path)

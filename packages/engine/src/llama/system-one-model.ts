@@ -33,9 +33,33 @@ export interface SystemOneModel {
   readonly temperatures: ReadonlyMap<string, number>;
 }
 
+/**
+ * The declaration the engine follows: the file's, with the parts the configuration gives replacing
+ * it (`systemOne`); `null` when neither names a type.
+ */
+export function resolveDeclaration(
+  fromFile: DecisionModelMetadata | null,
+  configured: LlamaCppEngineConfig['systemOne'],
+): DecisionModelMetadata | null {
+  const decisionType = configured?.type ?? fromFile?.decisionType;
+  if (decisionType === undefined) return null;
+  return {
+    architecture: fromFile?.architecture ?? '',
+    decisionType,
+    template: configured?.template ?? fromFile?.template ?? null,
+    temperatures: configured?.temperatures
+      ? new Map(Object.entries(configured.temperatures))
+      : (fromFile?.temperatures ?? new Map()),
+    source: configured?.type !== undefined ? 'configuration' : 'file',
+  };
+}
+
 /** Checks, before anything heavy is loaded, that this engine can read the declared decision model. */
 export function checkDecisionModel(modelPath: string, declared: DecisionModelMetadata): SystemOneProfile {
-  const where = `${modelPath} is a System One decision model (${declared.architecture}.decision.type = "${declared.decisionType}")`;
+  const where =
+    declared.source === 'file'
+      ? `${modelPath} is a System One decision model (${declared.architecture}.decision.type = "${declared.decisionType}")`
+      : `${modelPath} is configured as a System One decision model of type "${declared.decisionType}" (systemOne.type)`;
   const head = HEAD_DECISION_TYPES[declared.decisionType];
   if (head !== undefined) {
     throw new EngineError({
@@ -55,7 +79,7 @@ export function checkDecisionModel(modelPath: string, declared: DecisionModelMet
   if (declared.template === null) {
     throw new EngineError({
       code: 'engine_unavailable',
-      message: `${where} with no prompt template (tokenizer.chat_template.systemone), so how it expects a question cannot be known.`,
+      message: `${where} with no prompt template (tokenizer.chat_template.systemone, or systemOne.template in the configuration), so how it expects a question cannot be known.`,
       isRetryable: false,
     });
   }
@@ -63,7 +87,7 @@ export function checkDecisionModel(modelPath: string, declared: DecisionModelMet
     if (!(value > 0) || !Number.isFinite(value)) {
       throw new EngineError({
         code: 'engine_unavailable',
-        message: `${where} with an invalid temperature: ${declared.architecture}.decision.temperature.${key} = ${value}`,
+        message: `${where} with an invalid temperature: decision.temperature.${key} = ${value}`,
         isRetryable: false,
       });
     }
