@@ -6,8 +6,16 @@
 //
 //   node scripts/gguf/random-llama-gguf.mjs --shape tiny --out packages/engine/src/llama/fixtures/tiny-random-llama.gguf
 //   node scripts/gguf/random-llama-gguf.mjs --shape qwen2-0.5b --type q8_0 --out /tmp/random-0.5b.gguf
+//   node scripts/gguf/random-llama-gguf.mjs --decision-type lev --decision-template t.jinja --out /tmp/d.gguf
+//
+// `--decision-type` adds the key `llama.decision.type`, by which llama.cpp (from release v0.6.0)
+// recognises a System One decision model, and `--decision-template` its prompt template
+// (`tokenizer.chat_template.systemone`); the `decision` option can also add fitted temperatures
+// (`llama.decision.temperature.<key>`). No decision head is added: the file stays a plain language
+// model, which is what a decision type answered with label tokens is.
 //
 // Output is deterministic for a given shape, type and seed.
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { encodeTensor, TensorType, ValueType, writeGguf } from './gguf-writer.mjs';
 
@@ -162,7 +170,7 @@ const FILE_TYPE = { f32: 0, f16: 1, q8_0: 7 };
 const TENSOR_TYPE = { f32: TensorType.F32, f16: TensorType.F16, q8_0: TensorType.Q8_0 };
 
 /** Writes the model; returns its parameter count and vocabulary size. */
-export function writeRandomLlamaGguf({ out, shape: shapeName, type = 'f32', seed = 1 }) {
+export function writeRandomLlamaGguf({ out, shape: shapeName, type = 'f32', seed = 1, decision }) {
   const shape = SHAPES[shapeName];
   if (!shape) throw new Error(`unknown shape ${shapeName}; known: ${Object.keys(SHAPES).join(', ')}`);
   const tensorType = TENSOR_TYPE[type];
@@ -198,6 +206,19 @@ export function writeRandomLlamaGguf({ out, shape: shapeName, type = 'f32', seed
     { key: 'tokenizer.ggml.eos_token_id', type: ValueType.UINT32, value: imEnd },
     { key: 'tokenizer.ggml.add_bos_token', type: ValueType.BOOL, value: false },
   ];
+  if (decision !== undefined) {
+    metadata.push({ key: 'llama.decision.type', type: ValueType.STRING, value: decision.type });
+    for (const [key, value] of Object.entries(decision.temperatures ?? {})) {
+      metadata.push({ key: `llama.decision.temperature.${key}`, type: ValueType.FLOAT32, value });
+    }
+    if (decision.template !== undefined) {
+      metadata.push({
+        key: 'tokenizer.chat_template.systemone',
+        type: ValueType.STRING,
+        value: decision.template,
+      });
+    }
+  }
   const random = randomSource(seed);
   // Small weights keep activations finite through the random layers; the embedding scale makes the
   // (tied) output logits spread by about 1 whatever the width, so no label's probability underflows.
@@ -233,11 +254,13 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       type: { type: 'string', default: 'f32' },
       seed: { type: 'string', default: '1' },
       out: { type: 'string' },
+      'decision-type': { type: 'string' },
+      'decision-template': { type: 'string' },
     },
   });
   if (!values.out) {
     console.error(
-      'usage: random-llama-gguf.mjs --out FILE [--shape tiny|qwen2-0.5b] [--type f32|f16|q8_0] [--seed N]',
+      'usage: random-llama-gguf.mjs --out FILE [--shape tiny|qwen2-0.5b] [--type f32|f16|q8_0] [--seed N] [--decision-type NAME [--decision-template FILE]]',
     );
     process.exit(2);
   }
@@ -246,6 +269,16 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     shape: values.shape,
     type: values.type,
     seed: Number(values.seed),
+    decision:
+      values['decision-type'] === undefined
+        ? undefined
+        : {
+            type: values['decision-type'],
+            template:
+              values['decision-template'] === undefined
+                ? undefined
+                : readFileSync(values['decision-template'], 'utf8'),
+          },
   });
   console.log(
     `${values.out}: ${values.shape}, ${values.type}, ${parameters} parameters, vocabulary ${vocab}`,

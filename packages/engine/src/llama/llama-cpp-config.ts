@@ -69,6 +69,27 @@ export const llamaCppEngineConfigSchema = z.strictObject({
   gpuLayers: z.union([z.literal('auto'), z.literal('max'), z.number().int().min(0)]).default('auto'),
   layout: z.union([promptLayoutNameSchema, promptLayoutSchema]).default('plain'),
   /**
+   * A GGUF that declares itself a System One decision model (`<architecture>.decision.type`, see
+   * decision-model-metadata.ts). `use` (the default): a type answered with label tokens (lev, openjev,
+   * nimble) is read with its own template, labels and temperatures, and `layout` is not used; a type
+   * answered by a decision head of its own (kev, laya, clef) or an unknown type is refused. `ignore`:
+   * the file is read as a plain language model with `layout`.
+   */
+  decisionMetadata: z.enum(['use', 'ignore']).default('use'),
+  /**
+   * Replaces parts of the file's System One declaration: `type` (which also makes a file that
+   * declares nothing a System One model), `template` (the `systemone` Jinja template) and
+   * `temperatures` (by `<question type>[.<bucket>]`). With `decisionMetadata: ignore`, only these
+   * count.
+   */
+  systemOne: z
+    .strictObject({
+      type: z.string().min(1).optional(),
+      template: z.string().min(1).optional(),
+      temperatures: z.record(z.string(), z.number().positive().finite()).optional(),
+    })
+    .optional(),
+  /**
    * Choice options in the prompt: `canonical` sorts them by name, so the order a request lists them
    * in cannot change their probabilities; `as-given` keeps the request's order.
    */

@@ -29,8 +29,10 @@ import { type LoadedModel, loadModel } from './llama-runtime.js';
 import { averageDistributions, optionOrders } from './option-orders.js';
 import { questionSuffixPieces, resolvePromptLayout, statePrefixPieces } from './prompt-layouts.js';
 import { beginning, labelTokens, tokenise } from './prompt-tokens.js';
+import type { QuestionPlan, ReadingPlan } from './question-plan.js';
 import { SequencePool } from './sequence-pool.js';
 import { SequenceReader } from './sequence-reader.js';
+import { planSystemOneQuestions, type WholePromptPlan } from './system-one-model.js';
 
 export const LLAMA_CPP_ENGINE_ID = 'llama-cpp';
 
@@ -40,20 +42,6 @@ export interface LlamaCppEngine extends DecisionEngine {
   load(): Promise<{ loadMs: number }>;
   /** Frees the model and its context; a later question loads them again. */
   close(): Promise<void>;
-}
-
-/** One order a question is read in: the outcomes as labelled in the prompt and its token sequences. */
-interface ReadingPlan {
-  readonly outcomes: readonly LabelledOutcome[];
-  readonly suffix: readonly Token[];
-  readonly labels: readonly (readonly Token[])[];
-}
-
-interface QuestionPlan {
-  readonly question: Question;
-  /** Outcomes in the order the answer lists them. */
-  readonly outcomes: readonly LabelledOutcome[];
-  readonly readings: readonly ReadingPlan[];
 }
 
 interface Runtime {
@@ -138,10 +126,18 @@ async function evaluate(
   const signal = options.signal ? AbortSignal.any([options.signal, timeout.signal]) : timeout.signal;
   try {
     const runtime = await start();
-    const { model } = runtime.loaded;
-    const prefix = [...beginning(model), ...tokenise(model, statePrefixPieces(layout, options.state))];
+    const { model, systemOne } = runtime.loaded;
     const entries = Object.entries(options.questions);
-    const plans = entries.map(([, question]) => planQuestion(config, layout, runtime, question));
+    let prefix: Token[];
+    let plans: QuestionPlan[];
+    if (systemOne) {
+      ({ prefix, plans } = cutSharedPrefix(
+        planSystemOneQuestions(model, systemOne, config, options.state, entries),
+      ));
+    } else {
+      prefix = [...beginning(model), ...tokenise(model, statePrefixPieces(layout, options.state))];
+      plans = entries.map(([, question]) => planQuestion(config, layout, runtime, question));
+    }
     checkContext(config, prefix, plans);
 
     const slot = await runtime.pool.acquire(prefix, signal);
@@ -197,18 +193,20 @@ interface ReadingResult {
 async function readOne(reader: SequenceReader, reading: ReadingPlan): Promise<ReadingResult> {
   const logProbabilities = await labelSequenceLogProbabilities(reader, reading.suffix, reading.labels);
   await reader.rewind(reading.suffix.length);
-  const normalised = normaliseOverLabels(logProbabilities);
+  // Dividing log-probabilities by T is dividing the logits by T: the normaliser is shared by all labels.
+  const tempered = normaliseOverLabels(logProbabilities.map((value) => value / reading.temperature));
   return {
     distribution: new Map(
-      reading.outcomes.map((outcome, index) => [outcome.key, normalised.probabilities[index]!]),
+      reading.outcomes.map((outcome, index) => [outcome.key, tempered.probabilities[index]!]),
     ),
-    coverage: normalised.coverage,
+    coverage: normaliseOverLabels(logProbabilities).coverage,
   };
 }
 
 /** A question's answer from its readings (one per option order), averaged. */
 function combine(plan: QuestionPlan, results: readonly ReadingResult[]): Answer {
-  const mean = averageDistributions(results.map((result) => result.distribution));
+  const averaged = averageDistributions(results.map((result) => result.distribution));
+  const mean = plan.collapse ? plan.collapse(averaged) : averaged;
   const coverage = results.reduce((sum, result) => sum + result.coverage, 0) / results.length;
   return buildAnswer(
     plan.question,
@@ -229,6 +227,7 @@ function planQuestion(
     outcomes,
     suffix: tokenise(model, questionSuffixPieces(layout, question, outcomes)),
     labels: outcomes.map((outcome) => labelTokens(model, layout, outcome.label, runtime.labelTokens)),
+    temperature: 1,
   });
   switch (question.type) {
     case 'noul': {
@@ -254,6 +253,36 @@ function planQuestion(
       return { question, outcomes: readings[0]!.outcomes, readings };
     }
   }
+}
+
+/**
+ * The tokens every reading of a request starts with, evaluated once and shared, and each reading's
+ * remaining suffix. The shared part ends at the end of the state at the latest, so it cannot depend on
+ * which other questions are asked (a longer shared part would change how the rest is batched, and so
+ * an answer's last digits). Where a template puts question text before the state, the readings share
+ * less, and the law holds only to rounding. Every suffix keeps at least one token, the one the answer
+ * is read after.
+ */
+function cutSharedPrefix(whole: readonly WholePromptPlan[]): { prefix: Token[]; plans: QuestionPlan[] } {
+  const readings = whole.flatMap((plan) => plan.readings);
+  const first = readings[0]?.tokens ?? [];
+  let length = Math.max(
+    0,
+    Math.min(...readings.map((reading) => Math.min(reading.stateTokens, reading.tokens.length - 1))),
+  );
+  for (const { tokens } of readings) {
+    let same = 0;
+    while (same < length && tokens[same] === first[same]) same++;
+    length = same;
+  }
+  const plans = whole.map((plan) => ({
+    ...plan,
+    readings: plan.readings.map(({ tokens, stateTokens: _, ...reading }) => ({
+      ...reading,
+      suffix: tokens.slice(length),
+    })),
+  }));
+  return { prefix: first.slice(0, length), plans };
 }
 
 function checkContext(

@@ -2,7 +2,14 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { EngineError } from '@arbiter/decision';
 import type { Llama, LlamaContext, LlamaModel } from 'node-llama-cpp';
+import { type DecisionModelMetadata, readDecisionModelMetadata } from './decision-model-metadata.js';
 import type { LlamaCppEngineConfig, LlamaModelSource } from './llama-cpp-config.js';
+import {
+  checkDecisionModel,
+  prepareSystemOneModel,
+  resolveDeclaration,
+  type SystemOneModel,
+} from './system-one-model.js';
 
 /** A loaded model and the context its sequences come from. */
 export interface LoadedModel {
@@ -11,6 +18,8 @@ export interface LoadedModel {
   readonly context: LlamaContext;
   /** Milliseconds from the start of loading to a usable context. */
   readonly loadMs: number;
+  /** How to read it, when the file declares a System One decision type answered with label tokens. */
+  readonly systemOne: SystemOneModel | null;
 }
 
 const llamaByGpu = new Map<string, Promise<Llama>>();
@@ -60,6 +69,11 @@ export async function resolveModelFile(source: LlamaModelSource): Promise<string
 export async function loadModel(config: LlamaCppEngineConfig): Promise<LoadedModel> {
   const started = performance.now();
   const modelPath = await resolveModelFile(config.model);
+  const declared = resolveDeclaration(
+    config.decisionMetadata === 'use' ? await readDeclaration(modelPath) : null,
+    config.systemOne,
+  );
+  const profile = declared ? checkDecisionModel(modelPath, declared) : null;
   let llama: Llama;
   try {
     llama = await bindingFor(config.gpu);
@@ -82,6 +96,15 @@ export async function loadModel(config: LlamaCppEngineConfig): Promise<LoadedMod
       cause: error,
     });
   }
+  let systemOne: SystemOneModel | null = null;
+  if (declared && profile) {
+    try {
+      systemOne = prepareSystemOneModel(model, declared, profile);
+    } catch (error) {
+      await model.dispose();
+      throw error;
+    }
+  }
   try {
     const context = await model.createContext({
       contextSize: config.contextSize,
@@ -89,12 +112,26 @@ export async function loadModel(config: LlamaCppEngineConfig): Promise<LoadedMod
       batchSize: config.batchSize,
       ...(config.threads > 0 ? { threads: config.threads } : {}),
     });
-    return { llama, model, context, loadMs: performance.now() - started };
+    return { llama, model, context, loadMs: performance.now() - started, systemOne };
   } catch (error) {
     await model.dispose();
     throw new EngineError({
       code: 'engine_unavailable',
       message: `llama.cpp could not create a context of ${config.contextSize} tokens × ${config.sequences * config.lanes} sequences: ${messageOf(error)}`,
+      isRetryable: false,
+      cause: error,
+    });
+  }
+}
+
+/** The file's System One declaration, if any; a file that is not GGUF is reported as such. */
+async function readDeclaration(modelPath: string): Promise<DecisionModelMetadata | null> {
+  try {
+    return await readDecisionModelMetadata(modelPath);
+  } catch (error) {
+    throw new EngineError({
+      code: 'engine_unavailable',
+      message: `${modelPath} is not a readable GGUF file: ${messageOf(error)}`,
       isRetryable: false,
       cause: error,
     });

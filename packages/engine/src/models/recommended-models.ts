@@ -111,6 +111,35 @@ export const RECOMMENDED_MODELS: readonly RecommendedModel[] = [
       'https://huggingface.co/second-state/Qwen2.5-0.5B-Instruct-GGUF/tree/599ae81c60778acd1ed6cd243655c7c09d6b1449',
     ],
   },
+  {
+    name: 'lev-q4_k_m',
+    pin: 'arbiter-lev-1.0.0',
+    engineKind: 'llama-cpp',
+    repo: 'ggml-org/lev-GGUF',
+    // No commit of this repository could be read here: `models pull` resolves `main` and records it.
+    revision: null,
+    files: [{ path: 'lev-Q4_K_M.gguf', sha256: null, approximateBytes: 3_011_777_440 }],
+    licence: 'apache-2.0',
+    licenceSource:
+      "interfaze-ai/lev model card (license: apache-2.0), and the table of llama.cpp's decision-models announcement (Apache 2.0)",
+    reportedAccuracy: {
+      metric:
+        'S1Bench macro accuracy over its 13 subsets (3,880 items), of the lev adapter on Qwen3.5-4B as its card reports (not of this Q4_K_M GGUF)',
+      value: 0.689,
+      source:
+        'https://github.com/Abhinavexists/lev/blob/02523a471a7bc43282e4c96df5113ca77707ae9a/hf/README.md',
+    },
+    // A 4B model answers in seconds per question on a CPU (its card says so), so `arbiter-latest`
+    // prefers the NLI models when both are pulled; pin `arbiter-lev-1.0.0` to use it.
+    preference: 40,
+    description:
+      'lev, a System One decision model (Qwen3.5-4B with a LoRA, 4.2B parameters), Q4_K_M GGUF (about 3.0 GB); read with its own template and labels.',
+    sources: [
+      'https://huggingface.co/blog/ggml-org/decision-models-in-llamacpp',
+      'https://huggingface.co/ggml-org/lev-GGUF',
+      'https://github.com/Abhinavexists/lev/blob/02523a471a7bc43282e4c96df5113ca77707ae9a/hf/README.md',
+    ],
+  },
 ];
 
 /** The model the first `npm start` pulls on a machine with network. */
