@@ -29,7 +29,7 @@ const KEY = 'bench-key-000000000000000000000000';
 if (values.serve) {
   // ── server process ────────────────────────────────────────────────────────
   const { default: Fastify } = await import('fastify');
-  const { openDatabase } = await import('../packages/server/src/storage/database.ts');
+  const { openDatabase } = await import('../packages/storage/src/database.ts');
   const { uhpMigrations } = await import('../packages/server/src/uhp/storage/uhp-migrations.ts');
   const { uhpPlugin } = await import('../packages/server/src/uhp/uhp-plugin.ts');
   const dataDir = values.serve;

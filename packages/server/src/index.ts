@@ -19,14 +19,9 @@ export {
   type StartServerOptions,
   startServer,
 } from './server.js';
-export { isPostgresUrl, redactConnectionString } from './storage/connection-string.js';
-export { DATABASE_FILE_NAME, openDatabase } from './storage/database.js';
 export { type DatabaseSetting, resolveDatabaseSetting } from './storage/database-setting.js';
 export { migrations } from './storage/migrations.js';
 export { openStorage, type StorageOptions } from './storage/open-storage.js';
-export { PostgresDatabase } from './storage/postgres-database.js';
-export type { SqlDatabase, SqlDialect } from './storage/sql-database.js';
-export { SqliteDatabase } from './storage/sqlite-database.js';
 export { HarnessToolGate } from './uhp/runtime/tool-gating/harness-tool-gate.js';
 export { uhpMigrations } from './uhp/storage/uhp-migrations.js';
 export { type UhpPluginOptions, uhpPlugin } from './uhp/uhp-plugin.js';

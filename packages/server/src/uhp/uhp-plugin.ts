@@ -1,6 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createInProcessGateClient } from '@arbiter/engine/builtin';
+import type { SqlDatabase } from '@arbiter/storage';
+import { applyMigrations, SqliteDatabase } from '@arbiter/storage';
 import { resolveToolGateThresholds } from '@arbiter/tool-gate/contract';
 import { createToolGateAnalyser } from '@arbiter/tool-gate-analysis';
 import { UHP_VERSION, UHP_VERSION_HEADER } from '@arbiter/uhp/wire';
@@ -10,9 +12,6 @@ import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { billingMigrations } from '../billing/billing-migrations.js';
 import { type BudgetPricing, PrepaidBudgets } from '../billing/prepaid-budgets.js';
 import { installJsonBodyParser, JSON_TOO_DEEP_CODE, MAX_JSON_DEPTH } from '../json-body.js';
-import { applyMigrations } from '../storage/database.js';
-import type { SqlDatabase } from '../storage/sql-database.js';
-import { SqliteDatabase } from '../storage/sqlite-database.js';
 import { HarnessService } from './harness/harness-service.js';
 import { registerBudgetRoutes } from './routes/budget-routes.js';
 import { registerDiscoveryRoutes, SUPPORTED_VERSIONS } from './routes/discovery-routes.js';

@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { SqlDatabase } from '@arbiter/storage';
 import type { Harness, UhpResponse } from '@arbiter/uhp/wire';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PrepaidBudgets } from '../../src/billing/prepaid-budgets.js';
 import { migrations } from '../../src/storage/migrations.js';
 import { openStorage } from '../../src/storage/open-storage.js';
-import type { SqlDatabase } from '../../src/storage/sql-database.js';
 import { type StoredSession, UhpStore } from '../../src/uhp/storage/uhp-store.js';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../fixtures/throwaway-postgres.js';
 
