@@ -6,8 +6,6 @@ export { type ApiKeyRecord, KeyStore } from './auth/key-store.js';
 export { type AnyKeyStore, closeKeyStore, openKeyStore } from './auth/open-key-store.js';
 export { PostgresKeyStore } from './auth/postgres-key-store.js';
 export { LOCAL_PRINCIPAL_NAME } from './auth/principal.js';
-export { formatAmount, parseAmount } from './billing/money.js';
-export { PrepaidBudgets } from './billing/prepaid-budgets.js';
 export { resolveDataDir } from './config/data-dir.js';
 export { loadServerConfig, type ServerConfig, ServerConfigError } from './config/server-config.js';
 export { ReadableLogStream } from './readable-log/readable-log-stream.js';
@@ -22,6 +20,3 @@ export {
 export { type DatabaseSetting, resolveDatabaseSetting } from './storage/database-setting.js';
 export { migrations } from './storage/migrations.js';
 export { openStorage, type StorageOptions } from './storage/open-storage.js';
-export { HarnessToolGate } from './uhp/runtime/tool-gating/harness-tool-gate.js';
-export { uhpMigrations } from './uhp/storage/uhp-migrations.js';
-export { type UhpPluginOptions, uhpPlugin } from './uhp/uhp-plugin.js';

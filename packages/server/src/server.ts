@@ -2,6 +2,7 @@ import type { PackAnalyser } from '@arbiter/decision';
 import type { EngineKind } from '@arbiter/engine/catalog';
 import { DEFAULT_ENGINE_KINDS, ModelCatalog } from '@arbiter/engine/catalog';
 import { ModelCache, withLocalModels } from '@arbiter/engine/models';
+import { ProcessSandbox, type UhpPluginOptions } from '@arbiter/harness-server';
 import { PostgresDatabase } from '@arbiter/storage';
 import type { FastifyInstance } from 'fastify';
 import { type AppOptions, buildApp } from './app.js';
@@ -19,8 +20,6 @@ import { servedPackAnalysers } from './served-pack-analysers.js';
 import { resolveDatabaseSetting } from './storage/database-setting.js';
 import { migrations } from './storage/migrations.js';
 import { openStorage } from './storage/open-storage.js';
-import { ProcessSandbox } from './uhp/sandbox/process-sandbox.js';
-import type { UhpPluginOptions } from './uhp/uhp-plugin.js';
 
 export const DEFAULT_PORT = 7411;
 export const DEFAULT_HOST = '127.0.0.1';

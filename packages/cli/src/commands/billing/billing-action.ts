@@ -1,4 +1,5 @@
-import { formatAmount, LOCAL_PRINCIPAL_NAME, PrepaidBudgets, parseAmount } from '@arbiter/server';
+import { formatAmount, PrepaidBudgets, parseAmount } from '@arbiter/harness-server';
+import { LOCAL_PRINCIPAL_NAME } from '@arbiter/server';
 import type { SqlDatabase } from '@arbiter/storage';
 import type { DatabaseOptions } from '../server-database/database-options.js';
 import { openServerDatabase } from '../server-database/open-server-database.js';

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createInProcessGateClient } from '@arbiter/engine/builtin';
+import { installJsonBodyParser, JSON_TOO_DEEP_CODE, MAX_JSON_DEPTH } from '@arbiter/json-body';
 import type { SqlDatabase } from '@arbiter/storage';
 import { applyMigrations, SqliteDatabase } from '@arbiter/storage';
 import { resolveToolGateThresholds } from '@arbiter/tool-gate/contract';
@@ -11,7 +12,6 @@ import type { Database } from 'better-sqlite3';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { billingMigrations } from '../billing/billing-migrations.js';
 import { type BudgetPricing, PrepaidBudgets } from '../billing/prepaid-budgets.js';
-import { installJsonBodyParser, JSON_TOO_DEEP_CODE, MAX_JSON_DEPTH } from '../json-body.js';
 import { HarnessService } from './harness/harness-service.js';
 import { registerBudgetRoutes } from './routes/budget-routes.js';
 import { registerDiscoveryRoutes, SUPPORTED_VERSIONS } from './routes/discovery-routes.js';
