@@ -1,11 +1,14 @@
 // Cost of starting a task program in the process sandbox (bubblewrap: namespaces, the system view,
-// setpriv and prlimit) against the same program started directly, in the same run, alternating so
-// that machine load falls on both alike. Each sample is spawn → exit of `/bin/sh -c true`. Besides
-// wall time it reports the CPU the started processes used (the children's user+system time from
-// /proc/self/stat, 10 ms ticks summed over all runs), which machine load distorts far less.
+// dropping root, the limits) against the same program started directly, in the same run, alternating
+// so that machine load falls on all alike. Each sample is spawn → exit of `/bin/sh -c true`. Two
+// sandboxes are measured: the one `arbiter serve` uses (limits set by the sandbox's /bin/sh), and
+// the same with util-linux prlimit setting the limits (one exec more: the previous way, and the
+// fallback). Besides wall time it reports the CPU the started processes used (the children's
+// user+system time from /proc/self/stat, 10 ms ticks summed over all runs), which machine load
+// distorts far less, and the load average before and after.
 //   npx tsc -b && node bench/sandbox-start.mjs [--runs N]
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ProcessSandbox } from '../packages/harness-server/dist/uhp/sandbox/process-sandbox.js';
 
@@ -15,17 +18,21 @@ const root = mkdtempSync(join(tmpdir(), 'sandbox-start-'));
 const argv = ['/bin/sh', '-c', 'true'];
 const options = { signal: new AbortController().signal, timeoutMs: 10_000, outputCapBytes: 1024 };
 const sandboxed = await ProcessSandbox.open();
+const withPrlimit = await ProcessSandbox.open({}, { limitSetters: ['prlimit'] });
 const direct = await ProcessSandbox.open({ mode: 'off-unsafe' });
-if (sandboxed.state.kind !== 'bubblewrap') throw new Error(`no sandbox here: ${sandboxed.describe()}`);
+for (const sandbox of [sandboxed, withPrlimit])
+  if (sandbox.state.kind !== 'bubblewrap') throw new Error(`no sandbox here: ${sandbox.describe()}`);
+const sandboxes = { direct, sandboxed, prlimit: withPrlimit };
+const loadBefore = loadavg();
 
 // Children's CPU (utime + stime of reaped children), in clock ticks of 10 ms.
 const childTicks = () => {
   const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
   return Number(fields[13]) + Number(fields[14]);
 };
-const cpuTicks = { sandboxed: 0, direct: 0 };
+const cpuTicks = { direct: 0, sandboxed: 0, prlimit: 0 };
 
-async function sample(name, sandbox) {
+async function sample(name, sandbox = sandboxes[name]) {
   const ticks = childTicks();
   const started = performance.now();
   const result = await sandbox.run({ argv, workspace: root, purpose: 'command' }, options);
@@ -35,27 +42,28 @@ async function sample(name, sandbox) {
   return elapsed;
 }
 
-const times = { sandboxed: [], direct: [] };
-for (let index = 0; index < 10; index++) await sample('direct', index % 2 ? sandboxed : direct); // warm-up
+const times = { direct: [], sandboxed: [], prlimit: [] };
+for (let index = 0; index < 12; index++) await sample('direct', Object.values(sandboxes)[index % 3]); // warm-up
 cpuTicks.direct = 0;
-for (let index = 0; index < runs; index++) {
-  times.direct.push(await sample('direct', direct));
-  times.sandboxed.push(await sample('sandboxed', sandboxed));
-}
+for (let index = 0; index < runs; index++)
+  for (const name of Object.keys(times)) times[name].push(await sample(name));
 rmSync(root, { recursive: true, force: true });
+const loadAfter = loadavg();
 
 const quantile = (values, q) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))];
 const row = (name, values) =>
   `${name.padEnd(10)} p50 ${quantile(values, 0.5).toFixed(2).padStart(7)} ms   p90 ${quantile(values, 0.9).toFixed(2).padStart(7)} ms   p99 ${quantile(values, 0.99).toFixed(2).padStart(7)} ms`;
-console.log(`${sandboxed.describe()}\n${runs} runs each, alternating:`);
-console.log(row('direct', times.direct));
-console.log(row('sandboxed', times.sandboxed));
+const load = (values) => values.map((value) => value.toFixed(2)).join(' ');
+console.log(`${sandboxed.describe()}\nload average before: ${load(loadBefore)}; after: ${load(loadAfter)}`);
+console.log(`${runs} runs each, alternating (prlimit: the same sandbox with prlimit setting the limits):`);
+for (const name of Object.keys(times)) console.log(row(name, times[name]));
 const cpu = (name) => (cpuTicks[name] * 10) / runs;
 console.log(
-  `CPU of the started processes per start: direct ${cpu('direct').toFixed(2)} ms, sandboxed ${cpu('sandboxed').toFixed(2)} ms (added ${(cpu('sandboxed') - cpu('direct')).toFixed(2)} ms)`,
+  `CPU of the started processes per start: direct ${cpu('direct').toFixed(2)} ms, sandboxed ${cpu('sandboxed').toFixed(2)} ms (added ${(cpu('sandboxed') - cpu('direct')).toFixed(2)} ms), prlimit ${cpu('prlimit').toFixed(2)} ms (added ${(cpu('prlimit') - cpu('direct')).toFixed(2)} ms)`,
 );
-const added = quantile(times.sandboxed, 0.5) - quantile(times.direct, 0.5);
-console.log(
-  `added at p50: ${added.toFixed(2)} ms (aim ≤ 15 ms); ratio sandboxed/direct at p50: ${(quantile(times.sandboxed, 0.5) / quantile(times.direct, 0.5)).toFixed(2)}×`,
-);
+const p50 = (name) => quantile(times[name], 0.5);
+for (const name of ['sandboxed', 'prlimit'])
+  console.log(
+    `${name}: added at p50 ${(p50(name) - p50('direct')).toFixed(2)} ms (aim ≤ 15 ms); ratio to direct at p50 ${(p50(name) / p50('direct')).toFixed(2)}×`,
+  );

@@ -34,10 +34,16 @@ export interface RequestOptions {
   readonly method?: string;
   readonly body?: unknown;
   readonly signal?: AbortSignal;
+  /** Further request headers (an `Idempotency-Key`). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 function requestInit(options: RequestOptions): RequestInit {
-  const headers: Record<string, string> = { ...authHeaders(), accept: 'application/json' };
+  const headers: Record<string, string> = {
+    ...options.headers,
+    ...authHeaders(),
+    accept: 'application/json',
+  };
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   return {
     method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),

@@ -414,4 +414,91 @@ describe('the console in Chromium', () => {
     await page.context().close();
     expect(violations).toEqual([]);
   });
+
+  it('shows every principal’s budget to the operator, pages a ledger, and credits it once, recorded as the operator’s', async () => {
+    const admin = async <T>(route: string, body?: unknown): Promise<T> => {
+      const response = await fetch(`${server.url}/v1/admin${route}`, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: {
+          authorization: `Bearer ${key}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      expect(response.ok, route).toBe(true);
+      return (await response.json()) as T;
+    };
+    const { principal } = await admin<{ principal: { id: string; name: string } }>('/keys', {
+      principal: 'budget-demo',
+    });
+    // Twenty earlier credits: one page of the console's ledger, so the twenty-first starts a second.
+    for (let n = 1; n <= 20; n++)
+      await admin(`/budgets/${principal.id}/credits`, { amount: '1', note: `seed ${n}` });
+    const operator = (
+      await admin<{ keys: { role: string; principal: { name: string } }[] }>('/keys')
+    ).keys.find((entry) => entry.role === 'operator')?.principal.name;
+
+    const page = await openPage();
+    await signIn(page);
+    await page.getByRole('link', { name: 'Keys and budgets' }).click();
+    const row = page.locator('[data-testid="budget-row"][data-principal="budget-demo"]');
+    await expect.poll(() => row.getByTestId('budget-balance').textContent()).toBe('20 USD');
+    // By keyboard: the row's button focused, Enter selects the principal.
+    await row.getByRole('button', { name: 'Ledger of budget-demo' }).focus();
+    await page.keyboard.press('Enter');
+    const selected = page.getByTestId('selected-budget');
+    await expect
+      .poll(() => selected.getByTestId('selected-balance').textContent())
+      .toContain('Balance 20 USD');
+    const entries = selected.getByTestId('admin-ledger-entry');
+    await expect.poll(() => entries.count()).toBe(20);
+
+    // A bad amount: the API's own code and message, and nothing credited.
+    const form = page.getByRole('form', { name: 'credit a budget' });
+    await form.getByLabel('Amount').fill('12,50');
+    await form.getByLabel('Amount').press('Enter');
+    await expect.poll(() => form.getByRole('alert').textContent()).toContain('400 invalid_amount');
+    expect(await form.getByRole('alert').textContent()).toContain('amount must be a positive decimal number');
+
+    await form.getByLabel('Amount').fill('12.50');
+    await form.getByLabel('Note').fill('console credit');
+    const crediting = page.waitForRequest((request) =>
+      request.url().endsWith(`/budgets/${principal.id}/credits`),
+    );
+    await form.getByLabel('Note').press('Enter');
+    expect((await crediting).headers()['idempotency-key']).toMatch(/^console-[0-9a-f]{32}$/);
+    await expect
+      .poll(() => form.getByTestId('credit-done').textContent())
+      .toContain('the balance is 32.5 USD');
+    await expect.poll(() => row.getByTestId('budget-balance').textContent()).toBe('32.5 USD');
+    await expect.poll(() => entries.first().textContent()).toContain('console credit');
+    const newest = await entries.first().textContent();
+    expect(newest).toContain('12.5');
+    expect(newest).toContain(operator);
+    expect(await form.getByRole('alert').count()).toBe(0);
+
+    // The ledger as the API states it: one credit of 12.5, recorded as the operator's.
+    const ledger = await admin<{
+      entries: { amount: string; note: string; credited_by: { name: string } }[];
+    }>(`/budgets/${principal.id}/ledger?limit=2`);
+    expect(ledger.entries.map((entry) => [entry.amount, entry.note, entry.credited_by.name])).toEqual([
+      ['12.5', 'console credit', operator],
+      ['1', 'seed 20', operator],
+    ]);
+
+    // Paging: 21 entries are a page of 20 and a page of one, the oldest.
+    await selected.getByRole('button', { name: 'Older entries' }).click();
+    await expect.poll(() => selected.getByTestId('ledger-page').textContent()).toBe('Page 2');
+    await expect.poll(() => entries.count()).toBe(1);
+    expect(await entries.first().textContent()).toContain('seed 1');
+    expect(await selected.getByRole('button', { name: 'Older entries' }).isDisabled()).toBe(true);
+    await selected.getByRole('button', { name: 'Newer entries' }).click();
+    await expect.poll(() => entries.count()).toBe(20);
+
+    await page
+      .locator('section.card', { has: page.getByRole('heading', { name: 'Budgets' }) })
+      .screenshot({ path: path.join(screenshots, 'budgets.png') });
+    await page.context().close();
+    expect(violations).toEqual([]);
+  });
 });

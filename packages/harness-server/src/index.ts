@@ -5,7 +5,12 @@
 export { billingConfigSchema } from './billing/billing-config.js';
 export { billingMigrations } from './billing/billing-migrations.js';
 export { formatAmount, NANOS_PER_UNIT, parseAmount } from './billing/money.js';
-export { type BudgetPricing, PrepaidBudgets } from './billing/prepaid-budgets.js';
+export {
+  type BudgetAccount,
+  type BudgetPricing,
+  type LedgerEntry,
+  PrepaidBudgets,
+} from './billing/prepaid-budgets.js';
 export { acpConfigSchema } from './uhp/runtime/acp/acp-config.js';
 export { AcpRuntime } from './uhp/runtime/acp/acp-runtime.js';
 export { agentBaseConfigSchema } from './uhp/runtime/agent/agent-base-config.js';

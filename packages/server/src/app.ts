@@ -7,6 +7,7 @@ import { authPlugin } from './auth/auth-plugin.js';
 import type { Authenticator } from './auth/authenticator.js';
 import { type KeyAdministration, keyAdminRoutes } from './auth/key-admin-routes.js';
 import { loopbackOnlyHook } from './auth/loopback-only.js';
+import { type BudgetAdministration, budgetAdminRoutes } from './billing/budget-admin-routes.js';
 import { connectionServerOptions } from './connection-limits.js';
 import { consolePlugin } from './console/console-plugin.js';
 import { DEFAULT_SERVER_LIMITS, type ServerLimits } from './decision/decision-limits.js';
@@ -32,6 +33,8 @@ export interface AppOptions {
   readonly console?: false | { readonly root?: string };
   /** The key store the authenticator reads: serves the operator's `/v1/admin/…` routes when given. */
   readonly keyAdmin?: KeyAdministration;
+  /** Every principal's prepaid budget: serves the operator's `/v1/admin/budgets…` routes, with `keyAdmin`. */
+  readonly budgetAdmin?: BudgetAdministration;
   /** What `GET /readyz` asks of the database (`SELECT 1`); without it readiness checks nothing more. */
   readonly checkDatabase?: () => Promise<unknown>;
 }
@@ -51,7 +54,7 @@ function loggerOptions(logger: AppOptions['logger']): FastifyServerOptions['logg
 /**
  * The Arbiter HTTP application, built from plugins and not listening: tests drive it with
  * `inject`, `startServer` listens. Routes: the Decision API (`/v1/…`), `/health`, `/healthz`, `/readyz`,
- * `/openapi.json`, `/docs`, the operator's `/v1/admin/…` (with `keyAdmin`), the console (`/console`), and the UHP API under `/api/harness` when `harness` is given.
+ * `/openapi.json`, `/docs`, the operator's `/v1/admin/…` (with `keyAdmin`; budgets with `budgetAdmin` too), the console (`/console`), and the UHP API under `/api/harness` when `harness` is given.
  *
  * @example
  * const app = await buildApp({ catalog: new ModelCatalog(), authenticator });
@@ -88,6 +91,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(homePage, { version: SERVER_VERSION, harness: options.harness !== undefined });
   await app.register(decisionRoutes, { catalog: options.catalog, limits });
   if (options.keyAdmin) await app.register(keyAdminRoutes, { keys: options.keyAdmin });
+  if (options.keyAdmin && options.budgetAdmin)
+    await app.register(budgetAdminRoutes, { budgets: options.budgetAdmin, keys: options.keyAdmin });
   if (options.console !== false) await app.register(consolePlugin, options.console ?? {});
   if (options.harness) {
     const authenticator = options.authenticator;

@@ -2,7 +2,7 @@ import type { PackAnalyser } from '@arbiter/decision';
 import type { EngineKind } from '@arbiter/engine/catalog';
 import { DEFAULT_ENGINE_KINDS, ModelCatalog } from '@arbiter/engine/catalog';
 import { ModelCache, withLocalModels } from '@arbiter/engine/models';
-import { ProcessSandbox, type UhpPluginOptions } from '@arbiter/harness-server';
+import { PrepaidBudgets, ProcessSandbox, type UhpPluginOptions } from '@arbiter/harness-server';
 import { PostgresDatabase } from '@arbiter/storage';
 import type { FastifyInstance } from 'fastify';
 import { type AppOptions, buildApp } from './app.js';
@@ -116,6 +116,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       catalog,
       authenticator,
       keyAdmin: keys,
+      // The accounts the harness's tasks reserve from; a credit opens one in the configured currency.
+      budgetAdmin: new PrepaidBudgets(sql, config?.billing),
       limits: config?.limits,
       logger: options.logger,
       checkDatabase: () => sql.get('SELECT 1 AS one'),

@@ -1,5 +1,6 @@
-import pg from 'pg';
+import type pg from 'pg';
 import { redactConnectionString } from './connection-string.js';
+import { nodePostgres } from './node-postgres.js';
 import { PostgresNotifications } from './postgres-notifications.js';
 import type { SqlDatabase, SqlValue } from './sql-database.js';
 
@@ -7,8 +8,9 @@ import type { SqlDatabase, SqlValue } from './sql-database.js';
 // sequence numbers) is far below 2^53, and a store compares them as numbers.
 const types = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
-    if (oid === pg.types.builtins.INT8 || oid === pg.types.builtins.NUMERIC) return Number;
-    return pg.types.getTypeParser(oid, format);
+    const { types } = nodePostgres();
+    if (oid === types.builtins.INT8 || oid === types.builtins.NUMERIC) return Number;
+    return types.getTypeParser(oid, format);
   },
 } as pg.CustomTypesConfig;
 
@@ -40,7 +42,7 @@ export class PostgresDatabase implements SqlDatabase {
   constructor(connectionString: string, options: { readonly maxConnections?: number } = {}) {
     this.description = redactConnectionString(connectionString);
     this.#notifications = new PostgresNotifications(connectionString, (error) => this.onError(error));
-    this.pool = new pg.Pool({ connectionString, types, max: options.maxConnections ?? 10 });
+    this.pool = new (nodePostgres().Pool)({ connectionString, types, max: options.maxConnections ?? 10 });
     // An idle client that loses its server emits here (without a listener the process would exit);
     // the pool drops it and the next query opens another, so this is reported, not fatal.
     this.pool.on('error', (error) => this.onError(error));

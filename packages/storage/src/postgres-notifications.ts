@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
-import pg from 'pg';
+import type pg from 'pg';
+import { nodePostgres } from './node-postgres.js';
 
 /** How long to wait before connecting again after the listening connection was lost. */
 const RECONNECT_DELAY_MS = 250;
@@ -49,7 +50,7 @@ export class PostgresNotifications {
   #connect(): Promise<pg.Client> {
     if (this.#client) return Promise.resolve(this.#client);
     this.#connecting ??= (async () => {
-      const client = new pg.Client({ connectionString: this.#connectionString });
+      const client = new (nodePostgres().Client)({ connectionString: this.#connectionString });
       client.on('notification', (message) => this.#handlers.emit(message.channel, message.payload ?? ''));
       client.on('error', (error) => {
         this.onError(error);

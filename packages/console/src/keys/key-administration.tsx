@@ -216,11 +216,13 @@ function OperatorView({
   keys,
   reload,
   aside,
+  budgets,
 }: {
   principals: PrincipalEntry[];
   keys: KeyEntry[];
   reload: () => void;
   aside: ComponentChildren;
+  budgets: OperatorSection;
 }) {
   const [created, setCreated] = useState<CreatedKey | null>(null);
   return (
@@ -283,15 +285,25 @@ function OperatorView({
         </Section>
         {aside}
       </div>
+      {budgets(principals.length)}
     </>
   );
 }
+
+/** A section only an operator sees, drawn again when the number of principals changes. */
+export type OperatorSection = (principalCount: number) => ComponentChildren;
 
 /**
  * Principals and keys over the operator routes (`/v1/admin/…`). Whether the signed-in key may see
  * them is the API's answer: a member key gets `operator_required`, and the page explains the role.
  */
-export function KeyAdministration({ aside }: { aside: ComponentChildren }) {
+export function KeyAdministration({
+  aside,
+  operatorSection,
+}: {
+  aside: ComponentChildren;
+  operatorSection: OperatorSection;
+}) {
   const [listing, setListing] = useState<Listing>({ status: 'loading' });
   const reload = () => {
     loadListing().then(setListing);
@@ -323,5 +335,13 @@ export function KeyAdministration({ aside }: { aside: ComponentChildren }) {
         {aside}
       </div>
     );
-  return <OperatorView principals={listing.principals} keys={listing.keys} reload={reload} aside={aside} />;
+  return (
+    <OperatorView
+      principals={listing.principals}
+      keys={listing.keys}
+      reload={reload}
+      aside={aside}
+      budgets={operatorSection}
+    />
+  );
 }

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api-client.js';
 import { ErrorNote, Section } from '../shared.js';
+import { BudgetAdministration } from './budget-administration.js';
 import { KeyAdministration } from './key-administration.js';
 
 interface Billing {
@@ -29,8 +30,9 @@ function OwnBudget() {
       {billing ? (
         billing.account ? (
           <p data-testid="balance">
-            Balance <strong>{billing.account.balance}</strong> {billing.account.currency}, of which{' '}
-            {billing.account.reserved} reserved by running tasks.
+            {/* The balance is what can still be reserved: running tasks' reservations are already out of it. */}
+            Balance <strong>{billing.account.balance}</strong> {billing.account.currency} available;{' '}
+            {billing.account.reserved} {billing.account.currency} more held for running tasks.
           </p>
         ) : (
           <p data-testid="balance">No budget: your harness tasks are not metered.</p>
@@ -67,9 +69,14 @@ function OwnBudget() {
 }
 
 /**
- * Keys and budgets: principals and keys for an operator key (the page asks the API, which decides),
- * the role explained for a member key, and the caller's own budget for both.
+ * Keys and budgets: principals, keys and every principal's budget for an operator key (the page asks
+ * the API, which decides), the role explained for a member key, and the caller's own budget for both.
  */
 export function KeysPage() {
-  return <KeyAdministration aside={<OwnBudget />} />;
+  return (
+    <KeyAdministration
+      aside={<OwnBudget />}
+      operatorSection={(principalCount) => <BudgetAdministration principalCount={principalCount} />}
+    />
+  );
 }

@@ -68,4 +68,24 @@ export const billingMigrations: readonly Migration[] = [
       CREATE INDEX billing_ledger_principal ON billing_ledger (principal_id, id);
     `,
   },
+  {
+    // Who made a credit (the operator's principal, for credits over the admin API) and the
+    // Idempotency-Key it was sent with, so a retried credit is recognised instead of paid twice.
+    // The key is unique per actor: two operators never collide on each other's keys.
+    id: '0201-ledger-credit-actor',
+    up(db) {
+      db.exec(`
+        ALTER TABLE billing_ledger ADD COLUMN actor TEXT;
+        ALTER TABLE billing_ledger ADD COLUMN idempotency_key TEXT;
+        CREATE UNIQUE INDEX billing_ledger_idempotency ON billing_ledger (actor, idempotency_key)
+          WHERE idempotency_key IS NOT NULL;
+      `);
+    },
+    postgres: `
+      ALTER TABLE billing_ledger ADD COLUMN actor TEXT;
+      ALTER TABLE billing_ledger ADD COLUMN idempotency_key TEXT;
+      CREATE UNIQUE INDEX billing_ledger_idempotency ON billing_ledger (actor, idempotency_key)
+        WHERE idempotency_key IS NOT NULL;
+    `,
+  },
 ];

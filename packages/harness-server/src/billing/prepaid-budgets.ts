@@ -39,8 +39,41 @@ export interface LedgerEntry {
   readonly balanceNanos: number;
   readonly responseId: string | null;
   readonly note: string | null;
+  /** Who made a credit over the admin API (the operator's principal id); null otherwise. */
+  readonly actor: string | null;
   readonly createdAt: number;
 }
+
+/** One page of a principal's ledger, newest first. */
+export interface LedgerPage {
+  readonly entries: readonly LedgerEntry[];
+  /** Whether older entries remain (ask again with `before` the last entry's id). */
+  readonly hasMore: boolean;
+}
+
+/** A credit someone asked for (the admin API), recorded with who asked. */
+export interface CreditRequest {
+  readonly principalId: string;
+  readonly amountNanos: number;
+  readonly note: string | null;
+  /** Who credits: recorded in the ledger entry. */
+  readonly actor: string;
+  /**
+   * Names the credit for retries: the same actor sending the same key again gets the first
+   * credit back instead of a second one. Null: every request credits.
+   */
+  readonly idempotencyKey: string | null;
+  /** The currency the caller means; the credit is refused when the account is in another. */
+  readonly currency?: string;
+}
+
+export type CreditOutcome =
+  | { readonly outcome: 'credited'; readonly entry: LedgerEntry; readonly account: BudgetAccount }
+  /** The key was used before for the same credit: nothing is credited again. */
+  | { readonly outcome: 'replayed'; readonly entry: LedgerEntry; readonly account: BudgetAccount }
+  /** The key was used before for another credit (principal, amount or note differ). */
+  | { readonly outcome: 'key-reused'; readonly entry: LedgerEntry }
+  | { readonly outcome: 'currency-mismatch'; readonly accountCurrency: string };
 
 export type Reservation =
   /** The principal has no account: nothing is reserved or charged. */
@@ -88,6 +121,8 @@ interface LedgerRow {
   balance_nanos: number;
   response_id: string | null;
   note: string | null;
+  actor: string | null;
+  idempotency_key: string | null;
   created_at: number;
 }
 
@@ -141,30 +176,79 @@ export class PrepaidBudgets {
 
   /** Adds credit, opening the account (in `currency`) when the principal has none. */
   async credit(principalId: string, amountNanos: number, note: string | null = null): Promise<BudgetAccount> {
+    return this.db.transaction(
+      async (tx) => (await this.creditIn(tx, principalId, amountNanos, note, null)).account,
+    );
+  }
+
+  /**
+   * A credit asked for by `actor` (an operator over the admin API): recorded with who asked, and
+   * made at most once per idempotency key. The key is looked up under a lock on it, so two
+   * retries arriving together credit once.
+   */
+  creditAs(request: CreditRequest): Promise<CreditOutcome> {
+    return this.db.transaction(async (tx): Promise<CreditOutcome> => {
+      if (request.idempotencyKey !== null) {
+        await tx.lock(`billing-credit:${request.actor}:${request.idempotencyKey}`);
+        const earlier = await tx.get<LedgerRow>(
+          'SELECT * FROM billing_ledger WHERE actor = ? AND idempotency_key = ?',
+          [request.actor, request.idempotencyKey],
+        );
+        if (earlier) {
+          const entry = entryOf(earlier);
+          const same =
+            earlier.principal_id === request.principalId &&
+            earlier.amount_nanos === request.amountNanos &&
+            earlier.note === request.note;
+          if (!same) return { outcome: 'key-reused', entry };
+          return {
+            outcome: 'replayed',
+            entry,
+            account: (await this.accountIn(tx, request.principalId)) as BudgetAccount,
+          };
+        }
+      }
+      if (request.currency !== undefined) {
+        await tx.lock(`billing-account:${request.principalId}`);
+        const currency = (await this.lockedAccountRow(tx, request.principalId))?.currency ?? this.currency;
+        if (currency !== request.currency) return { outcome: 'currency-mismatch', accountCurrency: currency };
+      }
+      const credited = await this.creditIn(tx, request.principalId, request.amountNanos, request.note, {
+        actor: request.actor,
+        idempotencyKey: request.idempotencyKey,
+      });
+      return { outcome: 'credited', ...credited };
+    });
+  }
+
+  private async creditIn(
+    tx: SqlDatabase,
+    principalId: string,
+    amountNanos: number,
+    note: string | null,
+    by: Attribution | null,
+  ): Promise<{ entry: LedgerEntry; account: BudgetAccount }> {
     if (!Number.isSafeInteger(amountNanos) || amountNanos <= 0)
       throw new RangeError('A credit must be a positive amount.');
-    return this.db.transaction(async (tx) => {
-      const now = Date.now();
-      // Two first credits at once would both find no account: the lock makes the second wait.
-      await tx.lock(`billing-account:${principalId}`);
-      const existing = await this.lockedAccountRow(tx, principalId);
-      const balance = (existing?.balance_nanos ?? 0) + amountNanos;
-      if (!Number.isSafeInteger(balance))
-        throw new RangeError('That credit would exceed the largest balance.');
-      if (existing)
-        await tx.run('UPDATE billing_accounts SET balance_nanos = ?, updated_at = ? WHERE principal_id = ?', [
-          balance,
-          now,
-          principalId,
-        ]);
-      else
-        await tx.run(
-          'INSERT INTO billing_accounts (principal_id, currency, balance_nanos, updated_at) VALUES (?, ?, ?, ?)',
-          [principalId, this.currency, balance, now],
-        );
-      await this.record(tx, principalId, 'credit', amountNanos, balance, null, note, now);
-      return (await this.accountIn(tx, principalId)) as BudgetAccount;
-    });
+    const now = Date.now();
+    // Two first credits at once would both find no account: the lock makes the second wait.
+    await tx.lock(`billing-account:${principalId}`);
+    const existing = await this.lockedAccountRow(tx, principalId);
+    const balance = (existing?.balance_nanos ?? 0) + amountNanos;
+    if (!Number.isSafeInteger(balance)) throw new RangeError('That credit would exceed the largest balance.');
+    if (existing)
+      await tx.run('UPDATE billing_accounts SET balance_nanos = ?, updated_at = ? WHERE principal_id = ?', [
+        balance,
+        now,
+        principalId,
+      ]);
+    else
+      await tx.run(
+        'INSERT INTO billing_accounts (principal_id, currency, balance_nanos, updated_at) VALUES (?, ?, ?, ?)',
+        [principalId, this.currency, balance, now],
+      );
+    const entry = await this.record(tx, principalId, 'credit', amountNanos, balance, null, note, now, by);
+    return { entry, account: (await this.accountIn(tx, principalId)) as BudgetAccount };
   }
 
   account(principalId: string): Promise<BudgetAccount | null> {
@@ -184,16 +268,20 @@ export class PrepaidBudgets {
           [principalId, limit],
         )
       : await this.db.all<LedgerRow>('SELECT * FROM billing_ledger ORDER BY id DESC LIMIT ?', [limit]);
-    return rows.reverse().map((row) => ({
-      id: row.id,
-      principalId: row.principal_id,
-      kind: row.kind,
-      amountNanos: row.amount_nanos,
-      balanceNanos: row.balance_nanos,
-      responseId: row.response_id,
-      note: row.note,
-      createdAt: row.created_at,
-    }));
+    return rows.reverse().map(entryOf);
+  }
+
+  /**
+   * One principal's ledger, newest first: at most `limit` entries older than the entry `before`
+   * (from the newest when absent). Ids only grow, so a page never shifts when entries are added.
+   */
+  async ledgerPage(principalId: string, page: { limit: number; before?: number }): Promise<LedgerPage> {
+    const rows = await this.db.all<LedgerRow>(
+      `SELECT * FROM billing_ledger WHERE principal_id = ?${page.before === undefined ? '' : ' AND id < ?'}
+         ORDER BY id DESC LIMIT ?`,
+      page.before === undefined ? [principalId, page.limit + 1] : [principalId, page.before, page.limit + 1],
+    );
+    return { entries: rows.slice(0, page.limit).map(entryOf), hasMore: rows.length > page.limit };
   }
 
   /**
@@ -356,11 +444,44 @@ export class PrepaidBudgets {
     responseId: string | null,
     note: string | null,
     at: number,
-  ): Promise<void> {
-    await tx.run(
-      `INSERT INTO billing_ledger (principal_id, kind, amount_nanos, balance_nanos, response_id, note, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      [principalId, kind, amount, balance, responseId, note, at],
+    by: Attribution | null = null,
+  ): Promise<LedgerEntry> {
+    const row = await tx.get<LedgerRow>(
+      `INSERT INTO billing_ledger
+         (principal_id, kind, amount_nanos, balance_nanos, response_id, note, created_at, actor, idempotency_key)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+      [
+        principalId,
+        kind,
+        amount,
+        balance,
+        responseId,
+        note,
+        at,
+        by?.actor ?? null,
+        by?.idempotencyKey ?? null,
+      ],
     );
+    if (!row) throw new Error('the ledger returned no entry for an insert');
+    return entryOf(row);
   }
+}
+
+interface Attribution {
+  readonly actor: string;
+  readonly idempotencyKey: string | null;
+}
+
+function entryOf(row: LedgerRow): LedgerEntry {
+  return {
+    id: row.id,
+    principalId: row.principal_id,
+    kind: row.kind,
+    amountNanos: row.amount_nanos,
+    balanceNanos: row.balance_nanos,
+    responseId: row.response_id,
+    note: row.note,
+    actor: row.actor,
+    createdAt: row.created_at,
+  };
 }

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createInProcessGateClient } from '@arbiter/engine/builtin';
 import { installJsonBodyParser, JSON_TOO_DEEP_CODE, MAX_JSON_DEPTH } from '@arbiter/json-body';
@@ -26,6 +25,7 @@ import { type AgentBaseConfigInput, createAgentRuntime } from './runtime/agent/a
 import type { HarnessRuntime } from './runtime/harness-runtime.js';
 import { OfflineAgentRuntime } from './runtime/offline/offline-runtime.js';
 import { HarnessToolGate, type ToolGatingOptions } from './runtime/tool-gating/harness-tool-gate.js';
+import { findExecutable } from './sandbox/executable-lookup.js';
 import { ProcessSandbox } from './sandbox/process-sandbox.js';
 import type { SandboxConfigInput } from './sandbox/sandbox-config.js';
 import { UhpDataLayout } from './storage/data-layout.js';
@@ -114,14 +114,6 @@ export interface ClusterOptions {
   readonly pollMs?: number;
 }
 
-function findOnPath(binary: string): string | null {
-  try {
-    return execFileSync('/bin/sh', ['-c', `command -v ${binary}`], { encoding: 'utf8' }).trim() || null;
-  } catch {
-    return null;
-  }
-}
-
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** Served without a credential (discovery, shared views). */
@@ -205,7 +197,7 @@ export async function uhpPlugin(app: FastifyInstance, options: UhpPluginOptions)
     // Looked up on the first preview, not at start-up: finding it runs a shell.
     get previewConverter() {
       previewConverter ??=
-        options.previewConverter === undefined ? findOnPath('soffice') : options.previewConverter;
+        options.previewConverter === undefined ? findExecutable('soffice') : options.previewConverter;
       return previewConverter;
     },
     sandbox,

@@ -103,7 +103,11 @@ function keyBody(record: ApiKeyRecord) {
  * Least privilege: a key administers keys only when it was made an operator. A member key could
  * otherwise mint keys that outlive its own revocation.
  */
-function requireOperator(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
+export function requireOperator(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  done: HookHandlerDoneFunction,
+): void {
   if (request.role === 'operator') {
     done();
     return;
@@ -113,7 +117,7 @@ function requireOperator(request: FastifyRequest, reply: FastifyReply, done: Hoo
     type: 'permission_error',
     code: 'operator_required',
     message:
-      'this route needs an operator key; the key you sent is a member key, which uses the API as its principal but cannot list or manage principals and keys',
+      'this route needs an operator key; the key you sent is a member key, which uses the API as its principal but cannot list or manage principals, keys and budgets',
   });
   reply.code(403).send(error.toBody());
 }

@@ -225,8 +225,11 @@ describe('the operator role elsewhere', () => {
     expect(
       admin.flatMap(([route, methods]) => Object.keys(methods).map((method) => `${method} ${route}`)).sort(),
     ).toEqual([
+      'get /v1/admin/budgets',
+      'get /v1/admin/budgets/{principal}/ledger',
       'get /v1/admin/keys',
       'get /v1/admin/principals',
+      'post /v1/admin/budgets/{principal}/credits',
       'post /v1/admin/keys',
       'post /v1/admin/keys/{id}/revoke',
     ]);

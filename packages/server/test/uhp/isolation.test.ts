@@ -128,8 +128,8 @@ describe('two principals', () => {
       expect(output).not.toContain(bobSession);
       expect(output).not.toContain(marker);
     }
-    // Alice sees her own shell, so the listing itself worked.
-    expect(outputs[0]).toContain('/bin/sh -c for p in');
+    // Alice sees her own shell (its limits set on its first line), so the listing itself worked.
+    expect(outputs[0]).toMatch(/\/bin\/sh -c ulimit -t 60 && .* \|\| exit 126; for p in/);
     // Deleting Bob's session ends his running program and everything it started.
     const deleted = await call(server.baseUrl, `/v1/sessions/${bobSession}`, {
       method: 'DELETE',

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import type { Readable } from 'node:stream';
-import yazl from 'yazl';
+import type yazl from 'yazl';
 import type { StoredFile } from '../storage/uhp-store.js';
 
 /**
@@ -28,7 +29,9 @@ export function sessionArchive(
   files: readonly StoredFile[],
   blobPath: (fileId: string) => string,
 ): { stream: Readable; dispose: () => void } {
-  const zip = new yazl.ZipFile();
+  // yazl (CommonJS) is required on the first archive, not at every server start.
+  const { ZipFile } = createRequire(import.meta.url)('yazl') as typeof yazl;
+  const zip = new ZipFile();
   const output = zip.outputStream as Readable;
   const sources: fs.ReadStream[] = [];
   for (const file of files) {

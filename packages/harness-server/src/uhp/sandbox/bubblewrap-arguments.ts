@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ProcessLimits } from './sandbox-config.js';
+import { type LimitSetter, limitedProgram } from './sandbox-limits.js';
 
 /** The PATH of every sandboxed process: the system directories, which are all it can see. */
 export const SANDBOX_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
@@ -61,8 +62,8 @@ export type SandboxIdentity =
 export interface BubblewrapSpec {
   readonly systemView: readonly SystemViewEntry[];
   readonly identity: SandboxIdentity;
-  /** util-linux prlimit, visible inside the sandbox. */
-  readonly prlimit: string;
+  /** What sets the program's rlimits inside the sandbox (its /bin/sh, or util-linux prlimit). */
+  readonly limitSetter: LimitSetter;
   /** The only writable host directory; also the working directory and HOME. */
   readonly workspace: string;
   readonly argv: readonly string[];
@@ -155,21 +156,8 @@ export function bubblewrapArguments(spec: BubblewrapSpec): string[] {
       '--no-new-privs',
       '--',
     );
-  args.push(spec.prlimit, ...prlimitOptions(spec.limits), '--', ...spec.argv);
+  args.push(...limitedProgram(spec.limitSetter, spec.limits, spec.argv));
   return args;
-}
-
-function prlimitOptions(limits: ProcessLimits): string[] {
-  const options: string[] = [];
-  // `--x=N` sets the soft and the hard limit, so the program cannot raise it again.
-  if (limits.cpuSeconds !== null) options.push(`--cpu=${limits.cpuSeconds}`);
-  if (limits.memoryMiB !== null) options.push(`--as=${limits.memoryMiB * MIB}`);
-  if (limits.processes !== null) options.push(`--nproc=${limits.processes}`);
-  if (limits.fileSizeMiB !== null) options.push(`--fsize=${limits.fileSizeMiB * MIB}`);
-  if (limits.openFiles !== null) options.push(`--nofile=${limits.openFiles}`);
-  // No core dumps: a dump of a crashed program could hold what it read.
-  options.push('--core=0');
-  return options;
 }
 
 /** `/a/b/c` → `/a`, `/a/b` (not `/`, not the path itself). */

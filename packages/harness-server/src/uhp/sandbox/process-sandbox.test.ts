@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bubblewrapArguments, hostSystemView } from './bubblewrap-arguments.js';
 import { ProcessSandbox, SandboxUnavailableError } from './process-sandbox.js';
 import { DEFAULT_COMMAND_LIMITS } from './sandbox-config.js';
+import { limitsMismatch } from './sandbox-limits.js';
 import { SandboxUsers } from './sandbox-users.js';
 
 // These start the real bubblewrap (a test prerequisite: scripts/test-prerequisites.sh).
@@ -18,7 +19,7 @@ describe('bubblewrapArguments', () => {
   const spec = {
     systemView: hostSystemView(),
     identity: { kind: 'drop-root', uid: 1_879_048_200, gid: 1_879_048_200, setpriv: '/usr/bin/setpriv' },
-    prlimit: '/usr/bin/prlimit',
+    limitSetter: { kind: 'shell', shell: '/bin/sh' },
     workspace: '/data/uhp/sessions/s/workspace',
     argv: ['/bin/sh', '-c', 'true'],
     env: { PATH: '/usr/bin', HOME: '/data/uhp/sessions/s/workspace' },
@@ -48,17 +49,29 @@ describe('bubblewrapArguments', () => {
     expect(bubblewrapArguments({ ...spec, network: true })).not.toContain('--unshare-net');
   });
 
-  it('drops root with setpriv and sets every limit as a hard rlimit before the program', () => {
+  it('drops root with setpriv, then the shell command itself sets every limit before its script', () => {
     const args = bubblewrapArguments(spec);
     const program = args.slice(args.indexOf('--') + 1);
     expect(program.slice(0, 2)).toEqual(['/usr/bin/setpriv', '--reuid=1879048200']);
+    expect(program).toContain('--clear-groups');
     expect(program).toContain('--bounding-set=-all');
     expect(program).toContain('--no-new-privs');
-    const prlimit = program.slice(program.indexOf('/usr/bin/prlimit'));
+    const shell = program.slice(program.indexOf('--') + 1);
+    expect(shell).toHaveLength(3);
+    expect(shell.slice(0, 2)).toEqual(['/bin/sh', '-c']);
+    expect(shell[2]).toMatch(/^ulimit -t 60 && ulimit -v 2097152 && .*ulimit -c 0 \|\| exit 126; true$/);
+  });
+
+  it('with prlimit as the fallback, prlimit sets every limit and starts the program', () => {
+    const args = bubblewrapArguments({
+      ...spec,
+      limitSetter: { kind: 'prlimit', prlimit: '/usr/bin/prlimit' },
+    });
+    const prlimit = args.slice(args.indexOf('/usr/bin/prlimit'));
     expect(prlimit).toEqual(
       expect.arrayContaining(['--cpu=60', '--nproc=128', '--core=0', `--as=${2048 * 1024 * 1024}`]),
     );
-    expect(prlimit.slice(-3)).toEqual(['/bin/sh', '-c', 'true']);
+    expect(prlimit.slice(-4)).toEqual(['--', '/bin/sh', '-c', 'true']);
   });
 });
 
@@ -78,15 +91,121 @@ describe('SandboxUsers', () => {
 
 describe('ProcessSandbox with the real bubblewrap', () => {
   let sandbox: ProcessSandbox;
+  const limits = { cpuSeconds: 1, fileSizeMiB: 1, tmpMiB: 1, memoryMiB: 256 };
   beforeAll(async () => {
-    sandbox = await ProcessSandbox.open({
-      commandLimits: { cpuSeconds: 1, fileSizeMiB: 1, tmpMiB: 1, memoryMiB: 256 },
-    });
+    sandbox = await ProcessSandbox.open({ commandLimits: limits });
   });
 
   it('is in force here and says so in one line', () => {
-    expect(sandbox.state.kind).toBe('bubblewrap');
-    expect(sandbox.describe()).toMatch(/^Sandbox: bubblewrap \(.*bwrap\); .*limits per command: CPU 1 s/);
+    expect(sandbox.state).toMatchObject({ kind: 'bubblewrap', limitSetter: 'shell' });
+    expect(sandbox.describe()).toMatch(
+      /^Sandbox: bubblewrap \(.*bwrap\); .*limits per command: CPU 1 s.* \(set by the sandbox's \/bin\/sh \(ulimit\)\)\.$/,
+    );
+  });
+
+  // The program tries to undo what its start set up (its limits, its id, its groups, capabilities),
+  // then prints what it runs with: as a shell command (limits set by that shell) and as another
+  // program (limits set by the shell bwrap starts first, which then execs it).
+  const python = [
+    'import os, resource as r',
+    'for name in ("CPU", "AS", "NPROC", "FSIZE", "NOFILE", "CORE"):',
+    '    limit = getattr(r, "RLIMIT_" + name)',
+    '    for wanted in ((r.RLIM_INFINITY, r.RLIM_INFINITY), (r.getrlimit(limit)[1], r.getrlimit(limit)[1] + 1)):',
+    '        try: r.setrlimit(limit, wanted); print(name, "raised")',
+    '        except (ValueError, OSError): pass',
+    'for attempt, call in (("groups set", lambda: os.setgroups([0])), ("root again", lambda: os.setuid(0))):',
+    '        try: call(); print(attempt)',
+    '        except OSError: pass',
+    'print(open("/proc/self/limits").read() + open("/proc/self/status").read())',
+  ].join('\n');
+  const attacks = {
+    'shell command': [
+      '/bin/sh',
+      '-c',
+      'ulimit -t 100; ulimit -Ht unlimited; ulimit -n 100000; ulimit -p 100000; cat /proc/self/limits /proc/self/status',
+    ],
+    program: ['/usr/bin/python3', '-c', python],
+  };
+  for (const [kind, argv] of Object.entries(attacks))
+    it(`keeps every hard limit, the id and the empty groups when a ${kind} tries to undo them`, async () => {
+      const result = await sandbox.run(
+        { argv, workspace: workspace(), purpose: 'command' },
+        { signal: signal(), timeoutMs: 20_000, outputCapBytes: 16_384 },
+      );
+      expect(result.output).not.toMatch(/raised|groups set|root again/);
+      expect(limitsMismatch(result.output, { ...DEFAULT_COMMAND_LIMITS, ...limits })).toBeNull();
+      const status = (field: string) => result.output.match(new RegExp(`^${field}:(.*)$`, 'm'))?.[1]?.trim();
+      const [uid] = status('Uid')?.split(/\s+/) ?? [];
+      expect(Number(uid)).toBeGreaterThanOrEqual(1_879_048_192);
+      expect(Number(uid)).not.toBe(process.getuid?.());
+      expect(status('Uid')?.split(/\s+/)).toEqual([uid, uid, uid, uid]);
+      expect(status('Gid')?.split(/\s+/)).toEqual([uid, uid, uid, uid]);
+      expect(status('Groups')).toBe('');
+      expect(status('CapEff')).toBe('0000000000000000');
+      expect(status('CapBnd')).toBe('0000000000000000');
+      expect(status('NoNewPrivs')).toBe('1');
+    });
+
+  it('runs a shell command as /bin/sh would without the limits line: exit codes, line numbers, errors', async () => {
+    const scripts = [
+      '',
+      'cat <<EOF\nhello\nEOF\nexit 3',
+      'echo a; (',
+      ';',
+      '# a comment',
+      'echo "$0" "$#"',
+      'foo\nbar',
+    ];
+    for (const script of scripts) {
+      const direct = spawnSync('/bin/sh', ['-c', script], { encoding: 'utf8', cwd: scratch });
+      const sandboxed = await sandbox.run(
+        { argv: ['/bin/sh', '-c', script], workspace: workspace(), purpose: 'command' },
+        { signal: signal(), timeoutMs: 20_000, outputCapBytes: 4096 },
+      );
+      expect({ script, exitCode: sandboxed.exitCode, output: sandboxed.output }).toEqual({
+        script,
+        exitCode: direct.status,
+        output: direct.stdout + direct.stderr,
+      });
+    }
+  });
+
+  it('falls back to prlimit with the same limits, said at start', async () => {
+    const withPrlimit = await ProcessSandbox.open({ commandLimits: limits }, { limitSetters: ['prlimit'] });
+    expect(withPrlimit.state).toMatchObject({ kind: 'bubblewrap', limitSetter: 'prlimit' });
+    expect(withPrlimit.describe()).toMatch(/\(set by prlimit \(util-linux\)\)\.$/);
+    const result = await withPrlimit.run(
+      {
+        argv: ['/bin/sh', '-c', 'ulimit -Ht unlimited; cat /proc/self/limits'],
+        workspace: workspace(),
+        purpose: 'command',
+      },
+      { signal: signal(), timeoutMs: 20_000, outputCapBytes: 16_384 },
+    );
+    expect(limitsMismatch(result.output, { ...DEFAULT_COMMAND_LIMITS, ...limits })).toBeNull();
+  });
+
+  it('shows nothing of a root-only directory around the workspace (the data directory)', async () => {
+    const dataDir = fs.mkdtempSync(path.join(scratch, 'data-'));
+    fs.chmodSync(dataDir, 0o700);
+    fs.writeFileSync(path.join(dataDir, 'arbiter.db'), 'secret-in-the-database');
+    const root = path.join(dataDir, 'sessions', 's1', 'workspace');
+    fs.mkdirSync(root, { recursive: true, mode: 0o700 });
+    const result = await sandbox.run(
+      {
+        argv: [
+          '/bin/sh',
+          '-c',
+          `ls -a ${dataDir} ${dataDir}/sessions; cat ${dataDir}/arbiter.db ../../../arbiter.db`,
+        ],
+        workspace: root,
+        purpose: 'command',
+      },
+      { signal: signal(), timeoutMs: 20_000, outputCapBytes: 4096 },
+    );
+    expect(result.output).not.toContain('secret-in-the-database');
+    expect(result.output).not.toMatch(/^arbiter\.db$/m);
+    expect(result.output).toMatch(/arbiter\.db: No such file or directory/);
   });
 
   it('enforces the CPU, memory, file size and /tmp limits', async () => {

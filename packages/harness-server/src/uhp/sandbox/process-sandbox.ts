@@ -18,11 +18,17 @@ import {
   type SandboxConfigInput,
   sandboxConfigSchema,
 } from './sandbox-config.js';
+import { type LimitSetter, limitsMismatch, SANDBOX_SHELL } from './sandbox-limits.js';
 import { handOverWorkspace, SandboxUsers } from './sandbox-users.js';
 
 /** What isolation is in force, decided once when the server starts. */
 export type SandboxState =
-  | { readonly kind: 'bubblewrap'; readonly bwrap: string; readonly identity: SandboxIdentity['kind'] }
+  | {
+      readonly kind: 'bubblewrap';
+      readonly bwrap: string;
+      readonly identity: SandboxIdentity['kind'];
+      readonly limitSetter: LimitSetter['kind'];
+    }
   | { readonly kind: 'off-unsafe' }
   | { readonly kind: 'unavailable'; readonly reason: string };
 
@@ -91,23 +97,38 @@ export class ProcessSandbox {
     private readonly config: SandboxConfig,
     private readonly systemView: readonly SystemViewEntry[],
     private readonly identity: SandboxIdentity | null,
-    private readonly prlimit: string,
+    private readonly limitSetter: LimitSetter | null,
     private readonly users: SandboxUsers,
   ) {}
 
-  /** Works out the isolation this host allows and proves it by starting one sandboxed program. */
-  static async open(input: SandboxConfigInput = {}): Promise<ProcessSandbox> {
+  /**
+   * Works out the isolation this host allows and proves it by starting one sandboxed program that
+   * reports the limits it runs under. The limits are set by the sandbox's own shell (no extra
+   * process); util-linux prlimit is the fallback where that shell does not set each one exactly.
+   * `limitSetters` narrows the candidates, in order (tests and the start-cost bench use it).
+   */
+  static async open(
+    input: SandboxConfigInput = {},
+    { limitSetters = ['shell', 'prlimit'] }: { limitSetters?: readonly LimitSetter['kind'][] } = {},
+  ): Promise<ProcessSandbox> {
     const config = sandboxConfigSchema.parse(input);
     const users = new SandboxUsers(config.users);
     const unavailable = (reason: string) =>
-      new ProcessSandbox({ kind: 'unavailable', reason }, config, [], null, '', users);
+      new ProcessSandbox({ kind: 'unavailable', reason }, config, [], null, null, users);
     if (config.mode === 'off-unsafe')
-      return new ProcessSandbox({ kind: 'off-unsafe' }, config, [], null, '', users);
+      return new ProcessSandbox({ kind: 'off-unsafe' }, config, [], null, null, users);
     const bwrap = findExecutable(config.bwrap);
     if (!bwrap) return unavailable(`bubblewrap (${config.bwrap}) is not installed`);
-    // Both run inside the sandbox, so they are looked up where the sandbox can see them.
-    const prlimit = findExecutable('prlimit', SANDBOX_PATH);
-    if (!prlimit) return unavailable('prlimit (util-linux) is not installed');
+    // These run inside the sandbox, so they are looked up where the sandbox can see them.
+    const setters: LimitSetter[] = [];
+    for (const kind of limitSetters) {
+      const found = findExecutable(kind === 'shell' ? SANDBOX_SHELL : 'prlimit', SANDBOX_PATH);
+      if (found) setters.push(kind === 'shell' ? { kind, shell: found } : { kind, prlimit: found });
+    }
+    if (setters.length === 0)
+      return unavailable(
+        `nothing to set the limits: ${limitSetters.map(describeSetter).join(' or ')} is missing`,
+      );
     let identity: SandboxIdentity;
     if (process.getuid?.() === 0) {
       const setpriv = findExecutable('setpriv', SANDBOX_PATH);
@@ -116,16 +137,22 @@ export class ProcessSandbox {
     } else {
       identity = { kind: 'user-namespace', disableNestedUserNamespaces: await supportsOption(bwrap) };
     }
-    const sandbox = new ProcessSandbox(
-      { kind: 'bubblewrap', bwrap, identity: identity.kind },
-      config,
-      hostSystemView(),
-      identity,
-      prlimit,
-      users,
-    );
-    const failure = await sandbox.probe();
-    return failure === null ? sandbox : unavailable(failure);
+    const systemView = hostSystemView();
+    const failures: string[] = [];
+    for (const setter of setters) {
+      const sandbox = new ProcessSandbox(
+        { kind: 'bubblewrap', bwrap, identity: identity.kind, limitSetter: setter.kind },
+        config,
+        systemView,
+        identity,
+        setter,
+        users,
+      );
+      const failure = await sandbox.probe();
+      if (failure === null) return sandbox;
+      if (!failures.includes(failure)) failures.push(failure);
+    }
+    return unavailable(failures.join('; '));
   }
 
   /** A sandbox that refuses every program (tests and embeddings that run none). */
@@ -136,7 +163,7 @@ export class ProcessSandbox {
       config,
       [],
       null,
-      '',
+      null,
       new SandboxUsers(config.users),
     );
   }
@@ -148,11 +175,12 @@ export class ProcessSandbox {
         const limits = this.limitsFor('command', {});
         const who =
           this.state.identity === 'drop-root'
-            ? `as unprivileged ids ${this.config.users.first}…${this.config.users.first + this.config.users.count - 1}`
+            ? `as unprivileged ids ${this.config.users.first}…${this.config.users.first + this.config.users.count - 1} (setpriv drops root)`
             : 'in a user namespace';
+        const setBy = `set by ${describeSetter(this.state.limitSetter)}`;
         return (
           `Sandbox: bubblewrap (${this.state.bwrap}); task programs run ${who}, see only the system and their workspace, ` +
-          `network ${this.config.network ? 'ON' : 'off'} for commands; limits per command: ${describeLimits(limits)}.`
+          `network ${this.config.network ? 'ON' : 'off'} for commands; limits per command: ${describeLimits(limits)} (${setBy}).`
         );
       }
       case 'off-unsafe':
@@ -206,7 +234,7 @@ export class ProcessSandbox {
     const args = bubblewrapArguments({
       systemView: this.systemView,
       identity,
-      prlimit: this.prlimit,
+      limitSetter: this.limitSetter as LimitSetter,
       workspace: spec.workspace,
       argv: spec.argv,
       env,
@@ -318,15 +346,23 @@ export class ProcessSandbox {
       : { ...DEFAULT_COMMAND_LIMITS, ...this.config.commandLimits, ...extra };
   }
 
-  /** Starts `true` in a scratch workspace; null when it ran, else why not (bwrap's own words). */
+  /**
+   * Starts a shell command in a scratch workspace that prints the limits it runs under; null when it
+   * ran with every command limit in force, else why not (bwrap's own words, or the limits that differ).
+   */
   private async probe(): Promise<string | null> {
     const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-sandbox-probe-'));
     try {
       const result = await this.run(
-        { argv: ['/bin/sh', '-c', 'exit 0'], workspace: scratch, purpose: 'command' },
-        { signal: new AbortController().signal, timeoutMs: 10_000, outputCapBytes: 2048 },
+        { argv: [SANDBOX_SHELL, '-c', 'exec cat /proc/self/limits'], workspace: scratch, purpose: 'command' },
+        { signal: new AbortController().signal, timeoutMs: 10_000, outputCapBytes: 8192 },
       );
-      if (result.exitCode === 0) return null;
+      if (result.exitCode === 0) {
+        const mismatch = limitsMismatch(result.output, this.limitsFor('command', {}));
+        if (mismatch === null) return null;
+        const setter = this.limitSetter?.kind ?? 'shell';
+        return `the limits ${describeSetter(setter)} sets are not in force (${mismatch})`;
+      }
       const said = result.output
         .trim()
         .split('\n')[0]
@@ -349,6 +385,10 @@ function supportsOption(bwrap: string): Promise<boolean> {
       resolve(stdout.includes('--disable-userns')),
     );
   });
+}
+
+function describeSetter(kind: LimitSetter['kind']): string {
+  return kind === 'shell' ? `the sandbox's ${SANDBOX_SHELL} (ulimit)` : 'prlimit (util-linux)';
 }
 
 function describeLimits(limits: ProcessLimits): string {

@@ -1,7 +1,9 @@
-import { PROVIDER_KINDS } from '@arbiter/ai-providers';
+// The subpath, not the package index: the index loads the AI SDK and its providers (about 0.25 s),
+// which a server that validates its configuration but runs no provider model never needs.
+import { PROVIDER_KINDS } from '@arbiter/ai-providers/provider-kind';
 import { z } from 'zod';
 
-export { PROVIDER_KINDS, type ProviderKind } from '@arbiter/ai-providers';
+export { PROVIDER_KINDS, type ProviderKind } from '@arbiter/ai-providers/provider-kind';
 
 /**
  * One model of the `agent` base, configured by the operator (server configuration file). The key is
