@@ -5,14 +5,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInProcessGateClient } from '../packages/engine/dist/builtin/index.js';
-import { HarnessToolGate } from '../packages/server/dist/index.js';
+import { HarnessToolGate } from '../packages/harness-server/dist/index.js';
 import {
   gatedWorkspaceCall,
   workspaceGrant,
-} from '../packages/server/dist/uhp/runtime/tool-gating/workspace-tool-call.js';
-import { ProcessSandbox } from '../packages/server/dist/uhp/sandbox/process-sandbox.js';
-import { Workspace } from '../packages/server/dist/uhp/workspace/workspace.js';
-import { WorkspaceTools } from '../packages/server/dist/uhp/workspace/workspace-tools.js';
+} from '../packages/harness-server/dist/uhp/runtime/tool-gating/workspace-tool-call.js';
+import { ProcessSandbox } from '../packages/harness-server/dist/uhp/sandbox/process-sandbox.js';
+import { Workspace } from '../packages/harness-server/dist/uhp/workspace/workspace.js';
+import { WorkspaceTools } from '../packages/harness-server/dist/uhp/workspace/workspace-tools.js';
 
 const callsIndex = process.argv.indexOf('--calls');
 const calls = callsIndex === -1 ? 200 : Number(process.argv[callsIndex + 1]);

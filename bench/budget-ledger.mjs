@@ -10,10 +10,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import Fastify from 'fastify';
-import { PrepaidBudgets } from '../packages/server/src/billing/prepaid-budgets.ts';
-import { openDatabase } from '../packages/server/src/storage/database.ts';
+import { PrepaidBudgets } from '../packages/harness-server/src/billing/prepaid-budgets.ts';
+import { uhpPlugin } from '../packages/harness-server/src/uhp/uhp-plugin.ts';
 import { migrations } from '../packages/server/src/storage/migrations.ts';
-import { uhpPlugin } from '../packages/server/src/uhp/uhp-plugin.ts';
+import { openDatabase } from '../packages/storage/src/database.ts';
 
 const { values } = parseArgs({
   options: { ops: { type: 'string', default: '5000' }, tasks: { type: 'string', default: '200' } },

@@ -10,7 +10,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ProcessSandbox } from '../packages/server/dist/uhp/sandbox/process-sandbox.js';
+import { ProcessSandbox } from '../packages/harness-server/dist/uhp/sandbox/process-sandbox.js';
 
 const runsIndex = process.argv.indexOf('--runs');
 const runs = runsIndex === -1 ? 200 : Number(process.argv[runsIndex + 1]);

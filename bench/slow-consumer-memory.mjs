@@ -27,9 +27,9 @@ if (values.scenario) {
   const consumer = values.scenario;
   const word = 'x'.repeat(Number(values['word-bytes']));
   const { default: Fastify } = await import('fastify');
-  const { openDatabase } = await import('../packages/server/src/storage/database.ts');
-  const { uhpMigrations } = await import('../packages/server/src/uhp/storage/uhp-migrations.ts');
-  const { uhpPlugin } = await import('../packages/server/src/uhp/uhp-plugin.ts');
+  const { openDatabase } = await import('../packages/storage/src/database.ts');
+  const { uhpMigrations } = await import('../packages/harness-server/src/uhp/storage/uhp-migrations.ts');
+  const { uhpPlugin } = await import('../packages/harness-server/src/uhp/uhp-plugin.ts');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-slow-consumer-'));
   const db = openDatabase(dataDir, uhpMigrations);
   const app = Fastify({ logger: false });

@@ -34,7 +34,7 @@ if (values.serve) {
   const { default: Fastify } = await import('fastify');
   const { migrations } = await import('../packages/server/src/storage/migrations.ts');
   const { openStorage } = await import('../packages/server/src/storage/open-storage.ts');
-  const { uhpPlugin } = await import('../packages/server/src/uhp/uhp-plugin.ts');
+  const { uhpPlugin } = await import('../packages/harness-server/src/uhp/uhp-plugin.ts');
   const dataDir = values.serve;
   const db = await openStorage(
     { dataDir, ...(values.database ? { database: values.database } : {}) },

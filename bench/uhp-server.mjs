@@ -29,9 +29,9 @@ const KEY = 'bench-key-000000000000000000000000';
 if (values.serve) {
   // ── server process ────────────────────────────────────────────────────────
   const { default: Fastify } = await import('fastify');
-  const { openDatabase } = await import('../packages/server/src/storage/database.ts');
-  const { uhpMigrations } = await import('../packages/server/src/uhp/storage/uhp-migrations.ts');
-  const { uhpPlugin } = await import('../packages/server/src/uhp/uhp-plugin.ts');
+  const { openDatabase } = await import('../packages/storage/src/database.ts');
+  const { uhpMigrations } = await import('../packages/harness-server/src/uhp/storage/uhp-migrations.ts');
+  const { uhpPlugin } = await import('../packages/harness-server/src/uhp/uhp-plugin.ts');
   const dataDir = values.serve;
   const db = openDatabase(dataDir, uhpMigrations);
   const app = Fastify({ logger: false });

@@ -3,14 +3,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  KeyStore,
-  migrations,
-  openDatabase,
-  PrepaidBudgets,
-  type RunningServer,
-  startServer,
-} from '@arbiter/server';
+import { PrepaidBudgets } from '@arbiter/harness-server';
+import { KeyStore, migrations, type RunningServer, startServer } from '@arbiter/server';
+import { openDatabase } from '@arbiter/storage';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 

@@ -1,4 +1,6 @@
 import type { ModelCatalog } from '@arbiter/engine/catalog';
+import { type UhpPluginOptions, uhpPlugin } from '@arbiter/harness-server';
+import { installJsonBodyParser } from '@arbiter/json-body';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { apiReferencePlugin } from './api-reference/api-reference-plugin.js';
 import { authPlugin } from './auth/auth-plugin.js';
@@ -13,11 +15,9 @@ import { decisionRoutes } from './decision/decision-routes.js';
 import { installErrorHandling } from './errors/error-handling.js';
 import { healthRoutes } from './health-routes.js';
 import { homePage } from './home-page.js';
-import { installJsonBodyParser } from './json-body.js';
 import { redactingSerializers } from './log-redaction.js';
 import { COMPATIBLE_REQUEST_ID_HEADER, REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
 import { zodSchemaCompilers } from './schema-compilers.js';
-import { type UhpPluginOptions, uhpPlugin } from './uhp/uhp-plugin.js';
 
 export const SERVER_VERSION = '0.1.0';
 

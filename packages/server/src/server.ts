@@ -2,6 +2,8 @@ import type { PackAnalyser } from '@arbiter/decision';
 import type { EngineKind } from '@arbiter/engine/catalog';
 import { DEFAULT_ENGINE_KINDS, ModelCatalog } from '@arbiter/engine/catalog';
 import { ModelCache, withLocalModels } from '@arbiter/engine/models';
+import { PrepaidBudgets, ProcessSandbox, type UhpPluginOptions } from '@arbiter/harness-server';
+import { PostgresDatabase } from '@arbiter/storage';
 import type { FastifyInstance } from 'fastify';
 import { type AppOptions, buildApp } from './app.js';
 import {
@@ -12,16 +14,12 @@ import {
 import { type AnyKeyStore, closeKeyStore, openKeyStore } from './auth/open-key-store.js';
 import { PostgresKeyStore } from './auth/postgres-key-store.js';
 import { LOCAL_PRINCIPAL_NAME } from './auth/principal.js';
-import { PrepaidBudgets } from './billing/prepaid-budgets.js';
 import { resolveDataDir, secureDataDir } from './config/data-dir.js';
 import { loadServerConfig, type ServerConfig } from './config/server-config.js';
 import { servedPackAnalysers } from './served-pack-analysers.js';
 import { resolveDatabaseSetting } from './storage/database-setting.js';
 import { migrations } from './storage/migrations.js';
 import { openStorage } from './storage/open-storage.js';
-import { PostgresDatabase } from './storage/postgres-database.js';
-import { ProcessSandbox } from './uhp/sandbox/process-sandbox.js';
-import type { UhpPluginOptions } from './uhp/uhp-plugin.js';
 
 export const DEFAULT_PORT = 7411;
 export const DEFAULT_HOST = '127.0.0.1';

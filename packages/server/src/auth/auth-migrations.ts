@@ -1,4 +1,4 @@
-import type { Migration } from '../storage/migration.js';
+import type { Migration } from '@arbiter/storage';
 
 /**
  * Principals and their API keys (stored as SHA-256 hashes, never in the clear).

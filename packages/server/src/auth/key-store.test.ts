@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { openDatabase } from '@arbiter/storage';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../storage/database.js';
 import { migrations } from '../storage/migrations.js';
 import { hashApiKey } from './api-key.js';
 import { KeyStore } from './key-store.js';

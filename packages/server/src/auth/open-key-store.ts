@@ -1,5 +1,5 @@
-import type { SqlDatabase } from '../storage/sql-database.js';
-import { SqliteDatabase } from '../storage/sqlite-database.js';
+import type { SqlDatabase } from '@arbiter/storage';
+import { SqliteDatabase } from '@arbiter/storage';
 import { KeyStore } from './key-store.js';
 import { PostgresKeyStore } from './postgres-key-store.js';
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { SqlDatabase } from '../storage/sql-database.js';
+import type { SqlDatabase } from '@arbiter/storage';
 import { apiKeyHint, generateApiKey, hashApiKey } from './api-key.js';
 import type { AuthenticatedKey, KeyRole } from './key-role.js';
 import {

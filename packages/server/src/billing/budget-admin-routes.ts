@@ -1,4 +1,11 @@
 import { errorBodySchema } from '@arbiter/decision';
+import {
+  type BudgetAccount,
+  formatAmount,
+  type LedgerEntry,
+  type PrepaidBudgets,
+  parseAmount,
+} from '@arbiter/harness-server';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -8,8 +15,6 @@ import type { Principal } from '../auth/principal.js';
 import { renderAuthenticationFailure } from '../decision/decision-routes.js';
 import { zodRequestValidator } from '../decision/zod-request-validator.js';
 import { ApiError } from '../errors/api-error.js';
-import { formatAmount, parseAmount } from './money.js';
-import type { BudgetAccount, LedgerEntry, PrepaidBudgets } from './prepaid-budgets.js';
 
 /** What the budget routes need of the prepaid budgets: the server's `PrepaidBudgets` on its database. */
 export type BudgetAdministration = Pick<PrepaidBudgets, 'accounts' | 'account' | 'ledgerPage' | 'creditAs'>;

@@ -2,14 +2,16 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { catalogConfigSchema } from '@arbiter/engine/catalog';
+import {
+  acpConfigSchema,
+  agentBaseConfigSchema,
+  billingConfigSchema,
+  sandboxConfigSchema,
+  toolGatingConfigSchema,
+} from '@arbiter/harness-server';
+import { isPostgresUrl } from '@arbiter/storage';
 import { z } from 'zod';
-import { billingConfigSchema } from '../billing/billing-config.js';
 import { formatIssuePath } from '../decision/issue-path.js';
-import { isPostgresUrl } from '../storage/connection-string.js';
-import { acpConfigSchema } from '../uhp/runtime/acp/acp-config.js';
-import { agentBaseConfigSchema } from '../uhp/runtime/agent/agent-base-config.js';
-import { toolGatingConfigSchema } from '../uhp/runtime/tool-gating/tool-gating-config.js';
-import { sandboxConfigSchema } from '../uhp/sandbox/sandbox-config.js';
 
 /** The configuration file (`--config`, JSON or YAML). Every section is optional. */
 export const serverConfigSchema = z.strictObject({

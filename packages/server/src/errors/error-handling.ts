@@ -1,8 +1,8 @@
 import { EngineError } from '@arbiter/decision';
 import { ModelNotFoundError } from '@arbiter/engine/catalog';
+import { JSON_TOO_DEEP_CODE, MAX_JSON_DEPTH } from '@arbiter/json-body';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { JSON_TOO_DEEP_CODE, MAX_JSON_DEPTH } from '../json-body.js';
 import { ApiError } from './api-error.js';
 
 const ENGINE_STATUS = { engine_error: 502, engine_unavailable: 503, engine_timeout: 504 } as const;

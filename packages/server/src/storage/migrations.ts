@@ -1,7 +1,6 @@
+import { billingMigrations, uhpMigrations } from '@arbiter/harness-server';
+import type { Migration } from '@arbiter/storage';
 import { authMigrations } from '../auth/auth-migrations.js';
-import { billingMigrations } from '../billing/billing-migrations.js';
-import { uhpMigrations } from '../uhp/storage/uhp-migrations.js';
-import type { Migration } from './migration.js';
 
 /**
  * Every migration of the server, from every feature. Features own their migrations

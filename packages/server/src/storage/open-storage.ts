@@ -1,11 +1,13 @@
+import type { Migration, SqlDatabase } from '@arbiter/storage';
+import {
+  applyPostgresMigrations,
+  isPostgresUrl,
+  openDatabase,
+  PostgresDatabase,
+  redactConnectionString,
+  SqliteDatabase,
+} from '@arbiter/storage';
 import { ServerConfigError } from '../config/server-config.js';
-import { isPostgresUrl, redactConnectionString } from './connection-string.js';
-import { openDatabase } from './database.js';
-import type { Migration } from './migration.js';
-import { PostgresDatabase } from './postgres-database.js';
-import { applyPostgresMigrations } from './postgres-migrations.js';
-import type { SqlDatabase } from './sql-database.js';
-import { SqliteDatabase } from './sqlite-database.js';
 
 export interface StorageOptions {
   /** The data directory; its `arbiter.db` is the database unless `database` names PostgreSQL. */

@@ -1,9 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { AcpRuntime, OfflineAgentRuntime } from '@arbiter/harness-server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AcpRuntime } from '../../src/uhp/runtime/acp/acp-runtime.js';
-import { OfflineAgentRuntime } from '../../src/uhp/runtime/offline/offline-runtime.js';
 import { hostProcessesWith } from '../sandbox/escape-attempts.js';
 import { call, until } from '../support/uhp-test-client.js';
 import { startUhpTestServer, TEST_KEYS, type UhpTestServer } from '../support/uhp-test-server.js';

@@ -1,14 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { PrepaidBudgets } from '@arbiter/harness-server';
+import type { SqlDatabase } from '@arbiter/storage';
+import { openDatabase, PostgresDatabase, SqliteDatabase } from '@arbiter/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PrepaidBudgets } from '../../src/billing/prepaid-budgets.js';
 import { type RunningServer, startServer } from '../../src/server.js';
-import { openDatabase } from '../../src/storage/database.js';
 import { migrations } from '../../src/storage/migrations.js';
-import { PostgresDatabase } from '../../src/storage/postgres-database.js';
-import type { SqlDatabase } from '../../src/storage/sql-database.js';
-import { SqliteDatabase } from '../../src/storage/sqlite-database.js';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../fixtures/throwaway-postgres.js';
 
 /**

@@ -1,14 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { applyPostgresMigrations, openDatabase, PostgresDatabase } from '@arbiter/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../src/auth/api-key.js';
 import { authMigrations } from '../../src/auth/auth-migrations.js';
 import { type RunningServer, startServer } from '../../src/server.js';
-import { openDatabase } from '../../src/storage/database.js';
 import { migrations } from '../../src/storage/migrations.js';
-import { PostgresDatabase } from '../../src/storage/postgres-database.js';
-import { applyPostgresMigrations } from '../../src/storage/postgres-migrations.js';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../fixtures/throwaway-postgres.js';
 
 /**

@@ -1,7 +1,7 @@
 import path from 'node:path';
+import type { GateAuditRecord } from '@arbiter/harness-server';
 import { AuditLog } from '@arbiter/tool-gate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GateAuditRecord } from '../../src/uhp/runtime/tool-gating/harness-tool-gate.js';
 import { call } from '../support/uhp-test-client.js';
 import { startUhpTestServer, TEST_KEYS, type UhpTestServer } from '../support/uhp-test-server.js';
 

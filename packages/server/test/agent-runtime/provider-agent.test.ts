@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { GateAuditRecord } from '@arbiter/harness-server';
+import { OfflineAgentRuntime } from '@arbiter/harness-server';
+import { AgentRuntime } from '@arbiter/harness-server/agent';
 import { AuditLog } from '@arbiter/tool-gate';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AgentRuntime } from '../../src/uhp/runtime/agent/agent-runtime.js';
-import { OfflineAgentRuntime } from '../../src/uhp/runtime/offline/offline-runtime.js';
-import type { GateAuditRecord } from '../../src/uhp/runtime/tool-gating/harness-tool-gate.js';
 import { call, principalCalls, streamTask } from '../support/uhp-test-client.js';
 import { startUhpTestServer, TEST_KEYS, type UhpTestServer } from '../support/uhp-test-server.js';
 import {

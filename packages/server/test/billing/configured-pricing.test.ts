@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { PrepaidBudgets } from '@arbiter/harness-server';
+import { openDatabase } from '@arbiter/storage';
 import { describe, expect, it } from 'vitest';
 import { KeyStore } from '../../src/auth/key-store.js';
-import { PrepaidBudgets } from '../../src/billing/prepaid-budgets.js';
 import { serverConfigSchema } from '../../src/config/server-config.js';
 import { startServer } from '../../src/server.js';
-import { openDatabase } from '../../src/storage/database.js';
 import { migrations } from '../../src/storage/migrations.js';
 
 describe('prices and ACP agents from the configuration file', () => {

@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { SqlDatabase } from '@arbiter/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresKeyStore } from '../../src/auth/postgres-key-store.js';
 import { migrations } from '../../src/storage/migrations.js';
 import { openStorage } from '../../src/storage/open-storage.js';
-import type { SqlDatabase } from '../../src/storage/sql-database.js';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../fixtures/throwaway-postgres.js';
 
 let cluster: ThrowawayPostgres;

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { openDatabase } from '@arbiter/storage';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KeyStore } from '../../src/auth/key-store.js';
 import { type RunningServer, startServer } from '../../src/server.js';
-import { openDatabase } from '../../src/storage/database.js';
 import { migrations } from '../../src/storage/migrations.js';
 import { SUPPORT_TICKET } from '../support/decision-test-app.js';
 

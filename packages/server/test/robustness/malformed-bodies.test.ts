@@ -1,5 +1,5 @@
+import { MAX_JSON_DEPTH } from '@arbiter/json-body';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_JSON_DEPTH } from '../../src/json-body.js';
 import { startTestServer } from './start-test-server.js';
 
 let server: Awaited<ReturnType<typeof startTestServer>>;

@@ -3,9 +3,9 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
+import { openDatabase } from '@arbiter/storage';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KeyStore } from '../../src/auth/key-store.js';
-import { openDatabase } from '../../src/storage/database.js';
 import { startTestServer } from './start-test-server.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { DEFAULT_USER_RANGE } from '@arbiter/harness-server';
 import { expect } from 'vitest';
-import { DEFAULT_USER_RANGE } from '../../src/uhp/sandbox/sandbox-config.js';
 
 /** What an attacker's shell aims at: the host around its sandbox. */
 export interface EscapeTargets {

@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { PrepaidBudgets } from '@arbiter/harness-server';
+import type { SqlDatabase } from '@arbiter/storage';
 import type { Harness, UhpResponse } from '@arbiter/uhp/wire';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PrepaidBudgets } from '../../src/billing/prepaid-budgets.js';
+import { type StoredSession, UhpStore } from '../../../harness-server/src/uhp/storage/uhp-store.js';
 import { migrations } from '../../src/storage/migrations.js';
 import { openStorage } from '../../src/storage/open-storage.js';
-import type { SqlDatabase } from '../../src/storage/sql-database.js';
-import { type StoredSession, UhpStore } from '../../src/uhp/storage/uhp-store.js';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../fixtures/throwaway-postgres.js';
 
 // One cluster for the whole file; every test gets a database of its own.

@@ -1,4 +1,4 @@
-import type { TaskClock } from '../../src/uhp/task-clock.js';
+import type { TaskClock } from '@arbiter/harness-server';
 
 interface Timer {
   readonly at: number;

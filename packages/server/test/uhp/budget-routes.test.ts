@@ -1,6 +1,6 @@
+import { PrepaidBudgets } from '@arbiter/harness-server';
+import { openDatabase } from '@arbiter/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PrepaidBudgets } from '../../src/billing/prepaid-budgets.js';
-import { openDatabase } from '../../src/storage/database.js';
 import { migrations } from '../../src/storage/migrations.js';
 import { call } from '../support/uhp-test-client.js';
 import { startUhpTestServer, TEST_KEYS, type UhpTestServer } from '../support/uhp-test-server.js';

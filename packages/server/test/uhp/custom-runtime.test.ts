@@ -1,6 +1,6 @@
+import type { HarnessRuntime, HarnessTurn, RuntimeEvent } from '@arbiter/harness-server';
+import { OfflineAgentRuntime } from '@arbiter/harness-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HarnessRuntime, HarnessTurn, RuntimeEvent } from '../../src/uhp/runtime/harness-runtime.js';
-import { OfflineAgentRuntime } from '../../src/uhp/runtime/offline/offline-runtime.js';
 import { call } from '../support/uhp-test-client.js';
 import { startUhpTestServer, TEST_KEYS, type UhpTestServer } from '../support/uhp-test-server.js';
 

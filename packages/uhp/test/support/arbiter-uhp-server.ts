@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDatabase, type UhpPluginOptions, uhpMigrations, uhpPlugin } from '@arbiter/server';
+import { type UhpPluginOptions, uhpMigrations, uhpPlugin } from '@arbiter/harness-server';
+import { openDatabase } from '@arbiter/storage';
 import Fastify from 'fastify';
 
 export interface ArbiterUhpServer {

@@ -1,10 +1,6 @@
-import {
-  formatAmount,
-  LOCAL_PRINCIPAL_NAME,
-  PrepaidBudgets,
-  parseAmount,
-  type SqlDatabase,
-} from '@arbiter/server';
+import { formatAmount, PrepaidBudgets, parseAmount } from '@arbiter/harness-server';
+import { LOCAL_PRINCIPAL_NAME } from '@arbiter/server';
+import type { SqlDatabase } from '@arbiter/storage';
 import type { DatabaseOptions } from '../server-database/database-options.js';
 import { openServerDatabase } from '../server-database/open-server-database.js';
 import { formatTextTable } from '../text-table.js';

@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { migrations, openDatabase, PrepaidBudgets } from '@arbiter/server';
+import { PrepaidBudgets } from '@arbiter/harness-server';
+import { migrations } from '@arbiter/server';
+import { openDatabase } from '@arbiter/storage';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type CliRun, runArbiter } from '../../../test/support/run-arbiter.js';
 

@@ -1,15 +1,14 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  DATABASE_FILE_NAME,
   loadServerConfig,
   migrations,
   openStorage,
   resolveDatabaseSetting,
   resolveDataDir,
   ServerConfigError,
-  type SqlDatabase,
 } from '@arbiter/server';
+import { DATABASE_FILE_NAME, type SqlDatabase } from '@arbiter/storage';
 import { UsageError } from '../usage-error.js';
 import type { DatabaseOptions } from './database-options.js';
 

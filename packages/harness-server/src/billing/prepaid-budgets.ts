@@ -1,7 +1,6 @@
+import type { SqlDatabase } from '@arbiter/storage';
+import { applyMigrations, SqliteDatabase } from '@arbiter/storage';
 import type { Database } from 'better-sqlite3';
-import { applyMigrations } from '../storage/database.js';
-import type { SqlDatabase } from '../storage/sql-database.js';
-import { SqliteDatabase } from '../storage/sqlite-database.js';
 import { billingMigrations } from './billing-migrations.js';
 import { formatAmount } from './money.js';
 

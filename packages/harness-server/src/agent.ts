@@ -1,5 +1,5 @@
 /**
- * `@arbiter/server/agent`: the `agent` harness base for embedding (its loop over a model provider,
+ * `@arbiter/harness-server/agent`: the `agent` harness base for embedding (its loop over a model provider,
  * the provider models). Not part of the package index, which `arbiter serve`
  * loads: these modules bring the AI SDK and the MCP client, which a server loads only when its
  * configuration has an `agent` section.

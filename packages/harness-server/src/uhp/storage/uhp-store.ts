@@ -1,5 +1,5 @@
+import type { SqlDatabase } from '@arbiter/storage';
 import type { Harness, ResponseStatus, StreamEvent, UhpResponse } from '@arbiter/uhp/wire';
-import type { SqlDatabase } from '../../storage/sql-database.js';
 
 export interface StoredHarness {
   readonly harness: Harness;

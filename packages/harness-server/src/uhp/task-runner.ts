@@ -1,7 +1,7 @@
 import fs from 'node:fs';
+import { writeFileAtomically } from '@arbiter/storage';
 import type { Harness, UhpError, UhpResponse } from '@arbiter/uhp/wire';
 import type { PrepaidBudgets } from '../billing/prepaid-budgets.js';
-import { writeFileAtomically } from '../storage/atomic-file.js';
 import { mediaTypeOf } from './media-type.js';
 import { newObjectId } from './object-id.js';
 import { type HarnessRuntime, HarnessRuntimeError, type HarnessTurn } from './runtime/harness-runtime.js';

@@ -1,4 +1,4 @@
-import type { Migration } from '../storage/migration.js';
+import type { Migration } from '@arbiter/storage';
 
 /**
  * Prepaid budgets. Amounts are integer nano-units of the account's currency (1e-9), so sums and

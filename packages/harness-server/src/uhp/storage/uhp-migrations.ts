@@ -1,4 +1,4 @@
-import type { Migration } from '../../storage/migration.js';
+import type { Migration } from '@arbiter/storage';
 
 /** UHP tables. Objects carry their owner (`principal_id`) so every query is scoped to it. */
 export const uhpMigrations: readonly Migration[] = [

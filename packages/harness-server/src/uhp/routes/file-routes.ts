@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { writeFileAtomically } from '@arbiter/storage';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { writeFileAtomically } from '../../storage/atomic-file.js';
 import { safeFilename } from '../input/task-input.js';
 import { mediaTypeOf } from '../media-type.js';
 import { isObjectId, newObjectId } from '../object-id.js';

@@ -1,0 +1,1 @@
+export { installJsonBodyParser, JSON_TOO_DEEP_CODE, MAX_JSON_DEPTH } from './json-body.js';
