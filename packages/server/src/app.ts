@@ -8,7 +8,7 @@ import type { Authenticator } from './auth/authenticator.js';
 import { type KeyAdministration, keyAdminRoutes } from './auth/key-admin-routes.js';
 import { loopbackOnlyHook } from './auth/loopback-only.js';
 import { type BudgetAdministration, budgetAdminRoutes } from './billing/budget-admin-routes.js';
-import { connectionServerOptions } from './connection-limits.js';
+import { connectionServerOptions, endUnusedConnectionsOnClose } from './connection-limits.js';
 import { consolePlugin } from './console/console-plugin.js';
 import { DEFAULT_SERVER_LIMITS, type ServerLimits } from './decision/decision-limits.js';
 import { decisionRoutes } from './decision/decision-routes.js';
@@ -70,6 +70,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return503OnClosing: true,
     schemaController: zodSchemaCompilers,
   });
+  endUnusedConnectionsOnClose(app);
   // Callback style: an async hook would cost every request a promise for two header writes.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header(REQUEST_ID_HEADER, request.id);

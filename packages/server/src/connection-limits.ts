@@ -1,4 +1,6 @@
-import type { FastifyServerOptions } from 'fastify';
+import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 
 /** How long a connection may take to deliver a request; see docs/configuration.md (`limits`). */
 export interface ConnectionLimits {
@@ -33,4 +35,31 @@ export function connectionServerOptions(limits: ConnectionLimits): Partial<Fasti
       connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(headersTimeout / 4))),
     },
   } as Partial<FastifyServerOptions>;
+}
+
+/**
+ * Ends the connections that never sent a request when the server closes, and refuses new ones from
+ * then on. Node's `close()` waits for such a connection for ever: `closeIdleConnections` (Fastify's
+ * `forceCloseConnections: 'idle'`) does not count it as idle, and closing stops the header-timeout
+ * checks that would otherwise end it — so a client's spare connection (a browser's preconnect, an
+ * HTTP client pool's) held shutdown until the client dropped it. A connection with a request in
+ * flight is left to finish; one between requests is idle, and Node closes it.
+ */
+export function endUnusedConnectionsOnClose(app: FastifyInstance): void {
+  const unused = new Set<Socket>();
+  let closing = false;
+  app.server.on('connection', (socket: Socket) => {
+    if (closing) {
+      socket.destroy();
+      return;
+    }
+    unused.add(socket);
+    socket.once('close', () => unused.delete(socket));
+  });
+  app.server.on('request', (request: IncomingMessage) => unused.delete(request.socket));
+  app.addHook('preClose', (done) => {
+    closing = true;
+    for (const socket of unused) socket.destroy();
+    done();
+  });
 }

@@ -8,7 +8,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_PRICING, UNIT } from '../billing/fixtures/test-pricing.js';
 import { spawnServerProcess } from '../fixtures/spawn-server-process.js';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../fixtures/throwaway-postgres.js';
-import { call, expectWellFormedStream, readEvents, until } from '../support/uhp-test-client.js';
+import {
+  type ArrivedEvent,
+  call,
+  expectWellFormedStream,
+  readEvents,
+  until,
+} from '../support/uhp-test-client.js';
 import { TEST_KEYS } from '../support/uhp-test-server.js';
 import { type ClusterNode, startClusterNode } from './fixtures/cluster-node.js';
 import { roundRobin } from './fixtures/round-robin-proxy.js';
@@ -100,6 +106,16 @@ describe('two nodes on one PostgreSQL database', () => {
     expect(JSON.stringify(all)).not.toContain('never');
     // A, which ran it, answers the same final state.
     expect((await call(a.baseUrl, `/v1/responses/${id}`, { key })).json).toEqual(cancelled.json);
+
+    // The session goes on through B, which runs the next task itself, with A's turn in its history.
+    const continued = await call(b.baseUrl, '/v1/responses', {
+      method: 'POST',
+      key,
+      body: { input: '@history', previous_response_id: id },
+    });
+    expect(continued.json.status).toBe('completed');
+    expect(continued.json.metadata.session_id).toBe(cancelled.json.metadata.session_id);
+    expect(JSON.stringify(continued.json.output)).toContain('first words');
   });
 
   it('a cancellation whose notification is lost still reaches the running node, by its heartbeat', async () => {
@@ -271,5 +287,60 @@ describe('two nodes on one PostgreSQL database', () => {
       body: { input: '@say again', previous_response_id: id, max_output_tokens: 10 },
     });
     expect(next.json, JSON.stringify(next.json)).toMatchObject({ status: 'completed' });
+  });
+
+  it('kill -9 under a streaming client: its stream breaks, it resumes on the other node to the interrupted end', async () => {
+    const storage = await sharedStorage();
+    let offset = 0;
+    const clock = () => Date.now() + offset;
+    const survivor = await node({ ...storage, cluster: { nodeId: 'survivor', clock, heartbeatMs: 20 } });
+    const budgets = new PrepaidBudgets(survivor.db, TEST_PRICING);
+    await budgets.credit('alice', 100 * UNIT);
+    const doomed = await spawnServerProcess(entry, [storage.database, storage.dataDir, 'doomed'], children);
+
+    // The task streams to the client that created it, on the node that runs it; the node dies
+    // while that stream is open.
+    const attached: ArrivedEvent[] = [];
+    const gone = new Promise((resolve) => doomed.child.once('exit', resolve));
+    const text = untilText('partial words here');
+    const creation = await fetch(`${doomed.baseUrl}/v1/responses`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        input: '@say partial words here\n@sleep 60000\n@say never',
+        stream: true,
+        max_output_tokens: 40,
+      }),
+    });
+    const outcome = await readEvents(creation, performance.now(), {
+      onEvent(event) {
+        attached.push(event);
+        text.onEvent(event);
+        if (text.stopWhen()) doomed.child.kill('SIGKILL');
+      },
+    }).then(
+      () => 'ended',
+      () => 'broken',
+    );
+    await gone;
+    expect(outcome).toBe('broken');
+    const id = attached[0]!.data.response.id as string;
+
+    const resumed = stream(survivor.baseUrl, id, attached.at(-1)!.data.sequence_number);
+    offset = 60_000;
+    const rest = await readEvents(await resumed, performance.now());
+    const all = [...attached, ...rest.events];
+    expectWellFormedStream(all);
+    const final = all.at(-1)!.data.response;
+    expect(final.status).toBe('failed');
+    expect(final.error).toMatchObject({ code: 'arbiter_interrupted' });
+    expect(JSON.stringify(final.output)).toContain('partial words here');
+    offset = 120_000;
+    await until(async () =>
+      (await survivor.db.all('SELECT 1 FROM uhp_task_leases')).length === 0 ? true : undefined,
+    );
+    expect(await budgets.openReservations()).toEqual([]);
+    const settles = (await budgets.entries('alice')).filter((entry) => entry.kind === 'settle');
+    expect(settles.map((entry) => entry.responseId)).toEqual([id]);
   });
 });

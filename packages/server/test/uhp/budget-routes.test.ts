@@ -1,7 +1,5 @@
 import { PrepaidBudgets } from '@arbiter/harness-server';
-import { openDatabase } from '@arbiter/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrations } from '../../src/storage/migrations.js';
 import { call } from '../support/uhp-test-client.js';
 import { startUhpTestServer, TEST_KEYS, type UhpTestServer } from '../support/uhp-test-server.js';
 
@@ -14,9 +12,9 @@ afterAll(() => server.close());
 describe('GET /v1/billing', () => {
   it("shows the caller's own balance and ledger, and nobody else's", async () => {
     // The operator credits Alice from another connection, as `arbiter billing credit` does.
-    const db = openDatabase(server.dataDir, migrations);
+    const db = await server.openStorage();
     await new PrepaidBudgets(db).credit('alice', 12_500_000_000, 'opening credit');
-    db.close();
+    await db.close();
 
     const alice = await call(server.baseUrl, '/v1/billing', { key: TEST_KEYS.alice });
     expect(alice.status).toBe(200);

@@ -4,6 +4,12 @@ import { call } from '../support/uhp-test-client.js';
 import { startUhpTestServer, TEST_KEYS, type UhpTestServer } from '../support/uhp-test-server.js';
 
 const alice = TEST_KEYS.alice;
+/**
+ * How long one of these tests may take: each moves 16 MiB of events, stored as they go — seconds on
+ * one SQLite node, much more through two PostgreSQL nodes and a proxy on a busy two-core machine.
+ * A bound for a hang, not a speed claim.
+ */
+const FIREHOSE_MS = 120_000;
 let server: UhpTestServer;
 beforeAll(async () => {
   server = await startUhpTestServer({ streamLimits: { maxPendingEvents: 2000, stallTimeoutMs: 300 } });
@@ -58,7 +64,9 @@ async function readingClient(route: string) {
   return { bytes: () => bytes, stop: () => controller.abort(), reading };
 }
 
-describe('stream consumers that stop reading are dropped, memory stays bounded', () => {
+describe('stream consumers that stop reading are dropped, memory stays bounded', {
+  timeout: FIREHOSE_MS,
+}, () => {
   it('harness feed: a silent socket is disconnected while a reading one receives everything', async () => {
     const harness = (
       await call(server.baseUrl, '/v1/harnesses', {
@@ -80,10 +88,18 @@ describe('stream consumers that stop reading are dropped, memory stays bounded',
       });
       expect(done.json.status).toBe('completed');
     }
-    const generated = await waitFor(() => (reader.bytes() > 15_000_000 ? reader.bytes() : undefined));
+    const generated = await waitFor(
+      () => (reader.bytes() > 15_000_000 ? reader.bytes() : undefined),
+      FIREHOSE_MS / 2,
+    );
     const silentBytes = await silent.received();
-    // The silent client got what the kernel held for it before the server gave up, then the end.
-    expect(silentBytes).toBeLessThan(generated / 2);
+    // The silent client got what the sockets between it and the server held before the server gave
+    // up, then the end. One loopback connection holds a few MiB (about 4 of these 16 here). Behind a
+    // proxy there are two, and the proxy's side of the node's connection, which it read from eagerly
+    // before the client stalled, may have grown its receive buffer to net.ipv4.tcp_rmem's maximum
+    // (32 MiB by default): through the pair about 10 MiB arrived. Either way it never got the whole
+    // feed, as it would have if the server had kept every event for it.
+    expect(silentBytes).toBeLessThan(server.proxied ? generated * 0.8 : generated / 2);
     expect(silent.socket.destroyed).toBe(true);
     reader.stop();
     await reader.reading;
@@ -102,7 +118,7 @@ describe('stream consumers that stop reading are dropped, memory stays bounded',
     const status = await waitFor(async () => {
       const now = await call(server.baseUrl, `/v1/responses/${background.json.id}`, { key: alice });
       return now.json.status === 'in_progress' ? undefined : now.json.status;
-    }, 20_000);
+    }, FIREHOSE_MS / 2);
     expect(status).toBe('completed');
     const bytes = await silent.received();
     expect(bytes).toBeLessThan(40 * 400_000);

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   call,
@@ -192,6 +193,29 @@ describe('streaming', () => {
     expect(all.at(-1)!.data.response).toEqual(completed);
   });
 
+  it('honours Connection: close on a stream, and keeps other connections usable after one', async () => {
+    const done = await post({ input: '@say replayed' });
+    const route = `/v1/responses/${done.json.id}?stream=true`;
+    // Asked to close, the answer says so and the server closes once the stream has ended. It used
+    // to answer `keep-alive` and then refuse the next request on the connection (400), which broke
+    // a proxy that pooled the connection on the strength of that header.
+    const closing = await HttpConnection.open(server.baseUrl);
+    const asked = await closing.exchange(route, { connection: 'close' });
+    expect(asked.status).toBe(200);
+    expect(asked.headers.connection).toBe('close');
+    expect(asked.body).toContain('response.completed');
+    await closing.ended;
+    // Not asked to close, a finished stream leaves an HTTP/1.1 connection ready for the next request.
+    const persistent = await HttpConnection.open(server.baseUrl);
+    const first = await persistent.exchange(route);
+    expect(first.headers.connection ?? 'keep-alive').toBe('keep-alive');
+    expect(first.body).toContain('response.completed');
+    const second = await persistent.exchange('/v1/uhp');
+    expect(second.status).toBe(200);
+    expect(JSON.parse(second.body).protocol).toBe('uhp');
+    persistent.socket.destroy();
+  });
+
   it('sends keep-alive comments while a task is silent', async () => {
     const quick = await startUhpTestServer({ keepAliveMs: 50 });
     try {
@@ -244,3 +268,92 @@ describe('idempotency', () => {
     expect(bob.json.id).not.toBe(alice.json.id);
   });
 });
+
+/**
+ * One HTTP/1.1 connection spoken by hand, so a test sees and controls what `fetch` hides: the
+ * `Connection` header and whether the server keeps or closes the socket. Answers are read whole:
+ * `content-length` bodies and chunked ones (the event streams).
+ */
+class HttpConnection {
+  private buffered = Buffer.alloc(0);
+  private waiting: (() => void) | null = null;
+  readonly ended: Promise<void>;
+
+  private constructor(
+    readonly socket: net.Socket,
+    private readonly basePath: string,
+    private readonly host: string,
+  ) {
+    socket.on('data', (chunk: Buffer) => {
+      this.buffered = Buffer.concat([this.buffered, chunk]);
+      this.waiting?.();
+    });
+    this.ended = new Promise((resolve) => socket.once('end', () => resolve()));
+    socket.on('end', () => this.waiting?.());
+  }
+
+  static open(baseUrl: string): Promise<HttpConnection> {
+    const url = new URL(baseUrl);
+    return new Promise((resolve, reject) => {
+      const socket = net.connect(Number(url.port), url.hostname, () =>
+        resolve(new HttpConnection(socket, url.pathname, url.host)),
+      );
+      socket.once('error', reject);
+    });
+  }
+
+  async exchange(
+    route: string,
+    headers: Record<string, string> = {},
+  ): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+    const lines = [
+      `GET ${this.basePath}${route} HTTP/1.1`,
+      `Host: ${this.host}`,
+      `Authorization: Bearer ${key}`,
+    ];
+    for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
+    this.socket.write(`${lines.join('\r\n')}\r\n\r\n`);
+    for (;;) {
+      const answer = this.takeAnswer();
+      if (answer) return answer;
+      if (this.socket.readableEnded)
+        throw new Error(`connection ended mid-answer: ${this.buffered.toString()}`);
+      await new Promise<void>((resolve) => {
+        this.waiting = resolve;
+      });
+    }
+  }
+
+  /** The first whole answer in the buffer (removed from it), or null while it is incomplete. */
+  private takeAnswer(): { status: number; headers: Record<string, string>; body: string } | null {
+    const headEnd = this.buffered.indexOf('\r\n\r\n');
+    if (headEnd < 0) return null;
+    const [statusLine, ...headerLines] = this.buffered.subarray(0, headEnd).toString().split('\r\n');
+    const headers = Object.fromEntries(
+      headerLines.map((line) => [
+        line.slice(0, line.indexOf(':')).toLowerCase(),
+        line.slice(line.indexOf(':') + 1).trim(),
+      ]),
+    );
+    let rest = this.buffered.subarray(headEnd + 4);
+    const body: Buffer[] = [];
+    if (headers['transfer-encoding'] === 'chunked') {
+      for (;;) {
+        const sizeEnd = rest.indexOf('\r\n');
+        if (sizeEnd < 0) return null;
+        const size = Number.parseInt(rest.subarray(0, sizeEnd).toString(), 16);
+        if (rest.length < sizeEnd + 2 + size + 2) return null;
+        body.push(rest.subarray(sizeEnd + 2, sizeEnd + 2 + size));
+        rest = rest.subarray(sizeEnd + 2 + size + 2);
+        if (size === 0) break;
+      }
+    } else {
+      const length = Number(headers['content-length'] ?? 0);
+      if (rest.length < length) return null;
+      body.push(rest.subarray(0, length));
+      rest = rest.subarray(length);
+    }
+    this.buffered = rest;
+    return { status: Number(statusLine!.split(' ')[1]), headers, body: Buffer.concat(body).toString() };
+  }
+}

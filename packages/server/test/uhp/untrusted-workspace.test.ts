@@ -4,7 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { PrepaidBudgets } from '@arbiter/harness-server';
-import { openDatabase } from '@arbiter/storage';
+import { type SqlDatabase } from '@arbiter/storage';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_PRICING, UNIT } from '../billing/fixtures/test-pricing.js';
 import { call, expectWellFormedStream, streamTask, until } from '../support/uhp-test-client.js';
@@ -13,13 +13,19 @@ import { startUhpTestServer, TEST_KEYS, type UhpTestServer } from '../support/uh
 const alice = TEST_KEYS.alice;
 const bob = TEST_KEYS.bob;
 let server: UhpTestServer;
+/** The operator's connection to the server's database, for budgets and one legacy row. */
+let storage: SqlDatabase;
 let victim: string;
 const sockets: net.Server[] = [];
 
 beforeAll(async () => {
   server = await startUhpTestServer({ pricing: TEST_PRICING });
+  storage = await server.openStorage();
 });
-afterAll(() => server.close());
+afterAll(async () => {
+  await storage.close();
+  await server.close();
+});
 afterEach(async () => {
   await Promise.all(sockets.splice(0).map((socket) => new Promise((resolve) => socket.close(resolve))));
 });
@@ -77,7 +83,7 @@ async function download(containerId: string, fileId: string) {
 }
 
 function ledger(): PrepaidBudgets {
-  return new PrepaidBudgets(openDatabase(server.dataDir, []), TEST_PRICING);
+  return new PrepaidBudgets(storage, TEST_PRICING);
 }
 
 describe('the server never follows what an agent left in a workspace', () => {
@@ -317,17 +323,16 @@ describe('no wedged session', () => {
     const afterFirst = (await budgets.account('alice'))!.balanceNanos;
     expect(afterFirst).toBe(before - first.usage.output_tokens * UNIT);
     // A bundle stored before the check existed (written as an older server would have).
-    const db = openDatabase(server.dataDir, []);
-    const row = db.prepare('SELECT config_json FROM uhp_harnesses WHERE id = ?').get(harness.id) as {
-      config_json: string;
-    };
-    const config = JSON.parse(row.config_json);
+    const row = await storage.get<{ config_json: string }>(
+      'SELECT config_json FROM uhp_harnesses WHERE id = ?',
+      [harness.id],
+    );
+    const config = JSON.parse(row!.config_json);
     config.skills[0].files.push({ path: 'x', content: 'file' }, { path: 'x/y', content: 'nested' });
-    db.prepare('UPDATE uhp_harnesses SET config_json = ? WHERE id = ?').run(
+    await storage.run('UPDATE uhp_harnesses SET config_json = ? WHERE id = ?', [
       JSON.stringify(config),
       harness.id,
-    );
-    db.close();
+    ]);
 
     const { events } = await streamTask(server.baseUrl, alice, {
       input: '@say two',

@@ -55,11 +55,14 @@ export class SseWriter {
       this.closed = true;
       this.release();
     });
+    // No `Connection` header of our own: Node answers `close` to a client that asked for it and
+    // keeps HTTP/1.1 connections open otherwise. Forcing `keep-alive` told a client (or a proxy's
+    // connection pool) that asked to close that the connection stays usable, while Node's parser
+    // refuses anything sent on it after that request: the next request got a 400.
     raw.writeHead(200, {
       ...headers,
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache',
-      connection: 'keep-alive',
       'x-accel-buffering': 'no',
     });
     raw.flushHeaders();
