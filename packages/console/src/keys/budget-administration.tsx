@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api-client.js';
 import { ErrorNote, Section } from '../shared.js';
+import { type LedgerEntry, LedgerTable } from './ledger-table.js';
 
 const BUDGETS_API = '/v1/admin/budgets';
 /** Ledger entries a page shows; the API allows up to 200. */
@@ -21,17 +22,6 @@ interface Account {
 interface Budget {
   principal: PrincipalRef;
   account: Account | null;
-}
-
-interface LedgerEntry {
-  id: number;
-  kind: 'credit' | 'reserve' | 'settle';
-  amount: string;
-  balance: string;
-  response_id: string | null;
-  note: string | null;
-  credited_by: PrincipalRef | null;
-  created_at: string;
 }
 
 interface LedgerPage {
@@ -154,34 +144,12 @@ function Ledger({ principal, version }: { principal: PrincipalRef; version: numb
       <ErrorNote error={error} />
       {page && page.entries.length === 0 ? <p class="muted">No ledger entries yet.</p> : null}
       {page && page.entries.length > 0 ? (
-        <table aria-label={`ledger of ${principal.name}`}>
-          <thead>
-            <tr>
-              <th>Time</th>
-              <th>Kind</th>
-              <th>Amount</th>
-              <th>Balance</th>
-              <th>Task or note</th>
-              <th>Credited by</th>
-            </tr>
-          </thead>
-          <tbody>
-            {page.entries.map((entry) => (
-              <tr key={entry.id} data-testid="admin-ledger-entry">
-                <td>{new Date(entry.created_at).toLocaleString()}</td>
-                <td>{entry.kind}</td>
-                <td>{entry.amount}</td>
-                <td>{entry.balance}</td>
-                <td>
-                  {entry.response_id ? <code class="id">{entry.response_id}</code> : null}
-                  {entry.response_id && entry.note ? ' ' : null}
-                  {entry.note ?? ''}
-                </td>
-                <td>{entry.credited_by?.name ?? ''}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <LedgerTable
+          entries={page.entries}
+          label={`ledger of ${principal.name}`}
+          rowTestId="admin-ledger-entry"
+          showCreditor
+        />
       ) : null}
       <div class="row">
         <button

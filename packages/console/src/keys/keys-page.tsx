@@ -3,18 +3,11 @@ import { api } from '../api-client.js';
 import { ErrorNote, Section } from '../shared.js';
 import { BudgetAdministration } from './budget-administration.js';
 import { KeyAdministration } from './key-administration.js';
+import { type LedgerEntry, LedgerTable } from './ledger-table.js';
 
 interface Billing {
   account: { currency: string; balance: string; reserved: string; updated_at: number } | null;
-  ledger: {
-    id: number;
-    kind: 'credit' | 'reserve' | 'settle';
-    amount: string;
-    balance: string;
-    response_id: string | null;
-    note: string | null;
-    created_at: number;
-  }[];
+  ledger: LedgerEntry[];
 }
 
 /** The caller's own prepaid budget and ledger (`GET /api/harness/v1/billing`). */
@@ -39,30 +32,7 @@ function OwnBudget() {
         )
       ) : null}
       {billing && billing.ledger.length > 0 ? (
-        <table>
-          <thead>
-            <tr>
-              <th>Time</th>
-              <th>Kind</th>
-              <th>Amount</th>
-              <th>Balance</th>
-              <th>Task or note</th>
-            </tr>
-          </thead>
-          <tbody>
-            {billing.ledger.map((entry) => (
-              <tr key={entry.id} data-testid="ledger-entry">
-                <td>{new Date(entry.created_at).toLocaleString()}</td>
-                <td>{entry.kind}</td>
-                <td>{entry.amount}</td>
-                <td>{entry.balance}</td>
-                <td>
-                  {entry.response_id ? <code class="id">{entry.response_id}</code> : (entry.note ?? '')}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <LedgerTable entries={billing.ledger} label="your ledger" rowTestId="ledger-entry" />
       ) : null}
     </Section>
   );
