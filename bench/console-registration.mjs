@@ -6,11 +6,11 @@
 //
 //   npm run build && node bench/console-registration.mjs [--runs 200]
 import { parseArgs } from 'node:util';
+import { createNoAuthAuthenticator } from '@arbiter/auth';
 import { ModelCatalog } from '@arbiter/engine/catalog';
 import { servedPackAnalysers } from '@arbiter/server';
 // Internal modules, not the package's public API: the bench builds the app without a data directory.
 import { buildApp } from '../packages/server/dist/app.js';
-import { createNoAuthAuthenticator } from '../packages/server/dist/auth/authenticator.js';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '200' } } });
 const runs = Number(values.runs);

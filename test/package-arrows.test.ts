@@ -105,13 +105,14 @@ describe('the workspace packages', () => {
   });
 
   it('keep the harness server and storage below the server: neither imports it, storage imports no workspace package', () => {
-    for (const lower of ['@arbiter/harness-server', '@arbiter/storage', '@arbiter/json-body']) {
+    for (const lower of ['@arbiter/harness-server', '@arbiter/storage', '@arbiter/json-body', '@arbiter/auth']) {
       expect(names.has(lower)).toBe(true);
       expect([...(imports.get(lower)?.keys() ?? [])]).not.toContain('@arbiter/server');
       expect(workspaces.find(({ name }) => name === lower)?.dependencies).not.toContain('@arbiter/server');
     }
     expect([...(imports.get('@arbiter/storage')?.keys() ?? [])]).toEqual([]);
     expect([...(imports.get('@arbiter/json-body')?.keys() ?? [])]).toEqual([]);
+    expect([...(imports.get('@arbiter/auth')?.keys() ?? [])]).toEqual([]);
     // The server mounts the harness server; the arrow the test above forbids the other way is real.
     expect([...(imports.get('@arbiter/server')?.keys() ?? [])]).toContain('@arbiter/harness-server');
   });

@@ -1,10 +1,10 @@
+import type { Authenticator } from '@arbiter/auth';
+import { authPlugin } from '@arbiter/auth';
 import type { ModelCatalog } from '@arbiter/engine/catalog';
 import { type UhpPluginOptions, uhpPlugin } from '@arbiter/harness-server';
 import { installJsonBodyParser } from '@arbiter/json-body';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { apiReferencePlugin } from './api-reference/api-reference-plugin.js';
-import { authPlugin } from './auth/auth-plugin.js';
-import type { Authenticator } from './auth/authenticator.js';
 import { type KeyAdministration, keyAdminRoutes } from './auth/key-admin-routes.js';
 import { loopbackOnlyHook } from './auth/loopback-only.js';
 import { type BudgetAdministration, budgetAdminRoutes } from './billing/budget-admin-routes.js';

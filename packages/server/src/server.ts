@@ -1,3 +1,9 @@
+import {
+  type Authenticator,
+  createKeyAuthenticator,
+  createNoAuthAuthenticator,
+  LOCAL_PRINCIPAL_NAME,
+} from '@arbiter/auth';
 import type { PackAnalyser } from '@arbiter/decision';
 import type { EngineKind } from '@arbiter/engine/catalog';
 import { DEFAULT_ENGINE_KINDS, ModelCatalog } from '@arbiter/engine/catalog';
@@ -6,14 +12,8 @@ import { PrepaidBudgets, ProcessSandbox, type UhpPluginOptions } from '@arbiter/
 import { PostgresDatabase } from '@arbiter/storage';
 import type { FastifyInstance } from 'fastify';
 import { type AppOptions, buildApp } from './app.js';
-import {
-  type Authenticator,
-  createKeyAuthenticator,
-  createNoAuthAuthenticator,
-} from './auth/authenticator.js';
 import { type AnyKeyStore, closeKeyStore, openKeyStore } from './auth/open-key-store.js';
 import { PostgresKeyStore } from './auth/postgres-key-store.js';
-import { LOCAL_PRINCIPAL_NAME } from './auth/principal.js';
 import { resolveDataDir, secureDataDir } from './config/data-dir.js';
 import { loadServerConfig, type ServerConfig } from './config/server-config.js';
 import { servedPackAnalysers } from './served-pack-analysers.js';

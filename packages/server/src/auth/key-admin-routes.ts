@@ -1,3 +1,4 @@
+import { KEY_ROLES, type KeyRole, requirePrincipal } from '@arbiter/auth';
 import { errorBodySchema } from '@arbiter/decision';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -5,8 +6,6 @@ import { z } from 'zod';
 import { renderAuthenticationFailure } from '../decision/decision-routes.js';
 import { zodRequestValidator } from '../decision/zod-request-validator.js';
 import { ApiError } from '../errors/api-error.js';
-import { requirePrincipal } from './auth-plugin.js';
-import { KEY_ROLES, type KeyRole } from './key-role.js';
 import type {
   ApiKeyRecord,
   CreatedApiKey,

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import type { AuthenticatedKey, KeyRole, Principal } from '@arbiter/auth';
 import type { Database, Statement } from 'better-sqlite3';
 import { apiKeyHint, generateApiKey, hashApiKey } from './api-key.js';
-import type { AuthenticatedKey, KeyRole } from './key-role.js';
-import type { Principal } from './principal.js';
 
 /** An API key as listed: never the key itself, nor its hash. */
 export interface ApiKeyRecord {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import type { AuthenticatedKey, KeyRole, Principal } from '@arbiter/auth';
 import type { SqlDatabase } from '@arbiter/storage';
 import { apiKeyHint, generateApiKey, hashApiKey } from './api-key.js';
-import type { AuthenticatedKey, KeyRole } from './key-role.js';
 import {
   ACTIVE_OPERATOR_KEYS_SQL,
   type ApiKeyRecord,
@@ -16,7 +16,6 @@ import {
   type RevokeOptions,
   type RevokeOutcome,
 } from './key-store.js';
-import type { Principal } from './principal.js';
 
 /** The channel on which a node announces that a key was created or revoked. */
 export const KEYS_CHANNEL = 'arbiter_keys';

@@ -1,3 +1,5 @@
+import type { Principal } from '@arbiter/auth';
+import { requirePrincipal } from '@arbiter/auth';
 import { errorBodySchema } from '@arbiter/decision';
 import {
   type BudgetAccount,
@@ -9,9 +11,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requirePrincipal } from '../auth/auth-plugin.js';
 import { ADMIN_PREFIX, type KeyAdministration, requireOperator } from '../auth/key-admin-routes.js';
-import type { Principal } from '../auth/principal.js';
 import { renderAuthenticationFailure } from '../decision/decision-routes.js';
 import { zodRequestValidator } from '../decision/zod-request-validator.js';
 import { ApiError } from '../errors/api-error.js';

@@ -1,3 +1,4 @@
+import { type AuthenticationFailureRenderer, requirePrincipal } from '@arbiter/auth';
 import {
   type DecisionRequest,
   decisionRequestSchema,
@@ -12,7 +13,6 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { type AuthenticationFailureRenderer, requirePrincipal } from '../auth/auth-plugin.js';
 import { ApiError } from '../errors/api-error.js';
 import { gateCheckRoutes } from '../gate/gate-check-routes.js';
 import { connectionSignal } from './connection-signal.js';

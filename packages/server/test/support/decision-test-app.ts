@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createKeyAuthenticator } from '@arbiter/auth';
 import { ModelCatalog } from '@arbiter/engine';
 import { openDatabase } from '@arbiter/storage';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
-import { createKeyAuthenticator } from '../../src/auth/authenticator.js';
 import { KeyStore } from '../../src/auth/key-store.js';
 import type { ServerLimits } from '../../src/decision/decision-limits.js';
 import { servedPackAnalysers } from '../../src/served-pack-analysers.js';

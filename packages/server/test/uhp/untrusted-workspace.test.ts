@@ -4,7 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { PrepaidBudgets } from '@arbiter/harness-server';
-import { type SqlDatabase } from '@arbiter/storage';
+import type { SqlDatabase } from '@arbiter/storage';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_PRICING, UNIT } from '../billing/fixtures/test-pricing.js';
 import { call, expectWellFormedStream, streamTask, until } from '../support/uhp-test-client.js';

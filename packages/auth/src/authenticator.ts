@@ -1,5 +1,4 @@
-import type { KeyRole } from './key-role.js';
-import type { KeyStore } from './key-store.js';
+import type { AuthenticatedKey, KeyRole } from './key-role.js';
 import type { Principal } from './principal.js';
 
 export type AuthenticationFailureCode = 'missing_credential' | 'invalid_credential';
@@ -17,8 +16,14 @@ export interface Authenticator {
 
 const BEARER = /^Bearer[ \t]+([^\s]+)[ \t]*$/i;
 
+/** What checks a bearer key: the server's key stores (SQLite and PostgreSQL) both are one. */
+export interface KeyVerifier {
+  /** The key's principal and role, or null when the key is unknown or revoked. */
+  authenticateKey(token: string): AuthenticatedKey | null;
+}
+
 /** Bearer API keys checked against the key store on every request. */
-export function createKeyAuthenticator(keys: Pick<KeyStore, 'authenticateKey'>): Authenticator {
+export function createKeyAuthenticator(keys: KeyVerifier): Authenticator {
   return {
     mode: 'api-key',
     authenticate(authorization) {

@@ -1,0 +1,16 @@
+export {
+  type AuthenticationFailureRenderer,
+  authenticate,
+  authPlugin,
+  requirePrincipal,
+} from './auth-plugin.js';
+export {
+  type AuthenticationFailureCode,
+  type AuthenticationResult,
+  type Authenticator,
+  createKeyAuthenticator,
+  createNoAuthAuthenticator,
+  type KeyVerifier,
+} from './authenticator.js';
+export { type AuthenticatedKey, KEY_ROLES, type KeyRole } from './key-role.js';
+export { LOCAL_PRINCIPAL_NAME, type Principal } from './principal.js';
