@@ -1,7 +1,8 @@
 // What other packages use of the server (the CLI, the UHP client's tests, the benchmarks); the rest
 // is the server's own. Add a name here when another package needs it, not before.
 export { SERVER_VERSION } from './app.js';
-export { authenticate } from './auth/auth-plugin.js';
+export { authenticate, authPlugin } from './auth/auth-plugin.js';
+export { createKeyAuthenticator, createNoAuthAuthenticator } from './auth/authenticator.js';
 export { type ApiKeyRecord, KeyStore } from './auth/key-store.js';
 export { type AnyKeyStore, closeKeyStore, openKeyStore } from './auth/open-key-store.js';
 export { PostgresKeyStore } from './auth/postgres-key-store.js';

@@ -6,7 +6,9 @@ import { createToolGateAnalyser } from '@arbiter/tool-gate-analysis';
 import { UHP_VERSION, UHP_VERSION_HEADER } from '@arbiter/uhp/wire';
 import multipart from '@fastify/multipart';
 import type { Database } from 'better-sqlite3';
-import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import fastifyPlugin from 'fastify-plugin';
+import { type AuthenticationFailureRenderer, requirePrincipal } from '../auth/auth-plugin.js';
 import { billingMigrations } from '../billing/billing-migrations.js';
 import { type BudgetPricing, PrepaidBudgets } from '../billing/prepaid-budgets.js';
 import { installJsonBodyParser, JSON_TOO_DEEP_CODE, MAX_JSON_DEPTH } from '../json-body.js';
@@ -22,6 +24,7 @@ import { registerHarnessRoutes } from './routes/harness-routes.js';
 import { registerResponseRoutes } from './routes/response-routes.js';
 import { registerSessionRoutes } from './routes/session-routes.js';
 import { registerSharedViewRoutes } from './routes/shared-view-routes.js';
+import { uhpRequestValidator } from './routes/uhp-request-validator.js';
 import { AcpRuntime, type AcpRuntimeOptions } from './runtime/acp/acp-runtime.js';
 import { type AgentBaseConfigInput, createAgentRuntime } from './runtime/agent/agent-base-config.js';
 import type { HarnessRuntime } from './runtime/harness-runtime.js';
@@ -37,19 +40,9 @@ import { DEFAULT_STREAM_LIMITS, KEEP_ALIVE_MS, type StreamLimits } from './strea
 import { systemTaskClock, type TaskClock } from './task-clock.js';
 import { DEFAULT_LEASE_MS, TaskRunner } from './task-runner.js';
 import { type TaskLimits, TaskService } from './task-service.js';
-import { UhpHttpError } from './uhp-error.js';
+import { UhpFailure } from './uhp-error.js';
 import type { UhpServices } from './uhp-services.js';
 import type { WorkspaceToolLimits } from './workspace/workspace-tools.js';
-
-export interface UhpPrincipal {
-  readonly id: string;
-}
-
-/** Maps a bearer token to its principal, or null when the token is unknown. */
-export type UhpAuthenticator = (token: string) => UhpPrincipal | null | Promise<UhpPrincipal | null>;
-
-/** The one principal of a server started with `--no-auth`. */
-export const LOCAL_PRINCIPAL: UhpPrincipal = { id: 'local' };
 
 export const DEFAULT_TASK_LIMITS: TaskLimits = {
   maxFileBytes: 25 * 1024 * 1024,
@@ -67,8 +60,6 @@ export interface UhpPluginOptions {
    */
   readonly db: Database | SqlDatabase;
   readonly dataDir: string;
-  /** `null` serves every request as LOCAL_PRINCIPAL (`--no-auth`, single local user). */
-  readonly authenticate: UhpAuthenticator | null;
   /** Harness bases; defaults to the `agent` base on the offline model. */
   readonly runtimes?: readonly HarnessRuntime[];
   readonly offlineChunkDelayMs?: number;
@@ -123,18 +114,23 @@ function findOnPath(binary: string): string | null {
   }
 }
 
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** Served without a credential (discovery, shared views). */
-    uhpPublic?: boolean;
-  }
-}
+/** A refused credential in UHP's envelope, with `WWW-Authenticate: Bearer` as for the Decision API. */
+const renderAuthenticationFailure: AuthenticationFailureRenderer = (failure, _request, reply) => {
+  const refusal = new UhpFailure(
+    failure.code,
+    failure.code === 'missing_credential'
+      ? 'This endpoint needs a bearer credential.'
+      : 'The credential is not valid.',
+  );
+  return reply.code(refusal.statusCode).header('www-authenticate', 'Bearer').send(refusal.toEnvelope());
+};
 
 /**
- * The UHP 2026-08-11 API as one encapsulated Fastify plugin; register it with `prefix: '/api/harness'`.
- * Version negotiation, authentication and the error envelope are hooks of this plugin only.
+ * The UHP 2026-08-11 API as one encapsulated Fastify plugin; register it with `prefix: '/api/harness'`
+ * after `authPlugin`, whose authenticator it uses (`requirePrincipal`, `request.principal`). Version
+ * negotiation, the UHP validator and the error envelope are hooks of this plugin only.
  */
-export async function uhpPlugin(app: FastifyInstance, options: UhpPluginOptions): Promise<void> {
+async function uhpHarness(app: FastifyInstance, options: UhpPluginOptions): Promise<void> {
   // A better-sqlite3 connection (tests, embedders) gets the UHP and billing tables here; a
   // `SqlDatabase` from `openStorage` already holds every migration.
   let db: SqlDatabase;
@@ -192,8 +188,6 @@ export async function uhpPlugin(app: FastifyInstance, options: UhpPluginOptions)
     ];
   const harnesses = new HarnessService(store, new Map(runtimes.map((runtime) => [runtime.base, runtime])));
   const tasks = new TaskService(store, events, runner, layout, harnesses, limits, budgets, clock);
-  const principals = new WeakMap<FastifyRequest, string>();
-  const tokens = new WeakMap<FastifyRequest, string>();
   let previewConverter: string | null | undefined;
   const services: UhpServices = {
     store,
@@ -213,18 +207,16 @@ export async function uhpPlugin(app: FastifyInstance, options: UhpPluginOptions)
     keepAliveMs: options.keepAliveMs ?? KEEP_ALIVE_MS,
     streamLimits: { ...DEFAULT_STREAM_LIMITS, ...options.streamLimits },
     openStreams: new Set(),
-    principalOf(request) {
-      const principal = principals.get(request);
-      if (!principal)
-        throw new UhpHttpError(401, 'missing_credential', 'This endpoint needs a bearer credential.');
-      return principal;
-    },
     credentialCheckOf(request) {
-      const token = tokens.get(request);
-      const principalId = principals.get(request);
-      const authenticate = options.authenticate;
-      if (token === undefined || principalId === undefined || authenticate === null) return null;
-      return async () => (await authenticate(token))?.id === principalId;
+      const principal = request.principal;
+      const authenticator = app.authenticator;
+      if (principal === null || authenticator.mode === 'none') return null;
+      // The header the stream was opened with, asked again: a revoked key no longer maps to its principal.
+      const authorization = request.headers.authorization;
+      return () => {
+        const result = authenticator.authenticate(authorization);
+        return result.ok && result.principal.id === principal.id;
+      };
     },
     baseUrlOf(request) {
       return `${request.protocol}://${request.host}${app.prefix}`;
@@ -284,97 +276,92 @@ export async function uhpPlugin(app: FastifyInstance, options: UhpPluginOptions)
 
   installJsonBodyParser(app);
   await app.register(multipart, { limits: { fileSize: limits.maxFileBytes, files: 1, fields: 10 } });
+  // Route schemas validate into UHP's envelope; replies are serialised as plain JSON (the response
+  // schemas document the routes, as the Decision API's do).
+  app.setValidatorCompiler(uhpRequestValidator);
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback style, as `requirePrincipal`: no promise per request for a header check.
+  app.addHook('onRequest', (request, reply, done) => {
     const asked = request.headers['uhp-version'];
     reply.header(UHP_VERSION_HEADER, UHP_VERSION);
     if (asked !== undefined && !(SUPPORTED_VERSIONS as readonly string[]).includes(String(asked))) {
-      throw new UhpHttpError(
-        400,
-        'unsupported_protocol_version',
-        'This server does not support the requested UHP-Version.',
-        {
-          param: 'UHP-Version',
-          detail: { supported: [...SUPPORTED_VERSIONS] },
-        },
+      done(
+        new UhpFailure(
+          'unsupported_protocol_version',
+          'This server does not support the requested UHP-Version.',
+          { param: 'UHP-Version', detail: { supported: [...SUPPORTED_VERSIONS] } },
+        ),
       );
-    }
-    if (request.routeOptions.config?.uhpPublic) return;
-    if (options.authenticate === null) {
-      principals.set(request, LOCAL_PRINCIPAL.id);
       return;
     }
-    const header = request.headers.authorization;
-    if (!header)
-      throw new UhpHttpError(401, 'missing_credential', 'This endpoint needs a bearer credential.');
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    const principal = match?.[1] ? await options.authenticate(match[1]) : null;
-    if (!principal) throw new UhpHttpError(401, 'invalid_credential', 'The credential is not valid.');
-    principals.set(request, principal.id);
-    tokens.set(request, match![1]!);
+    done();
   });
 
+  // The one place where a failure becomes HTTP: a service's `UhpFailure` gets its status and type
+  // from the registry; Fastify's and the multipart parser's errors are mapped to registered codes.
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof UhpHttpError) return reply.status(error.statusCode).send(error.toEnvelope());
+    const failure = UhpFailure.isInstance(error) ? error : fromFrameworkError(error, request.isMultipart());
+    if (failure.code === 'arbiter_internal_error') request.log.error({ err: error }, 'UHP request failed');
+    return reply.status(failure.statusCode).send(failure.toEnvelope());
+  });
+
+  app.setNotFoundHandler((_request, reply) => {
+    const error = new UhpFailure('arbiter_route_not_found', 'No UHP endpoint has this method and path.');
+    return reply.status(error.statusCode).send(error.toEnvelope());
+  });
+
+  function fromFrameworkError(error: FastifyError, multipart: boolean): UhpFailure {
     const status = error.statusCode ?? 500;
-    let mapped: UhpHttpError;
-    if (error.code === 'FST_REQ_FILE_TOO_LARGE' || (status === 413 && request.isMultipart())) {
-      mapped = new UhpHttpError(
-        413,
-        'file_too_large',
-        `A file may be at most ${limits.maxFileBytes} bytes.`,
-        {
-          param: 'file',
-          detail: { max_bytes: limits.maxFileBytes },
-        },
-      );
-    } else if (status === 413) {
-      mapped = new UhpHttpError(413, 'arbiter_request_too_large', 'The request body is too large.');
-    } else if (status === 415) {
-      mapped = new UhpHttpError(415, 'arbiter_unsupported_media_type', 'Send the body as application/json.', {
-        type: 'invalid_request_error',
+    if (error.code === 'FST_REQ_FILE_TOO_LARGE' || (status === 413 && multipart))
+      return new UhpFailure('file_too_large', `A file may be at most ${limits.maxFileBytes} bytes.`, {
+        param: 'file',
+        detail: { max_bytes: limits.maxFileBytes },
       });
-    } else if (error.code === JSON_TOO_DEEP_CODE) {
-      mapped = new UhpHttpError(
-        400,
+    if (status === 413) return new UhpFailure('arbiter_request_too_large', 'The request body is too large.');
+    if (status === 415)
+      return new UhpFailure('arbiter_unsupported_media_type', 'Send the body as application/json.');
+    if (error.code === JSON_TOO_DEEP_CODE)
+      return new UhpFailure(
         'invalid_input',
         `The JSON body is nested deeper than ${MAX_JSON_DEPTH} levels.`,
         {
           detail: { max_depth: MAX_JSON_DEPTH },
         },
       );
-    } else if (status >= 400 && status < 500) {
-      mapped = new UhpHttpError(
-        400,
+    if (status >= 400 && status < 500)
+      return new UhpFailure(
         'invalid_input',
         error.code?.includes('JSON') || error instanceof SyntaxError
           ? 'The body is not valid JSON.'
           : 'The request is malformed.',
       );
-    } else {
-      request.log.error({ err: error }, 'UHP request failed');
-      mapped = new UhpHttpError(500, 'arbiter_internal_error', 'The server failed to handle this request.', {
-        type: 'server_error',
-      });
-    }
-    return reply.status(mapped.statusCode).send(mapped.toEnvelope());
-  });
+    return new UhpFailure('arbiter_internal_error', 'The server failed to handle this request.');
+  }
 
-  app.setNotFoundHandler((_request, reply) => {
-    const error = new UhpHttpError(
-      404,
-      'arbiter_route_not_found',
-      'No UHP endpoint has this method and path.',
-    );
-    return reply.status(404).send(error.toEnvelope());
+  // Discovery and shared views are public; every other route runs after `requirePrincipal`, so its
+  // handler reads `request.principal`.
+  await app.register(async (open) => {
+    registerDiscoveryRoutes(open);
+    registerSharedViewRoutes(open, services);
   });
-
-  registerDiscoveryRoutes(app);
-  registerHarnessRoutes(app, services);
-  registerResponseRoutes(app, services);
-  registerSessionRoutes(app, services);
-  registerFileRoutes(app, services);
-  registerSharedViewRoutes(app, services);
-  registerGateAuditRoutes(app, services);
-  registerBudgetRoutes(app, services, budgets);
+  await app.register(async (owned) => {
+    owned.addHook('onRequest', requirePrincipal(renderAuthenticationFailure));
+    registerHarnessRoutes(owned, services);
+    registerResponseRoutes(owned, services);
+    registerSessionRoutes(owned, services);
+    registerFileRoutes(owned, services);
+    registerGateAuditRoutes(owned, services);
+    registerBudgetRoutes(owned, services, budgets);
+  });
 }
+
+/** The UHP plugin, which needs the app's authenticator (`authPlugin`) registered before it. */
+export const uhpPlugin = fastifyPlugin(uhpHarness, {
+  name: 'arbiter-uhp',
+  fastify: '5.x',
+  dependencies: ['arbiter-auth'],
+  decorators: { fastify: ['authenticator'], request: ['principal'] },
+  // Its hooks, error handler and validator stay inside its prefix.
+  encapsulate: true,
+});

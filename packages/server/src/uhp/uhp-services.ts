@@ -25,7 +25,6 @@ export interface UhpServices {
   readonly streamLimits: StreamLimits;
   /** Streams currently open, so shutdown can end them instead of waiting for clients. */
   readonly openStreams: Set<SseWriter>;
-  principalOf(request: FastifyRequest): string;
   /** Re-checks the credential a request came with (null under `--no-auth`), for long-lived streams. */
   credentialCheckOf(request: FastifyRequest): (() => boolean | Promise<boolean>) | null;
   /** Absolute base URL of the UHP API as the client reached it (`http://host:port/api/harness`). */

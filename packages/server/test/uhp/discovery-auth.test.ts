@@ -62,7 +62,7 @@ describe('authentication', () => {
   });
 
   it('serves a --no-auth server as one local principal', async () => {
-    const local = await startUhpTestServer({ authenticate: null });
+    const local = await startUhpTestServer({ noAuth: true });
     try {
       const result = await call(local.baseUrl, '/v1/harnesses');
       expect(result.status).toBe(200);

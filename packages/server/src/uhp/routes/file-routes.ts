@@ -1,16 +1,45 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileObjectSchema } from '@arbiter/uhp/wire';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { writeFileAtomically } from '../../storage/atomic-file.js';
 import { safeFilename } from '../input/task-input.js';
 import { mediaTypeOf } from '../media-type.js';
 import { isObjectId, newObjectId } from '../object-id.js';
 import type { StoredFile } from '../storage/uhp-store.js';
-import { invalidInput, notFound, UhpHttpError } from '../uhp-error.js';
+import { invalidInput, notFound, UhpFailure } from '../uhp-error.js';
 import type { UhpServices } from '../uhp-services.js';
 import { Workspace } from '../workspace/workspace.js';
 import { presentFile } from './present-file.js';
+import { documentsOnly } from './uhp-request-validator.js';
+import {
+  BEARER,
+  containerFileParams,
+  errorAnswers,
+  fileBytesContent,
+  fileParams,
+} from './uhp-route-schemas.js';
+
+const tags = ['uhp: files'];
+
+/**
+ * `POST /v1/files`: one part named `file`. Documented here and read by the handler, which streams
+ * it with the size limit and checks the field itself (Fastify does not parse multipart bodies).
+ */
+const uploadBody = {
+  content: {
+    'multipart/form-data': {
+      schema: documentsOnly(
+        z.object({
+          file: z.any().meta({ type: 'string', format: 'binary', description: 'The file (25 MiB at most)' }),
+        }),
+      ),
+    },
+  },
+};
 
 const PREVIEW_TIMEOUT_MS = 60_000;
 
@@ -27,7 +56,7 @@ function contentDisposition(filename: string): string {
  * refusals keep their status.
  */
 function malformedMultipart(error: unknown): unknown {
-  if (error instanceof UhpHttpError) return error;
+  if (UhpFailure.isInstance(error)) return error;
   const status = (error as { statusCode?: number }).statusCode;
   if (typeof status === 'number' && status < 500) return error;
   return invalidInput(
@@ -37,12 +66,15 @@ function malformedMultipart(error: unknown): unknown {
 }
 
 /** Uploads, artifact downloads (raw, nosniff) and PDF previews. Ids never leave their container. */
-export function registerFileRoutes(app: FastifyInstance, services: UhpServices): void {
+export function registerFileRoutes(fastify: FastifyInstance, services: UhpServices): void {
   const { store, layout } = services;
-  type ContainerFileParams = { Params: { container_id: string; file_id: string } };
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  type ContainerFileRequest = Pick<FastifyRequest, 'principal'> & {
+    params: { container_id: string; file_id: string };
+  };
 
-  const containerFile = async (request: FastifyRequest<ContainerFileParams>): Promise<StoredFile> => {
-    const principalId = services.principalOf(request);
+  const containerFile = async (request: ContainerFileRequest): Promise<StoredFile> => {
+    const principalId = request.principal!.id;
     const { container_id: containerId, file_id: fileId } = request.params;
     // Only our own id formats reach storage: `../`, `%2f` and absolute paths never match them.
     if (!isObjectId(containerId, 'cntr') || !isObjectId(fileId, 'file'))
@@ -72,8 +104,18 @@ export function registerFileRoutes(app: FastifyInstance, services: UhpServices):
       .send(fs.createReadStream('', { fd, autoClose: true }));
   };
 
-  app.post('/v1/files', async (request) => {
-    const principalId = services.principalOf(request);
+  const upload = {
+    schema: {
+      operationId: 'uhpUploadFile',
+      summary: 'Upload a file for a later task’s `input_file.file_id`',
+      tags,
+      security: BEARER,
+      body: uploadBody,
+      response: { 200: fileObjectSchema.describe('The stored file'), ...errorAnswers([413]) },
+    },
+  };
+  app.post('/v1/files', upload, async (request) => {
+    const principalId = request.principal!.id;
     if (!request.isMultipart())
       throw invalidInput('Upload a file as multipart/form-data in the field "file".', 'file');
     let part: Awaited<ReturnType<typeof request.file>>;
@@ -109,34 +151,67 @@ export function registerFileRoutes(app: FastifyInstance, services: UhpServices):
     return presentFile(file);
   });
 
-  app.get<{ Params: { file_id: string } }>('/v1/files/:file_id', async (request) => {
+  const readFile = {
+    schema: {
+      operationId: 'uhpGetFile',
+      summary: 'Read an uploaded file’s record',
+      tags,
+      security: BEARER,
+      params: fileParams,
+      response: { 200: fileObjectSchema.describe('The file'), ...errorAnswers([404]) },
+    },
+  };
+  app.get('/v1/files/:file_id', readFile, async (request) => {
     const id = request.params.file_id;
-    const file = isObjectId(id, 'file') ? await store.getFile(services.principalOf(request), id) : undefined;
+    const file = isObjectId(id, 'file') ? await store.getFile(request.principal!.id, id) : undefined;
     if (!file) throw notFound('file_not_found', 'file');
     return presentFile(file);
   });
 
-  app.get<ContainerFileParams>(
-    '/v1/containers/:container_id/files/:file_id/content',
-    async (request, reply) => {
-      const file = await containerFile(request);
-      return sendBytes(reply, layout.fileBlob(file.id), file.mediaType, file.filename);
+  const download = {
+    schema: {
+      operationId: 'uhpDownloadFile',
+      summary: 'Download an artifact: its raw bytes, as an attachment',
+      tags,
+      security: BEARER,
+      params: containerFileParams,
+      response: {
+        200: {
+          description:
+            'The bytes with the file’s own type (from its extension), `nosniff` and a `sandbox` CSP',
+          content: fileBytesContent('application/octet-stream', 'The file'),
+        },
+        ...errorAnswers([404]),
+      },
     },
-  );
+  };
+  app.get('/v1/containers/:container_id/files/:file_id/content', download, async (request, reply) => {
+    const file = await containerFile(request);
+    return sendBytes(reply, layout.fileBlob(file.id), file.mediaType, file.filename);
+  });
 
-  app.get<ContainerFileParams>('/v1/containers/:container_id/files/:file_id/pdf', async (request, reply) => {
+  const preview = {
+    schema: {
+      operationId: 'uhpPreviewFile',
+      summary: 'A PDF preview of an artifact (LibreOffice in the sandbox for other types)',
+      tags,
+      security: BEARER,
+      params: containerFileParams,
+      response: {
+        200: { description: 'The PDF', content: fileBytesContent('application/pdf', 'A PDF') },
+        ...errorAnswers([404, 501, 502]),
+      },
+    },
+  };
+  app.get('/v1/containers/:container_id/files/:file_id/pdf', preview, async (request, reply) => {
     const file = await containerFile(request);
     const pdfName = `${path.posix.basename(file.filename).replace(/\.[^.]*$/, '')}.pdf`;
     if (file.mediaType === 'application/pdf')
       return sendBytes(reply, layout.fileBlob(file.id), 'application/pdf', pdfName);
     if (!services.previewConverter)
-      throw new UhpHttpError(
-        501,
+      throw new UhpFailure(
         'preview_unavailable',
         'PDF previews need LibreOffice (soffice), which is not installed on this server.',
-        {
-          type: 'server_error',
-        },
       );
     // The converter reads a file a tenant wrote, so it runs as any tenant program does: in the
     // process sandbox, with a scratch directory as its only writable place, and its output is read
@@ -167,9 +242,7 @@ export function registerFileRoutes(app: FastifyInstance, services: UhpServices):
         .header('x-content-type-options', 'nosniff')
         .send(pdf);
     } catch {
-      throw new UhpHttpError(502, 'preview_failed', 'This file could not be converted to PDF.', {
-        type: 'server_error',
-      });
+      throw new UhpFailure('preview_failed', 'This file could not be converted to PDF.');
     } finally {
       fs.rmSync(workDir, { recursive: true, force: true });
     }

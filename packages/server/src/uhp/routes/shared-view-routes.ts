@@ -1,8 +1,25 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { inputTextOf } from '../turn-text.js';
 import { notFound } from '../uhp-error.js';
 import type { UhpServices } from '../uhp-services.js';
 import { sessionTurns } from './session-turns.js';
+import { errorAnswers, PUBLIC } from './uhp-route-schemas.js';
+
+const sharedViewSchema = z.object({
+  object: z.literal('session.shared_view'),
+  title: z.string(),
+  read_only: z.literal(true),
+  turns: z.array(
+    z.object({
+      status: z.string(),
+      created_at: z.number().int(),
+      input_text: z.string(),
+      output_text: z.string(),
+    }),
+  ),
+});
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
@@ -12,9 +29,27 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${cha
  * or upload through a token, and revoking deletes the token.
  */
 export function registerSharedViewRoutes(app: FastifyInstance, services: UhpServices): void {
-  app.get<{ Params: { token: string } }>(
+  app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/shared/:token',
-    { config: { uhpPublic: true } },
+    {
+      schema: {
+        operationId: 'uhpSharedView',
+        summary: 'The read-only view behind a share token (no credential): HTML, or JSON on request',
+        tags: ['uhp: sessions'],
+        security: PUBLIC,
+        params: z.object({ token: z.string().describe('The token of `POST /v1/sessions/{id}/share`') }),
+        response: {
+          200: {
+            description: 'Each turn’s input text and final answer; JSON with `Accept: application/json`',
+            content: {
+              'text/html': { schema: z.string() },
+              'application/json': { schema: sharedViewSchema },
+            },
+          },
+          ...errorAnswers([404], { authenticated: false }),
+        },
+      },
+    },
     async (request, reply) => {
       const session = /^[A-Za-z0-9_-]{32}$/.test(request.params.token)
         ? await services.store.sessionOfShareToken(request.params.token)
@@ -35,7 +70,7 @@ export function registerSharedViewRoutes(app: FastifyInstance, services: UhpServ
         .header('x-content-type-options', 'nosniff')
         .header('referrer-policy', 'no-referrer')
         .header('cache-control', 'no-store');
-      const view = { object: 'session.shared_view', title: session.title, read_only: true, turns };
+      const view = { object: 'session.shared_view', title: session.title, read_only: true, turns } as const;
       if (request.headers.accept?.includes('application/json')) return view;
       const body = turns
         .map(
