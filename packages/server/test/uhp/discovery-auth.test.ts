@@ -1,4 +1,11 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/storage/database.js';
+import { uhpMigrations } from '../../src/uhp/storage/uhp-migrations.js';
+import { uhpPlugin } from '../../src/uhp/uhp-plugin.js';
 import { call, expectSchema } from '../support/uhp-test-client.js';
 import { startUhpTestServer, TEST_KEYS, type UhpTestServer } from '../support/uhp-test-server.js';
 
@@ -59,6 +66,19 @@ describe('authentication', () => {
     expect(invalid.status).toBe(401);
     expect(invalid.json.error).toMatchObject({ type: 'authentication_error', code: 'invalid_credential' });
     expect(invalid.text).not.toContain('not-a-key');
+  });
+
+  it('uses the app’s authentication, and refuses to start without it rather than serve unauthenticated', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-uhp-noauthplugin-'));
+    const db = openDatabase(dataDir, uhpMigrations);
+    const app = Fastify({ logger: false });
+    try {
+      app.register(uhpPlugin, { prefix: '/api/harness', db, dataDir });
+      await expect(app.ready()).rejects.toThrow(/'authenticator' required by 'arbiter-uhp'|arbiter-auth/);
+    } finally {
+      db.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('serves a --no-auth server as one local principal', async () => {
