@@ -1,47 +1,34 @@
-import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { createInProcessGateClient } from '@arbiter/engine/builtin';
-import { resolveToolGateThresholds } from '@arbiter/tool-gate/contract';
-import { createToolGateAnalyser } from '@arbiter/tool-gate-analysis';
 import { UHP_VERSION, UHP_VERSION_HEADER } from '@arbiter/uhp/wire';
 import multipart from '@fastify/multipart';
 import type { Database } from 'better-sqlite3';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
 import { type AuthenticationFailureRenderer, requirePrincipal } from '../auth/auth-plugin.js';
-import { billingMigrations } from '../billing/billing-migrations.js';
-import { type BudgetPricing, PrepaidBudgets } from '../billing/prepaid-budgets.js';
+import type { BudgetPricing } from '../billing/prepaid-budgets.js';
 import { installJsonBodyParser, JSON_TOO_DEEP_CODE, MAX_JSON_DEPTH } from '../json-body.js';
-import { applyMigrations } from '../storage/database.js';
 import type { SqlDatabase } from '../storage/sql-database.js';
-import { SqliteDatabase } from '../storage/sqlite-database.js';
-import { HarnessService } from './harness/harness-service.js';
-import { registerBudgetRoutes } from './routes/budget-routes.js';
-import { registerDiscoveryRoutes, SUPPORTED_VERSIONS } from './routes/discovery-routes.js';
-import { registerFileRoutes } from './routes/file-routes.js';
-import { registerGateAuditRoutes } from './routes/gate-audit-routes.js';
-import { registerHarnessRoutes } from './routes/harness-routes.js';
-import { registerResponseRoutes } from './routes/response-routes.js';
-import { registerSessionRoutes } from './routes/session-routes.js';
-import { registerSharedViewRoutes } from './routes/shared-view-routes.js';
+import { budgetRoutes } from './routes/budget-routes.js';
+import { discoveryRoutes, SUPPORTED_VERSIONS } from './routes/discovery-routes.js';
+import { fileRoutes } from './routes/file-routes.js';
+import { gateAuditRoutes } from './routes/gate-audit-routes.js';
+import { harnessRoutes } from './routes/harness-routes.js';
+import { responseRoutes } from './routes/response-routes.js';
+import { sessionRoutes } from './routes/session-routes.js';
+import { sharedViewRoutes } from './routes/shared-view-routes.js';
 import { uhpRequestValidator } from './routes/uhp-request-validator.js';
-import { AcpRuntime, type AcpRuntimeOptions } from './runtime/acp/acp-runtime.js';
-import { type AgentBaseConfigInput, createAgentRuntime } from './runtime/agent/agent-base-config.js';
+import type { AcpRuntimeOptions } from './runtime/acp/acp-runtime.js';
+import type { AgentBaseConfigInput } from './runtime/agent/agent-base-config.js';
 import type { HarnessRuntime } from './runtime/harness-runtime.js';
-import { OfflineAgentRuntime } from './runtime/offline/offline-runtime.js';
-import { HarnessToolGate, type ToolGatingOptions } from './runtime/tool-gating/harness-tool-gate.js';
-import { ProcessSandbox } from './sandbox/process-sandbox.js';
+import type { HarnessToolGate, ToolGatingOptions } from './runtime/tool-gating/harness-tool-gate.js';
+import type { ProcessSandbox } from './sandbox/process-sandbox.js';
 import type { SandboxConfigInput } from './sandbox/sandbox-config.js';
-import { UhpDataLayout } from './storage/data-layout.js';
-import { uhpMigrations } from './storage/uhp-migrations.js';
-import { UhpStore } from './storage/uhp-store.js';
-import { EventLog } from './streaming/event-log.js';
-import { DEFAULT_STREAM_LIMITS, KEEP_ALIVE_MS, type StreamLimits } from './streaming/sse-writer.js';
-import { systemTaskClock, type TaskClock } from './task-clock.js';
-import { DEFAULT_LEASE_MS, TaskRunner } from './task-runner.js';
-import { type TaskLimits, TaskService } from './task-service.js';
+import { uhpStoragePlugin } from './storage/uhp-storage-plugin.js';
+import type { StreamLimits } from './streaming/sse-writer.js';
+import { uhpStreamsPlugin } from './streaming/uhp-streams-plugin.js';
+import type { TaskClock } from './task-clock.js';
+import type { TaskLimits } from './task-service.js';
 import { UhpFailure } from './uhp-error.js';
-import type { UhpServices } from './uhp-services.js';
+import { uhpTasksPlugin } from './uhp-tasks-plugin.js';
 import type { WorkspaceToolLimits } from './workspace/workspace-tools.js';
 
 export const DEFAULT_TASK_LIMITS: TaskLimits = {
@@ -49,9 +36,6 @@ export const DEFAULT_TASK_LIMITS: TaskLimits = {
   sessionRetentionMs: 30 * 24 * 3600 * 1000,
   idempotencyRetentionMs: 48 * 3600 * 1000,
 };
-
-/** Default interval at which open streams re-check their credential. */
-export const CREDENTIAL_CHECK_MS = 1000;
 
 export interface UhpPluginOptions {
   /**
@@ -106,14 +90,6 @@ export interface ClusterOptions {
   readonly pollMs?: number;
 }
 
-function findOnPath(binary: string): string | null {
-  try {
-    return execFileSync('/bin/sh', ['-c', `command -v ${binary}`], { encoding: 'utf8' }).trim() || null;
-  } catch {
-    return null;
-  }
-}
-
 /** A refused credential in UHP's envelope, with `WWW-Authenticate: Bearer` as for the Decision API. */
 const renderAuthenticationFailure: AuthenticationFailureRenderer = (failure, _request, reply) => {
   const refusal = new UhpFailure(
@@ -131,147 +107,18 @@ const renderAuthenticationFailure: AuthenticationFailureRenderer = (failure, _re
  * negotiation, the UHP validator and the error envelope are hooks of this plugin only.
  */
 async function uhpHarness(app: FastifyInstance, options: UhpPluginOptions): Promise<void> {
-  // A better-sqlite3 connection (tests, embedders) gets the UHP and billing tables here; a
-  // `SqlDatabase` from `openStorage` already holds every migration.
-  let db: SqlDatabase;
-  if ('dialect' in options.db) db = options.db;
-  else {
-    applyMigrations(options.db, [...uhpMigrations, ...billingMigrations]);
-    db = new SqliteDatabase(options.db);
-  }
   const limits = { ...DEFAULT_TASK_LIMITS, ...options.limits };
-  const clock = options.clock ?? systemTaskClock;
-  const store = new UhpStore(db);
-  const nodeId = options.cluster?.nodeId ?? `node_${randomBytes(6).toString('hex')}`;
-  const leaseMs = options.cluster?.leaseMs ?? DEFAULT_LEASE_MS;
-  const events = new EventLog(store, {
-    nodeId,
-    pollMs: db.dialect === 'postgres' ? (options.cluster?.pollMs ?? 1000) : null,
+  // The services, each a plugin that decorates this instance and names what it needs.
+  await app.register(uhpStoragePlugin, {
+    db: options.db,
+    dataDir: options.dataDir,
+    pricing: options.pricing,
   });
-  const layout = new UhpDataLayout(options.dataDir);
-  const budgets = new PrepaidBudgets(db, options.pricing);
-  const sandbox =
-    options.sandbox instanceof ProcessSandbox ? options.sandbox : await ProcessSandbox.open(options.sandbox);
-  const runner = new TaskRunner(
-    store,
-    events,
-    layout,
-    sandbox,
-    options.toolLimits,
-    budgets,
-    {
-      nodeId,
-      clock: options.cluster?.clock ?? Date.now,
-      leaseMs,
-    },
-    clock,
-  );
-  // The operator's threshold overrides reach both the analysis's disposition and the composition.
-  const thresholds = resolveToolGateThresholds(options.toolGating?.thresholds);
-  const gate = new HarnessToolGate(
-    createInProcessGateClient({ analyser: createToolGateAnalyser(thresholds) }),
-    layout.gateAuditLog(),
-    options.toolGating,
-  );
-  const runtimes = options.createRuntimes?.(gate) ??
-    options.runtimes ?? [
-      options.agent
-        ? await createAgentRuntime(options.agent, gate, {
-            offlineChunkDelayMs: options.offlineChunkDelayMs ?? 80,
-          })
-        : new OfflineAgentRuntime({
-            chunkDelayMs: options.offlineChunkDelayMs ?? 80,
-            gate,
-            sleep: (ms, signal) => clock.sleep(ms, signal),
-          }),
-      new AcpRuntime({ ...options.acp, gate }),
-    ];
-  const harnesses = new HarnessService(store, new Map(runtimes.map((runtime) => [runtime.base, runtime])));
-  const tasks = new TaskService(store, events, runner, layout, harnesses, limits, budgets, clock);
-  let previewConverter: string | null | undefined;
-  const services: UhpServices = {
-    store,
-    events,
-    runner,
-    tasks,
-    harnesses,
-    layout,
-    limits,
-    // Looked up on the first preview, not at start-up: finding it runs a shell.
-    get previewConverter() {
-      previewConverter ??=
-        options.previewConverter === undefined ? findOnPath('soffice') : options.previewConverter;
-      return previewConverter;
-    },
-    sandbox,
-    keepAliveMs: options.keepAliveMs ?? KEEP_ALIVE_MS,
-    streamLimits: { ...DEFAULT_STREAM_LIMITS, ...options.streamLimits },
-    openStreams: new Set(),
-    credentialCheckOf(request) {
-      const principal = request.principal;
-      const authenticator = app.authenticator;
-      if (principal === null || authenticator.mode === 'none') return null;
-      // The header the stream was opened with, asked again: a revoked key no longer maps to its principal.
-      const authorization = request.headers.authorization;
-      return () => {
-        const result = authenticator.authenticate(authorization);
-        return result.ok && result.principal.id === principal.id;
-      };
-    },
-    baseUrlOf(request) {
-      return `${request.protocol}://${request.host}${app.prefix}`;
-    },
-  };
-
-  events.onNotifyError = (error) =>
-    app.log.warn({ err: error }, 'UHP: other nodes were not told of an event (they find it by polling)');
-  runner.onUnrecoverable = (responseId, error) =>
-    app.log.error({ err: error, responseId }, 'UHP: a task could not be ended; the next start recovers it');
-  const recovered = await runner.recoverInterrupted();
-  if (recovered > 0) app.log.warn({ recovered }, 'UHP: ended tasks interrupted by an earlier stop');
-  // Running tasks end (as interrupted) before streams close, so every open stream gets its terminal event.
-  // Streams outlive the request that authenticated them: each one's credential is checked again on
-  // this interval, and a stream whose key was revoked is closed.
-  const credentialSweep = setInterval(() => {
-    for (const stream of services.openStreams) void stream.recheckCredential();
-  }, options.credentialCheckMs ?? CREDENTIAL_CHECK_MS);
-  credentialSweep.unref();
-  app.addHook('onClose', async () => clearInterval(credentialSweep));
-  // Other nodes' events and cancellations, and this node's heartbeat: it renews the leases of the
-  // tasks running here and ends the tasks of nodes that stopped renewing theirs. PostgreSQL only:
-  // one process serves a SQLite database, and its start takes over every lease (recoverInterrupted).
-  await events.listenAcrossNodes();
-  const stopCancelListener = await runner.listenAcrossNodes();
-  let beating = false;
-  const beat = () => {
-    if (beating) return;
-    beating = true;
-    runner
-      .heartbeat()
-      .then((recovered) => {
-        if (recovered > 0)
-          app.log.warn({ recovered }, 'UHP: ended tasks whose node stopped renewing their lease');
-      })
-      .catch((error: unknown) => app.log.error({ err: error }, 'UHP: the lease heartbeat failed'))
-      .finally(() => {
-        beating = false;
-      });
-  };
-  const heartbeat =
-    db.dialect === 'postgres'
-      ? setInterval(beat, options.cluster?.heartbeatMs ?? Math.max(50, Math.floor(leaseMs / 5)))
-      : undefined;
-  heartbeat?.unref();
-  app.addHook('onClose', async () => {
-    clearInterval(heartbeat);
-    await stopCancelListener();
-    await events.close();
-  });
-  app.addHook('preClose', async () => {
-    await runner.shutdown();
-    // Every task ended, so nothing a task started may outlive the server.
-    sandbox.killAll();
-    for (const stream of [...services.openStreams]) stream.end();
+  await app.register(uhpTasksPlugin, { ...options, limits });
+  await app.register(uhpStreamsPlugin, {
+    keepAliveMs: options.keepAliveMs,
+    credentialCheckMs: options.credentialCheckMs,
+    streamLimits: options.streamLimits,
   });
 
   installJsonBodyParser(app);
@@ -342,17 +189,17 @@ async function uhpHarness(app: FastifyInstance, options: UhpPluginOptions): Prom
   // Discovery and shared views are public; every other route runs after `requirePrincipal`, so its
   // handler reads `request.principal`.
   await app.register(async (open) => {
-    registerDiscoveryRoutes(open);
-    registerSharedViewRoutes(open, services);
+    await open.register(discoveryRoutes);
+    await open.register(sharedViewRoutes);
   });
   await app.register(async (owned) => {
     owned.addHook('onRequest', requirePrincipal(renderAuthenticationFailure));
-    registerHarnessRoutes(owned, services);
-    registerResponseRoutes(owned, services);
-    registerSessionRoutes(owned, services);
-    registerFileRoutes(owned, services);
-    registerGateAuditRoutes(owned, services);
-    registerBudgetRoutes(owned, services, budgets);
+    await owned.register(harnessRoutes);
+    await owned.register(responseRoutes);
+    await owned.register(sessionRoutes);
+    await owned.register(fileRoutes, { previewConverter: options.previewConverter });
+    await owned.register(gateAuditRoutes);
+    await owned.register(budgetRoutes);
   });
 }
 

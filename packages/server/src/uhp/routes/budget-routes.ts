@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
+import fastifyPlugin from 'fastify-plugin';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { formatAmount } from '../../billing/money.js';
-import type { PrepaidBudgets } from '../../billing/prepaid-budgets.js';
-import type { UhpServices } from '../uhp-services.js';
 import { BEARER, errorAnswers, integerQuery } from './uhp-route-schemas.js';
 
 const decimal = z.string().describe('A decimal amount');
@@ -31,45 +30,46 @@ const billingSchema = z.object({
  * ledger entries. Read-only: crediting stays the operator's (`arbiter billing credit`), and no
  * principal sees another's account. `account` is null for a principal never credited (unmetered).
  */
-export function registerBudgetRoutes(
-  app: FastifyInstance,
-  services: UhpServices,
-  budgets: PrepaidBudgets,
-): void {
-  const billing = {
-    schema: {
-      operationId: 'uhpBilling',
-      summary: 'Your prepaid budget and its newest ledger entries (read-only)',
-      tags: ['uhp: billing'],
-      security: BEARER,
-      querystring: z.object({
-        limit: integerQuery(1, 1000).describe('Ledger entries, newest first; default 100'),
-      }),
-      response: { 200: billingSchema.describe('The account and its ledger'), ...errorAnswers([]) },
-    },
-  };
-  app.withTypeProvider<ZodTypeProvider>().get('/v1/billing', billing, async (request) => {
-    const limit = request.query.limit ?? 100;
-    const principal = request.principal!.id;
-    const account = await budgets.account(principal);
-    const entries = await budgets.entries(principal, limit);
-    return {
-      object: 'billing.account' as const,
-      account: account && {
-        currency: account.currency,
-        balance: formatAmount(account.balanceNanos),
-        reserved: formatAmount(account.reservedNanos),
-        updated_at: account.updatedAt,
+export const budgetRoutes = fastifyPlugin(
+  async (app: FastifyInstance) => {
+    const budgets = app.uhpBudgets;
+
+    const billing = {
+      schema: {
+        operationId: 'uhpBilling',
+        summary: 'Your prepaid budget and its newest ledger entries (read-only)',
+        tags: ['uhp: billing'],
+        security: BEARER,
+        querystring: z.object({
+          limit: integerQuery(1, 1000).describe('Ledger entries, newest first; default 100'),
+        }),
+        response: { 200: billingSchema.describe('The account and its ledger'), ...errorAnswers([]) },
       },
-      ledger: entries.reverse().map((entry) => ({
-        id: entry.id,
-        kind: entry.kind,
-        amount: formatAmount(entry.amountNanos),
-        balance: formatAmount(entry.balanceNanos),
-        response_id: entry.responseId,
-        note: entry.note,
-        created_at: entry.createdAt,
-      })),
     };
-  });
-}
+    app.withTypeProvider<ZodTypeProvider>().get('/v1/billing', billing, async (request) => {
+      const limit = request.query.limit ?? 100;
+      const principal = request.principal!.id;
+      const account = await budgets.account(principal);
+      const entries = await budgets.entries(principal, limit);
+      return {
+        object: 'billing.account' as const,
+        account: account && {
+          currency: account.currency,
+          balance: formatAmount(account.balanceNanos),
+          reserved: formatAmount(account.reservedNanos),
+          updated_at: account.updatedAt,
+        },
+        ledger: entries.reverse().map((entry) => ({
+          id: entry.id,
+          kind: entry.kind,
+          amount: formatAmount(entry.amountNanos),
+          balance: formatAmount(entry.balanceNanos),
+          response_id: entry.responseId,
+          note: entry.note,
+          created_at: entry.createdAt,
+        })),
+      };
+    });
+  },
+  { name: 'arbiter-uhp-budget-routes', fastify: '5.x', decorators: { fastify: ['uhpBudgets'] } },
+);
