@@ -10,6 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import Fastify from 'fastify';
+import { authPlugin } from '../packages/auth/src/auth-plugin.ts';
+import { createKeyAuthenticator } from '../packages/auth/src/authenticator.ts';
 import { PrepaidBudgets } from '../packages/harness-server/src/billing/prepaid-budgets.ts';
 import { uhpPlugin } from '../packages/harness-server/src/uhp/uhp-plugin.ts';
 import { migrations } from '../packages/server/src/storage/migrations.ts';
@@ -62,9 +64,11 @@ const fmt = (ms) => `${(ms * 1000).toFixed(1)} µs`;
   const db = openDatabase(dataDir, migrations);
   const app = Fastify({ logger: false });
   const principals = new Map([
-    ['metered-key', { id: 'metered' }],
-    ['free-key', { id: 'free' }],
+    ['metered-key', { principal: { id: 'metered', name: 'metered' }, role: 'member' }],
+    ['free-key', { principal: { id: 'free', name: 'free' }, role: 'member' }],
   ]);
+  const authenticateKey = (token) => principals.get(token) ?? null;
+  await app.register(authPlugin, { authenticator: createKeyAuthenticator({ authenticateKey }) });
   await app.register(uhpPlugin, {
     prefix: '/api/harness',
     db,
@@ -72,7 +76,6 @@ const fmt = (ms) => `${(ms * 1000).toFixed(1)} µs`;
     offlineChunkDelayMs: 0,
     previewConverter: null,
     pricing: { outputPricePerMillionTokens: { 'arbiter-offline': 15 } },
-    authenticate: (token) => principals.get(token) ?? null,
   });
   await app.ready();
   new PrepaidBudgets(db).credit('metered', 999_999_000_000_000);

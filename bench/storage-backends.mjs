@@ -35,18 +35,22 @@ if (values.serve) {
   const { migrations } = await import('../packages/server/src/storage/migrations.ts');
   const { openStorage } = await import('../packages/server/src/storage/open-storage.ts');
   const { uhpPlugin } = await import('../packages/harness-server/src/uhp/uhp-plugin.ts');
+  const { authPlugin } = await import('../packages/auth/src/auth-plugin.ts');
+  const { createKeyAuthenticator } = await import('../packages/auth/src/authenticator.ts');
+  const bench = { principal: { id: 'bench', name: 'bench' }, role: 'member' };
   const dataDir = values.serve;
   const db = await openStorage(
     { dataDir, ...(values.database ? { database: values.database } : {}) },
     migrations,
   );
   const app = Fastify({ logger: false });
+  const authenticateKey = (token) => (token === KEY ? bench : null);
+  await app.register(authPlugin, { authenticator: createKeyAuthenticator({ authenticateKey }) });
   await app.register(uhpPlugin, {
     prefix: '/api/harness',
     db,
     dataDir,
     offlineChunkDelayMs: Number(values.pace ?? 0),
-    authenticate: (token) => (token === KEY ? { id: 'bench' } : null),
     cluster: { nodeId: values.node ?? 'bench' },
   });
   const address = await app.listen({ host: '127.0.0.1', port: 0 });

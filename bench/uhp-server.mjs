@@ -32,15 +32,19 @@ if (values.serve) {
   const { openDatabase } = await import('../packages/storage/src/database.ts');
   const { uhpMigrations } = await import('../packages/harness-server/src/uhp/storage/uhp-migrations.ts');
   const { uhpPlugin } = await import('../packages/harness-server/src/uhp/uhp-plugin.ts');
+  const { authPlugin } = await import('../packages/auth/src/auth-plugin.ts');
+  const { createKeyAuthenticator } = await import('../packages/auth/src/authenticator.ts');
+  const bench = { principal: { id: 'bench', name: 'bench' }, role: 'member' };
   const dataDir = values.serve;
   const db = openDatabase(dataDir, uhpMigrations);
   const app = Fastify({ logger: false });
+  const authenticateKey = (token) => (token === KEY ? bench : null);
+  await app.register(authPlugin, { authenticator: createKeyAuthenticator({ authenticateKey }) });
   await app.register(uhpPlugin, {
     prefix: '/api/harness',
     db,
     dataDir,
     offlineChunkDelayMs: 0,
-    authenticate: (token) => (token === KEY ? { id: 'bench' } : null),
   });
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
   process.on('message', (message) => {

@@ -105,7 +105,12 @@ describe('the workspace packages', () => {
   });
 
   it('keep the harness server and storage below the server: neither imports it, storage imports no workspace package', () => {
-    for (const lower of ['@arbiter/harness-server', '@arbiter/storage', '@arbiter/json-body', '@arbiter/auth']) {
+    for (const lower of [
+      '@arbiter/harness-server',
+      '@arbiter/storage',
+      '@arbiter/json-body',
+      '@arbiter/auth',
+    ]) {
       expect(names.has(lower)).toBe(true);
       expect([...(imports.get(lower)?.keys() ?? [])]).not.toContain('@arbiter/server');
       expect(workspaces.find(({ name }) => name === lower)?.dependencies).not.toContain('@arbiter/server');

@@ -28,7 +28,7 @@ export interface AppOptions {
   /** Pino options or `false` (the default, for tests). Authorization headers are always redacted. */
   readonly logger?: boolean | Exclude<FastifyServerOptions['logger'], undefined>;
   /** Serve the UHP API under `/api/harness` with these options; authentication is the app's. */
-  readonly harness?: Omit<UhpPluginOptions, 'authenticate'>;
+  readonly harness?: UhpPluginOptions;
   /** The console at `/console`: `false` leaves it out; `root` names another build. Default on. */
   readonly console?: false | { readonly root?: string };
   /** The key store the authenticator reads: serves the operator's `/v1/admin/…` routes when given. */
@@ -95,20 +95,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (options.keyAdmin && options.budgetAdmin)
     await app.register(budgetAdminRoutes, { budgets: options.budgetAdmin, keys: options.keyAdmin });
   if (options.console !== false) await app.register(consolePlugin, options.console ?? {});
-  if (options.harness) {
-    const authenticator = options.authenticator;
-    await app.register(uhpPlugin, {
-      ...options.harness,
-      prefix: '/api/harness',
-      // UHP renders its own error envelope, so it gets a token → principal function.
-      authenticate:
-        authenticator.mode === 'none'
-          ? null
-          : (token: string) => {
-              const result = authenticator.authenticate(`Bearer ${token}`);
-              return result.ok ? result.principal : null;
-            },
-    });
-  }
+  // Authentication is the app's (`authPlugin`); UHP renders its refusals in its own envelope.
+  if (options.harness) await app.register(uhpPlugin, { ...options.harness, prefix: '/api/harness' });
   return app;
 }

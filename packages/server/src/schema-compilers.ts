@@ -8,9 +8,10 @@ type ValidatorFactory = NonNullable<
 
 /**
  * Schema compilers for every Fastify instance of the server. Routes validate with zod (the
- * Decision API's compiler, UHP's `parseBody`) and serialise with `JSON.stringify` or their own
- * compiler, so Fastify's default Ajv and fast-json-stringify compilers would only be loaded for
- * nothing: about a twentieth of `arbiter serve`'s start-up (bench/decision-startup.mjs).
+ * Decision API's compiler, the UHP plugin's `uhpRequestValidator`) and serialise with
+ * `JSON.stringify` or their own compiler, so Fastify's default Ajv and fast-json-stringify compilers
+ * would only be loaded for nothing: about a twentieth of `arbiter serve`'s start-up
+ * (bench/decision-startup.mjs).
  */
 export const zodSchemaCompilers: NonNullable<FastifyServerOptions['schemaController']> = {
   compilersFactory: {

@@ -5,7 +5,12 @@ export type { SessionListOptions } from './client/resources/sessions.js';
 export { ResponseStream, type ResponseStreamOptions } from './client/response-stream.js';
 export { DEFAULT_RETRY_POLICY, nextRetryDelay, type RetryPolicy } from './client/retry-policy.js';
 export { readSseMessages, type SseMessage } from './client/sse-reader.js';
-export { createUhpApiError, UhpApiError } from './client/uhp-api-error.js';
+export {
+  createUhpApiError,
+  UHP_CLIENT_ERROR_CODES,
+  UhpApiError,
+  type UhpClientErrorCode,
+} from './client/uhp-api-error.js';
 export { UhpCapabilityError } from './client/uhp-capability-error.js';
 export { UhpClient, type UhpClientOptions, type UhpConnection } from './client/uhp-client.js';
 export { UhpConnectionError } from './client/uhp-connection-error.js';

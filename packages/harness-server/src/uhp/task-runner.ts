@@ -1,6 +1,10 @@
 import fs from 'node:fs';
+import type { Harness, UhpErrorCode, UhpResponse, UhpError as WireError } from '@arbiter/uhp/wire';
+
+/** A response's error: its code is registered, like every code the server emits. */
+type UhpError = WireError & { readonly code: UhpErrorCode };
+
 import { writeFileAtomically } from '@arbiter/storage';
-import type { Harness, UhpError, UhpResponse } from '@arbiter/uhp/wire';
 import type { PrepaidBudgets } from '../billing/prepaid-budgets.js';
 import { mediaTypeOf } from './media-type.js';
 import { newObjectId } from './object-id.js';

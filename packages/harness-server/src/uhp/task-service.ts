@@ -20,7 +20,7 @@ import type { EventLog } from './streaming/event-log.js';
 import { systemTaskClock, type TaskClock } from './task-clock.js';
 import type { PreparedTask, TaskRunner } from './task-runner.js';
 import { inputTextOf, outputTextOf, toolExchangesOf } from './turn-text.js';
-import { notFound, UhpHttpError } from './uhp-error.js';
+import { notFound, UhpFailure } from './uhp-error.js';
 import { RESERVED_WORKSPACE_DIR, Workspace } from './workspace/workspace.js';
 
 export interface TaskLimits {
@@ -156,8 +156,7 @@ export class TaskService {
       const session = await this.store.getSession(principalId, previous.sessionId);
       if (!session) throw notFound('session_not_found', 'session', 'previous_response_id');
       if (session.updatedAt < now - this.limits.sessionRetentionMs)
-        throw new UhpHttpError(
-          404,
+        throw new UhpFailure(
           'session_expired',
           'The session of that response has expired; start a new task.',
           {
@@ -165,8 +164,7 @@ export class TaskService {
           },
         );
       if (requestedHarness && requestedHarness !== session.harnessId)
-        throw new UhpHttpError(
-          409,
+        throw new UhpFailure(
           'harness_mismatch',
           'metadata.harness_id differs from the harness of the continued session.',
           {
@@ -189,13 +187,9 @@ export class TaskService {
   private runtimeFor(harness: Harness): HarnessRuntime {
     const runtime = this.harnesses.runtimeFor(harness.base);
     if (!runtime)
-      throw new UhpHttpError(
-        503,
+      throw new UhpFailure(
         'harness_unavailable',
         'The runtime of this harness is not available on this server.',
-        {
-          type: 'server_error',
-        },
       );
     return runtime;
   }
@@ -204,7 +198,7 @@ export class TaskService {
   private async checkSessionIdle(session: StoredSession): Promise<void> {
     const running = await this.store.runningResponseOfSession(session.id);
     if (running)
-      throw new UhpHttpError(409, 'session_busy', 'A task is already running in this session.', {
+      throw new UhpFailure('session_busy', 'A task is already running in this session.', {
         detail: { response_id: running },
       });
   }
@@ -257,7 +251,7 @@ export class TaskService {
         }
         if (session) await tx.lockSession(session.id);
         if (session && (await tx.runningResponseOfSession(session.id)))
-          throw new UhpHttpError(409, 'session_busy', 'A task is already running in this session.');
+          throw new UhpFailure('session_busy', 'A task is already running in this session.');
         const maxOutputTokens = await this.reserveBudget(tx, {
           principalId,
           responseId: task.initial.id,
@@ -318,15 +312,12 @@ export class TaskService {
     const reservation = await this.budgets?.reserve(task, tx.db);
     if (!reservation?.metered) return task.maxOutputTokens;
     if (!reservation.ok && reservation.reason === 'currency_mismatch')
-      throw new UhpHttpError(
-        409,
-        'billing_currency_mismatch',
+      throw new UhpFailure(
+        'arbiter_billing_currency_mismatch',
         `Your prepaid balance is in ${reservation.balanceCurrency} but this server prices models in ${reservation.priceCurrency}; ask the operator to correct it.`,
-        { type: 'server_error' },
       );
     if (!reservation.ok)
-      throw new UhpHttpError(
-        429,
+      throw new UhpFailure(
         'quota_exhausted',
         "The prepaid balance does not cover max_output_tokens at this model's output price; lower max_output_tokens or add credit.",
         {
@@ -416,8 +407,7 @@ export class TaskService {
     const workspace = new Workspace(root);
     for (const file of files) {
       if (file.filename === RESERVED_WORKSPACE_DIR || workspace.kindOf(file.filename) === 'directory')
-        throw new UhpHttpError(
-          409,
+        throw new UhpFailure(
           'arbiter_input_name_conflict',
           `The session's workspace has a folder named "${file.filename}"; give the input file another name.`,
           { param: 'input', detail: { filename: file.filename } },
@@ -467,7 +457,7 @@ function checkTaskBudgets(request: CreateResponseRequest): void {
     ['max_output_tokens', request.max_output_tokens],
   ] as const) {
     if (value !== undefined && value !== null && value < 1)
-      throw new UhpHttpError(400, 'invalid_input', `${param} must be a positive integer or null.`, {
+      throw new UhpFailure('invalid_input', `${param} must be a positive integer or null.`, {
         param,
       });
   }
@@ -534,8 +524,7 @@ function resolveModel(runtime: HarnessRuntime, harness: Harness, requested: stri
     const match = models.find((model) => model.id === requested);
     if (match?.available()) return { id: match.id, fallbackReason: null };
     if (!fallback)
-      throw new UhpHttpError(
-        422,
+      throw new UhpFailure(
         'model_unavailable',
         'Neither the requested model nor the harness default can be served now.',
         {
@@ -550,11 +539,8 @@ function resolveModel(runtime: HarnessRuntime, harness: Harness, requested: stri
     };
   }
   if (!fallback)
-    throw new UhpHttpError(
-      422,
-      'model_unavailable',
-      'The default model of this harness cannot be served now.',
-      { param: 'model' },
-    );
+    throw new UhpFailure('model_unavailable', 'The default model of this harness cannot be served now.', {
+      param: 'model',
+    });
   return { id: fallback.id, fallbackReason: null };
 }

@@ -1,63 +1,41 @@
-import { randomBytes } from 'node:crypto';
-import { createInProcessGateClient } from '@arbiter/engine/builtin';
+import { type AuthenticationFailureRenderer, requirePrincipal } from '@arbiter/auth';
 import { installJsonBodyParser, JSON_TOO_DEEP_CODE, MAX_JSON_DEPTH } from '@arbiter/json-body';
 import type { SqlDatabase } from '@arbiter/storage';
-import { applyMigrations, SqliteDatabase } from '@arbiter/storage';
-import { resolveToolGateThresholds } from '@arbiter/tool-gate/contract';
-import { createToolGateAnalyser } from '@arbiter/tool-gate-analysis';
 import { UHP_VERSION, UHP_VERSION_HEADER } from '@arbiter/uhp/wire';
 import multipart from '@fastify/multipart';
 import type { Database } from 'better-sqlite3';
-import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
-import { billingMigrations } from '../billing/billing-migrations.js';
-import { type BudgetPricing, PrepaidBudgets } from '../billing/prepaid-budgets.js';
-import { HarnessService } from './harness/harness-service.js';
-import { registerBudgetRoutes } from './routes/budget-routes.js';
-import { registerDiscoveryRoutes, SUPPORTED_VERSIONS } from './routes/discovery-routes.js';
-import { registerFileRoutes } from './routes/file-routes.js';
-import { registerGateAuditRoutes } from './routes/gate-audit-routes.js';
-import { registerHarnessRoutes } from './routes/harness-routes.js';
-import { registerResponseRoutes } from './routes/response-routes.js';
-import { registerSessionRoutes } from './routes/session-routes.js';
-import { registerSharedViewRoutes } from './routes/shared-view-routes.js';
-import { AcpRuntime, type AcpRuntimeOptions } from './runtime/acp/acp-runtime.js';
-import { type AgentBaseConfigInput, createAgentRuntime } from './runtime/agent/agent-base-config.js';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import fastifyPlugin from 'fastify-plugin';
+import type { BudgetPricing } from '../billing/prepaid-budgets.js';
+import { budgetRoutes } from './routes/budget-routes.js';
+import { discoveryRoutes, SUPPORTED_VERSIONS } from './routes/discovery-routes.js';
+import { fileRoutes } from './routes/file-routes.js';
+import { gateAuditRoutes } from './routes/gate-audit-routes.js';
+import { harnessRoutes } from './routes/harness-routes.js';
+import { responseRoutes } from './routes/response-routes.js';
+import { sessionRoutes } from './routes/session-routes.js';
+import { sharedViewRoutes } from './routes/shared-view-routes.js';
+import { uhpRequestValidator } from './routes/uhp-request-validator.js';
+import type { AcpRuntimeOptions } from './runtime/acp/acp-runtime.js';
+import type { AgentBaseConfigInput } from './runtime/agent/agent-base-config.js';
 import type { HarnessRuntime } from './runtime/harness-runtime.js';
-import { OfflineAgentRuntime } from './runtime/offline/offline-runtime.js';
-import { HarnessToolGate, type ToolGatingOptions } from './runtime/tool-gating/harness-tool-gate.js';
-import { findExecutable } from './sandbox/executable-lookup.js';
-import { ProcessSandbox } from './sandbox/process-sandbox.js';
+import type { HarnessToolGate, ToolGatingOptions } from './runtime/tool-gating/harness-tool-gate.js';
+import type { ProcessSandbox } from './sandbox/process-sandbox.js';
 import type { SandboxConfigInput } from './sandbox/sandbox-config.js';
-import { UhpDataLayout } from './storage/data-layout.js';
-import { uhpMigrations } from './storage/uhp-migrations.js';
-import { UhpStore } from './storage/uhp-store.js';
-import { EventLog } from './streaming/event-log.js';
-import { DEFAULT_STREAM_LIMITS, KEEP_ALIVE_MS, type StreamLimits } from './streaming/sse-writer.js';
-import { systemTaskClock, type TaskClock } from './task-clock.js';
-import { DEFAULT_LEASE_MS, TaskRunner } from './task-runner.js';
-import { type TaskLimits, TaskService } from './task-service.js';
-import { UhpHttpError } from './uhp-error.js';
-import type { UhpServices } from './uhp-services.js';
+import { uhpStoragePlugin } from './storage/uhp-storage-plugin.js';
+import type { StreamLimits } from './streaming/sse-writer.js';
+import { uhpStreamsPlugin } from './streaming/uhp-streams-plugin.js';
+import type { TaskClock } from './task-clock.js';
+import type { TaskLimits } from './task-service.js';
+import { UhpFailure } from './uhp-error.js';
+import { uhpTasksPlugin } from './uhp-tasks-plugin.js';
 import type { WorkspaceToolLimits } from './workspace/workspace-tools.js';
-
-export interface UhpPrincipal {
-  readonly id: string;
-}
-
-/** Maps a bearer token to its principal, or null when the token is unknown. */
-export type UhpAuthenticator = (token: string) => UhpPrincipal | null | Promise<UhpPrincipal | null>;
-
-/** The one principal of a server started with `--no-auth`. */
-export const LOCAL_PRINCIPAL: UhpPrincipal = { id: 'local' };
 
 export const DEFAULT_TASK_LIMITS: TaskLimits = {
   maxFileBytes: 25 * 1024 * 1024,
   sessionRetentionMs: 30 * 24 * 3600 * 1000,
   idempotencyRetentionMs: 48 * 3600 * 1000,
 };
-
-/** Default interval at which open streams re-check their credential. */
-export const CREDENTIAL_CHECK_MS = 1000;
 
 export interface UhpPluginOptions {
   /**
@@ -66,8 +44,6 @@ export interface UhpPluginOptions {
    */
   readonly db: Database | SqlDatabase;
   readonly dataDir: string;
-  /** `null` serves every request as LOCAL_PRINCIPAL (`--no-auth`, single local user). */
-  readonly authenticate: UhpAuthenticator | null;
   /** Harness bases; defaults to the `agent` base on the offline model. */
   readonly runtimes?: readonly HarnessRuntime[];
   readonly offlineChunkDelayMs?: number;
@@ -114,258 +90,125 @@ export interface ClusterOptions {
   readonly pollMs?: number;
 }
 
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** Served without a credential (discovery, shared views). */
-    uhpPublic?: boolean;
-  }
-}
+/** A refused credential in UHP's envelope, with `WWW-Authenticate: Bearer` as for the Decision API. */
+const renderAuthenticationFailure: AuthenticationFailureRenderer = (failure, _request, reply) => {
+  const refusal = new UhpFailure(
+    failure.code,
+    failure.code === 'missing_credential'
+      ? 'This endpoint needs a bearer credential.'
+      : 'The credential is not valid.',
+  );
+  return reply.code(refusal.statusCode).header('www-authenticate', 'Bearer').send(refusal.toEnvelope());
+};
 
 /**
- * The UHP 2026-08-11 API as one encapsulated Fastify plugin; register it with `prefix: '/api/harness'`.
- * Version negotiation, authentication and the error envelope are hooks of this plugin only.
+ * The UHP 2026-08-11 API as one encapsulated Fastify plugin; register it with `prefix: '/api/harness'`
+ * after `authPlugin`, whose authenticator it uses (`requirePrincipal`, `request.principal`). Version
+ * negotiation, the UHP validator and the error envelope are hooks of this plugin only.
  */
-export async function uhpPlugin(app: FastifyInstance, options: UhpPluginOptions): Promise<void> {
-  // A better-sqlite3 connection (tests, embedders) gets the UHP and billing tables here; a
-  // `SqlDatabase` from `openStorage` already holds every migration.
-  let db: SqlDatabase;
-  if ('dialect' in options.db) db = options.db;
-  else {
-    applyMigrations(options.db, [...uhpMigrations, ...billingMigrations]);
-    db = new SqliteDatabase(options.db);
-  }
+async function uhpHarness(app: FastifyInstance, options: UhpPluginOptions): Promise<void> {
   const limits = { ...DEFAULT_TASK_LIMITS, ...options.limits };
-  const clock = options.clock ?? systemTaskClock;
-  const store = new UhpStore(db);
-  const nodeId = options.cluster?.nodeId ?? `node_${randomBytes(6).toString('hex')}`;
-  const leaseMs = options.cluster?.leaseMs ?? DEFAULT_LEASE_MS;
-  const events = new EventLog(store, {
-    nodeId,
-    pollMs: db.dialect === 'postgres' ? (options.cluster?.pollMs ?? 1000) : null,
+  // The services, each a plugin that decorates this instance and names what it needs.
+  await app.register(uhpStoragePlugin, {
+    db: options.db,
+    dataDir: options.dataDir,
+    pricing: options.pricing,
   });
-  const layout = new UhpDataLayout(options.dataDir);
-  const budgets = new PrepaidBudgets(db, options.pricing);
-  const sandbox =
-    options.sandbox instanceof ProcessSandbox ? options.sandbox : await ProcessSandbox.open(options.sandbox);
-  const runner = new TaskRunner(
-    store,
-    events,
-    layout,
-    sandbox,
-    options.toolLimits,
-    budgets,
-    {
-      nodeId,
-      clock: options.cluster?.clock ?? Date.now,
-      leaseMs,
-    },
-    clock,
-  );
-  // The operator's threshold overrides reach both the analysis's disposition and the composition.
-  const thresholds = resolveToolGateThresholds(options.toolGating?.thresholds);
-  const gate = new HarnessToolGate(
-    createInProcessGateClient({ analyser: createToolGateAnalyser(thresholds) }),
-    layout.gateAuditLog(),
-    options.toolGating,
-  );
-  const runtimes = options.createRuntimes?.(gate) ??
-    options.runtimes ?? [
-      options.agent
-        ? await createAgentRuntime(options.agent, gate, {
-            offlineChunkDelayMs: options.offlineChunkDelayMs ?? 80,
-          })
-        : new OfflineAgentRuntime({
-            chunkDelayMs: options.offlineChunkDelayMs ?? 80,
-            gate,
-            sleep: (ms, signal) => clock.sleep(ms, signal),
-          }),
-      new AcpRuntime({ ...options.acp, gate }),
-    ];
-  const harnesses = new HarnessService(store, new Map(runtimes.map((runtime) => [runtime.base, runtime])));
-  const tasks = new TaskService(store, events, runner, layout, harnesses, limits, budgets, clock);
-  const principals = new WeakMap<FastifyRequest, string>();
-  const tokens = new WeakMap<FastifyRequest, string>();
-  let previewConverter: string | null | undefined;
-  const services: UhpServices = {
-    store,
-    events,
-    runner,
-    tasks,
-    harnesses,
-    layout,
-    limits,
-    // Looked up on the first preview, not at start-up: finding it runs a shell.
-    get previewConverter() {
-      previewConverter ??=
-        options.previewConverter === undefined ? findExecutable('soffice') : options.previewConverter;
-      return previewConverter;
-    },
-    sandbox,
-    keepAliveMs: options.keepAliveMs ?? KEEP_ALIVE_MS,
-    streamLimits: { ...DEFAULT_STREAM_LIMITS, ...options.streamLimits },
-    openStreams: new Set(),
-    principalOf(request) {
-      const principal = principals.get(request);
-      if (!principal)
-        throw new UhpHttpError(401, 'missing_credential', 'This endpoint needs a bearer credential.');
-      return principal;
-    },
-    credentialCheckOf(request) {
-      const token = tokens.get(request);
-      const principalId = principals.get(request);
-      const authenticate = options.authenticate;
-      if (token === undefined || principalId === undefined || authenticate === null) return null;
-      return async () => (await authenticate(token))?.id === principalId;
-    },
-    baseUrlOf(request) {
-      return `${request.protocol}://${request.host}${app.prefix}`;
-    },
-  };
-
-  events.onNotifyError = (error) =>
-    app.log.warn({ err: error }, 'UHP: other nodes were not told of an event (they find it by polling)');
-  runner.onUnrecoverable = (responseId, error) =>
-    app.log.error({ err: error, responseId }, 'UHP: a task could not be ended; the next start recovers it');
-  const recovered = await runner.recoverInterrupted();
-  if (recovered > 0) app.log.warn({ recovered }, 'UHP: ended tasks interrupted by an earlier stop');
-  // Running tasks end (as interrupted) before streams close, so every open stream gets its terminal event.
-  // Streams outlive the request that authenticated them: each one's credential is checked again on
-  // this interval, and a stream whose key was revoked is closed.
-  const credentialSweep = setInterval(() => {
-    for (const stream of services.openStreams) void stream.recheckCredential();
-  }, options.credentialCheckMs ?? CREDENTIAL_CHECK_MS);
-  credentialSweep.unref();
-  app.addHook('onClose', async () => clearInterval(credentialSweep));
-  // Other nodes' events and cancellations, and this node's heartbeat: it renews the leases of the
-  // tasks running here and ends the tasks of nodes that stopped renewing theirs. PostgreSQL only:
-  // one process serves a SQLite database, and its start takes over every lease (recoverInterrupted).
-  await events.listenAcrossNodes();
-  const stopCancelListener = await runner.listenAcrossNodes();
-  let beating = false;
-  const beat = () => {
-    if (beating) return;
-    beating = true;
-    runner
-      .heartbeat()
-      .then((recovered) => {
-        if (recovered > 0)
-          app.log.warn({ recovered }, 'UHP: ended tasks whose node stopped renewing their lease');
-      })
-      .catch((error: unknown) => app.log.error({ err: error }, 'UHP: the lease heartbeat failed'))
-      .finally(() => {
-        beating = false;
-      });
-  };
-  const heartbeat =
-    db.dialect === 'postgres'
-      ? setInterval(beat, options.cluster?.heartbeatMs ?? Math.max(50, Math.floor(leaseMs / 5)))
-      : undefined;
-  heartbeat?.unref();
-  app.addHook('onClose', async () => {
-    clearInterval(heartbeat);
-    await stopCancelListener();
-    await events.close();
-  });
-  app.addHook('preClose', async () => {
-    await runner.shutdown();
-    // Every task ended, so nothing a task started may outlive the server.
-    sandbox.killAll();
-    for (const stream of [...services.openStreams]) stream.end();
+  await app.register(uhpTasksPlugin, { ...options, limits });
+  await app.register(uhpStreamsPlugin, {
+    keepAliveMs: options.keepAliveMs,
+    credentialCheckMs: options.credentialCheckMs,
+    streamLimits: options.streamLimits,
   });
 
   installJsonBodyParser(app);
   await app.register(multipart, { limits: { fileSize: limits.maxFileBytes, files: 1, fields: 10 } });
+  // Route schemas validate into UHP's envelope; replies are serialised as plain JSON (the response
+  // schemas document the routes, as the Decision API's do).
+  app.setValidatorCompiler(uhpRequestValidator);
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback style, as `requirePrincipal`: no promise per request for a header check.
+  app.addHook('onRequest', (request, reply, done) => {
     const asked = request.headers['uhp-version'];
     reply.header(UHP_VERSION_HEADER, UHP_VERSION);
     if (asked !== undefined && !(SUPPORTED_VERSIONS as readonly string[]).includes(String(asked))) {
-      throw new UhpHttpError(
-        400,
-        'unsupported_protocol_version',
-        'This server does not support the requested UHP-Version.',
-        {
-          param: 'UHP-Version',
-          detail: { supported: [...SUPPORTED_VERSIONS] },
-        },
+      done(
+        new UhpFailure(
+          'unsupported_protocol_version',
+          'This server does not support the requested UHP-Version.',
+          { param: 'UHP-Version', detail: { supported: [...SUPPORTED_VERSIONS] } },
+        ),
       );
-    }
-    if (request.routeOptions.config?.uhpPublic) return;
-    if (options.authenticate === null) {
-      principals.set(request, LOCAL_PRINCIPAL.id);
       return;
     }
-    const header = request.headers.authorization;
-    if (!header)
-      throw new UhpHttpError(401, 'missing_credential', 'This endpoint needs a bearer credential.');
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    const principal = match?.[1] ? await options.authenticate(match[1]) : null;
-    if (!principal) throw new UhpHttpError(401, 'invalid_credential', 'The credential is not valid.');
-    principals.set(request, principal.id);
-    tokens.set(request, match![1]!);
+    done();
   });
 
+  // The one place where a failure becomes HTTP: a service's `UhpFailure` gets its status and type
+  // from the registry; Fastify's and the multipart parser's errors are mapped to registered codes.
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof UhpHttpError) return reply.status(error.statusCode).send(error.toEnvelope());
+    const failure = UhpFailure.isInstance(error) ? error : fromFrameworkError(error, request.isMultipart());
+    if (failure.code === 'arbiter_internal_error') request.log.error({ err: error }, 'UHP request failed');
+    return reply.status(failure.statusCode).send(failure.toEnvelope());
+  });
+
+  app.setNotFoundHandler((_request, reply) => {
+    const error = new UhpFailure('arbiter_route_not_found', 'No UHP endpoint has this method and path.');
+    return reply.status(error.statusCode).send(error.toEnvelope());
+  });
+
+  function fromFrameworkError(error: FastifyError, multipart: boolean): UhpFailure {
     const status = error.statusCode ?? 500;
-    let mapped: UhpHttpError;
-    if (error.code === 'FST_REQ_FILE_TOO_LARGE' || (status === 413 && request.isMultipart())) {
-      mapped = new UhpHttpError(
-        413,
-        'file_too_large',
-        `A file may be at most ${limits.maxFileBytes} bytes.`,
-        {
-          param: 'file',
-          detail: { max_bytes: limits.maxFileBytes },
-        },
-      );
-    } else if (status === 413) {
-      mapped = new UhpHttpError(413, 'arbiter_request_too_large', 'The request body is too large.');
-    } else if (status === 415) {
-      mapped = new UhpHttpError(415, 'arbiter_unsupported_media_type', 'Send the body as application/json.', {
-        type: 'invalid_request_error',
+    if (error.code === 'FST_REQ_FILE_TOO_LARGE' || (status === 413 && multipart))
+      return new UhpFailure('file_too_large', `A file may be at most ${limits.maxFileBytes} bytes.`, {
+        param: 'file',
+        detail: { max_bytes: limits.maxFileBytes },
       });
-    } else if (error.code === JSON_TOO_DEEP_CODE) {
-      mapped = new UhpHttpError(
-        400,
+    if (status === 413) return new UhpFailure('arbiter_request_too_large', 'The request body is too large.');
+    if (status === 415)
+      return new UhpFailure('arbiter_unsupported_media_type', 'Send the body as application/json.');
+    if (error.code === JSON_TOO_DEEP_CODE)
+      return new UhpFailure(
         'invalid_input',
         `The JSON body is nested deeper than ${MAX_JSON_DEPTH} levels.`,
         {
           detail: { max_depth: MAX_JSON_DEPTH },
         },
       );
-    } else if (status >= 400 && status < 500) {
-      mapped = new UhpHttpError(
-        400,
+    if (status >= 400 && status < 500)
+      return new UhpFailure(
         'invalid_input',
         error.code?.includes('JSON') || error instanceof SyntaxError
           ? 'The body is not valid JSON.'
           : 'The request is malformed.',
       );
-    } else {
-      request.log.error({ err: error }, 'UHP request failed');
-      mapped = new UhpHttpError(500, 'arbiter_internal_error', 'The server failed to handle this request.', {
-        type: 'server_error',
-      });
-    }
-    return reply.status(mapped.statusCode).send(mapped.toEnvelope());
-  });
+    return new UhpFailure('arbiter_internal_error', 'The server failed to handle this request.');
+  }
 
-  app.setNotFoundHandler((_request, reply) => {
-    const error = new UhpHttpError(
-      404,
-      'arbiter_route_not_found',
-      'No UHP endpoint has this method and path.',
-    );
-    return reply.status(404).send(error.toEnvelope());
+  // Discovery and shared views are public; every other route runs after `requirePrincipal`, so its
+  // handler reads `request.principal`.
+  await app.register(async (open) => {
+    await open.register(discoveryRoutes);
+    await open.register(sharedViewRoutes);
   });
-
-  registerDiscoveryRoutes(app);
-  registerHarnessRoutes(app, services);
-  registerResponseRoutes(app, services);
-  registerSessionRoutes(app, services);
-  registerFileRoutes(app, services);
-  registerSharedViewRoutes(app, services);
-  registerGateAuditRoutes(app, services);
-  registerBudgetRoutes(app, services, budgets);
+  await app.register(async (owned) => {
+    owned.addHook('onRequest', requirePrincipal(renderAuthenticationFailure));
+    await owned.register(harnessRoutes);
+    await owned.register(responseRoutes);
+    await owned.register(sessionRoutes);
+    await owned.register(fileRoutes, { previewConverter: options.previewConverter });
+    await owned.register(gateAuditRoutes);
+    await owned.register(budgetRoutes);
+  });
 }
+
+/** The UHP plugin, which needs the app's authenticator (`authPlugin`) registered before it. */
+export const uhpPlugin = fastifyPlugin(uhpHarness, {
+  name: 'arbiter-uhp',
+  fastify: '5.x',
+  dependencies: ['arbiter-auth'],
+  decorators: { fastify: ['authenticator'], request: ['principal'] },
+  // Its hooks, error handler and validator stay inside its prefix.
+  encapsulate: true,
+});

@@ -5,8 +5,8 @@ import Fastify, {
   type RouteOptions,
 } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
-import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { zodSchemaCompilers } from '../schema-compilers.js';
+import { documentingTransform } from './schema-transform.js';
 
 const DOCS_PREFIX = '/docs';
 /** Response headers of the reference page passed on to the caller. */
@@ -39,14 +39,14 @@ export const apiReferencePlugin = fastifyPlugin(
         openapi: {
           openapi: '3.1.0',
           info: {
-            title: 'Arbiter Decision API',
+            title: 'Arbiter API',
             version: options.version,
             description:
-              'Typed decisions about a state: Noul, Choice and Score questions in, typed answers with probabilities out. Wire-compatible with the System One API.',
+              'The Decision API: typed decisions about a state, Noul, Choice and Score questions in, typed answers with probabilities out, wire-compatible with the System One API. The UHP 2026-08-11 harness API under `/api/harness` (tags `uhp: …`), with its own error envelope. And the operator’s key administration.',
           },
           components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
         },
-        transform: jsonSchemaTransform,
+        transform: documentingTransform,
       });
       documenting.after(() => {
         for (const route of routes) documenting.route({ ...route, handler: notServedHere });

@@ -44,7 +44,7 @@ describe('prices and ACP agents from the configuration file', () => {
       // A balance in another currency than the prices cannot pay for anything.
       const mismatch = await post({ input: '@say hi', max_output_tokens: 1 }, server.initialKey!);
       expect(mismatch.status).toBe(409);
-      expect(mismatch.json.error.code).toBe('billing_currency_mismatch');
+      expect(mismatch.json.error.code).toBe('arbiter_billing_currency_mismatch');
       // 0.5 per output token: 20 tokens need 10 EUR, more than the 5 credited.
       const refused = await post({ input: '@say hi', max_output_tokens: 20 });
       expect(refused.status).toBe(429);

@@ -382,6 +382,6 @@ describe('GET /v1/models, /health, /openapi.json, /docs', () => {
     expect(redirect.statusCode).toBeGreaterThanOrEqual(300);
     expect(redirect.headers.location).toBe('/docs/');
     const referenced = await subject.app.inject({ method: 'GET', url: '/docs/openapi.json' });
-    expect(referenced.json()).toMatchObject({ info: { title: 'Arbiter Decision API' } });
+    expect(referenced.json()).toMatchObject({ info: { title: 'Arbiter API' } });
   });
 });

@@ -1,3 +1,9 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { uhpMigrations, uhpPlugin } from '@arbiter/harness-server';
+import { openDatabase } from '@arbiter/storage';
+import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, expectSchema } from '../support/uhp-test-client.js';
 import { startUhpTestServer, TEST_KEYS, type UhpTestServer } from '../support/uhp-test-server.js';
@@ -61,8 +67,21 @@ describe('authentication', () => {
     expect(invalid.text).not.toContain('not-a-key');
   });
 
+  it('uses the app’s authentication, and refuses to start without it rather than serve unauthenticated', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-uhp-noauthplugin-'));
+    const db = openDatabase(dataDir, uhpMigrations);
+    const app = Fastify({ logger: false });
+    try {
+      app.register(uhpPlugin, { prefix: '/api/harness', db, dataDir });
+      await expect(app.ready()).rejects.toThrow(/'authenticator' required by 'arbiter-uhp'|arbiter-auth/);
+    } finally {
+      db.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it('serves a --no-auth server as one local principal', async () => {
-    const local = await startUhpTestServer({ authenticate: null });
+    const local = await startUhpTestServer({ noAuth: true });
     try {
       const result = await call(local.baseUrl, '/v1/harnesses');
       expect(result.status).toBe(200);

@@ -1,6 +1,15 @@
 import { parseRetryAfter } from '@arbiter/http-retry';
 import { uhpErrorEnvelopeSchema } from '../wire/error.js';
+import { type UhpErrorCode, type UhpErrorCodeEntry, uhpErrorCodeEntry } from '../wire/error-codes.js';
 import { UhpError } from './uhp-error.js';
+
+/**
+ * Codes this client gives errors of its own making: an answer that is not the specification's
+ * envelope (`invalid_envelope`), or a successful answer that does not match its schema
+ * (`invalid_response`). No server sends them.
+ */
+export const UHP_CLIENT_ERROR_CODES = ['invalid_envelope', 'invalid_response'] as const;
+export type UhpClientErrorCode = (typeof UHP_CLIENT_ERROR_CODES)[number];
 
 const MARKER = Symbol.for('arbiter.uhp.UhpApiError');
 
@@ -39,10 +48,24 @@ export class UhpApiError extends UhpError {
     this.retryAfterMs = init.retryAfterMs ?? null;
   }
 
-  /** True for server failures and `rate_limited`; never for client errors or an exhausted quota. */
+  /** The registry's entry for this code; undefined for a code this client does not know (another vendor's). */
+  get registered(): UhpErrorCodeEntry | undefined {
+    return uhpErrorCodeEntry(this.code);
+  }
+
+  /** Whether the server answered with `code`; a code neither registered nor the client's own does not compile. */
+  is(code: UhpErrorCode | UhpClientErrorCode): boolean {
+    return this.code === code;
+  }
+
+  /**
+   * A registered code says whether asking again may succeed (`rate_limited`, `harness_unavailable`:
+   * yes; `quota_exhausted`, `preview_unavailable`, any client error: no). An unknown code falls back
+   * on its status: server failures yes, everything else no.
+   */
   get isRetryable(): boolean {
-    if (this.code === 'quota_exhausted') return false;
-    if (this.status === 429) return this.code === 'rate_limited';
+    const registered = this.registered;
+    if (registered) return registered.retryable;
     return this.status >= 500;
   }
 

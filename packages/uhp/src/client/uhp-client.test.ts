@@ -46,3 +46,37 @@ describe('UhpClient.connect', () => {
     expect(slept).toEqual([]);
   });
 });
+
+describe('a server that refuses the protocol version on an ordinary request', () => {
+  it('gives the same UhpProtocolVersionError as connect(), with the supported list, and never retries it', async () => {
+    const requests: string[] = [];
+    const fetch: typeof globalThis.fetch = async (input) => {
+      requests.push(String(input));
+      const body = {
+        error: {
+          type: 'invalid_request_error',
+          code: 'unsupported_protocol_version',
+          message: 'This server does not support the requested UHP-Version.',
+          param: 'UHP-Version',
+          detail: { supported: ['2099-01-01'] },
+        },
+      };
+      return new Response(JSON.stringify(body), {
+        status: 400,
+        headers: { 'content-type': 'application/json' },
+      });
+    };
+    const slept: number[] = [];
+    const client = new UhpClient({
+      baseURL: 'http://127.0.0.1:1/uhp',
+      apiKey: 'k',
+      fetch,
+      sleep: async (ms) => void slept.push(ms),
+    });
+    const error = await client.harnesses.list().catch((caught: unknown) => caught);
+    expect(UhpProtocolVersionError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ isRetryable: false, supported: ['2099-01-01'] });
+    expect(requests).toHaveLength(1);
+    expect(slept).toEqual([]);
+  });
+});

@@ -2,6 +2,7 @@ import { UHP_VERSION, UHP_VERSION_HEADER } from '../wire/version.js';
 import { DEFAULT_RETRY_POLICY, nextRetryDelay, type RetryPolicy } from './retry-policy.js';
 import { createUhpApiError, UhpApiError } from './uhp-api-error.js';
 import { UhpConnectionError } from './uhp-connection-error.js';
+import { UhpProtocolVersionError } from './uhp-protocol-version-error.js';
 
 export interface UhpHttpOptions {
   /** The server's base URL, up to but excluding `/v1` (Arbiter: `http://host:port/api/harness`). */
@@ -151,7 +152,17 @@ export class UhpHttp {
     }
     if (response.ok) return response;
     const errorBody: unknown = await response.json().catch(() => undefined);
-    throw createUhpApiError(response.status, errorBody, response.headers);
+    const error = createUhpApiError(response.status, errorBody, response.headers);
+    // The one answer no retry and no other request can change: it gets the error `connect()` gives.
+    if (error.is('unsupported_protocol_version')) {
+      const supported = error.detail?.supported;
+      throw new UhpProtocolVersionError(
+        this.version,
+        Array.isArray(supported) ? supported.filter((value) => typeof value === 'string') : [],
+        { cause: error },
+      );
+    }
+    throw error;
   }
 }
 

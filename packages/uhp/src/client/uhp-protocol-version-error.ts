@@ -13,9 +13,10 @@ export class UhpProtocolVersionError extends UhpError {
   readonly clientVersion: string;
   readonly supported: readonly string[];
 
-  constructor(clientVersion: string, supported: readonly string[]) {
+  constructor(clientVersion: string, supported: readonly string[], options?: { cause?: unknown }) {
     super(
       `The server speaks UHP ${supported.join(', ') || 'no version'}; this client speaks ${clientVersion}.`,
+      options,
     );
     this.name = 'UhpProtocolVersionError';
     this.clientVersion = clientVersion;

@@ -11,35 +11,6 @@ export const UHP_ERROR_TYPES = [
 export const uhpErrorTypeSchema = z.enum(UHP_ERROR_TYPES);
 export type UhpErrorType = z.infer<typeof uhpErrorTypeSchema>;
 
-/** Codes the specification names; servers may add vendor-prefixed ones (Arbiter uses `arbiter_`). */
-export const UHP_ERROR_CODES = [
-  'unsupported_protocol_version',
-  'invalid_input',
-  'harness_not_found',
-  'response_not_found',
-  'session_not_found',
-  'file_not_found',
-  'session_expired',
-  'harness_mismatch',
-  'session_busy',
-  'file_too_large',
-  'model_unavailable',
-  'unsupported_base',
-  'missing_credential',
-  'invalid_credential',
-  'insufficient_scope',
-  'rate_limited',
-  'quota_exhausted',
-  'harness_error',
-  'harness_unavailable',
-  'provider_error',
-  'timeout',
-  'cancelled',
-  'preview_unavailable',
-  'preview_failed',
-] as const;
-export type UhpErrorCode = (typeof UHP_ERROR_CODES)[number];
-
 /** The error object: in the envelope of every non-2xx body and in a failed response. */
 export const uhpErrorSchema = z.looseObject({
   type: uhpErrorTypeSchema,

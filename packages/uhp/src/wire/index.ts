@@ -14,16 +14,22 @@ export {
   type UhpCapabilityName,
 } from './discovery.js';
 export {
-  UHP_ERROR_CODES,
   UHP_ERROR_TYPES,
   type UhpError,
-  type UhpErrorCode,
   type UhpErrorEnvelope,
   type UhpErrorType,
   uhpErrorEnvelopeSchema,
   uhpErrorSchema,
   uhpErrorTypeSchema,
 } from './error.js';
+export {
+  isUhpErrorCode,
+  UHP_ERROR_REGISTRY,
+  type UhpErrorCode,
+  type UhpErrorCodeEntry,
+  type UhpHttpErrorCode,
+  uhpErrorCodeEntry,
+} from './error-codes.js';
 export {
   isTerminalEventType,
   type StreamEvent,

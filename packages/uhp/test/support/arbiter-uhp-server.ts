@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { authPlugin, createKeyAuthenticator } from '@arbiter/auth';
 import { type UhpPluginOptions, uhpMigrations, uhpPlugin } from '@arbiter/harness-server';
 import { openDatabase } from '@arbiter/storage';
 import Fastify from 'fastify';
@@ -22,13 +23,19 @@ export async function startArbiterUhpServer(
   const dataDir = mkdtempSync(join(tmpdir(), 'arbiter-uhp-client-'));
   const db = openDatabase(dataDir, uhpMigrations);
   const app = Fastify({ logger: false });
-  const principals = new Map(keys.map((key, index) => [key, { id: `principal-${index}` }]));
+  const principals = new Map(
+    keys.map((key, index) => [key, { id: `principal-${index}`, name: `principal-${index}` }]),
+  );
+  const authenticateKey = (token: string) => {
+    const principal = principals.get(token);
+    return principal ? { principal, role: 'member' as const } : null;
+  };
+  await app.register(authPlugin, { authenticator: createKeyAuthenticator({ authenticateKey }) });
   await app.register(uhpPlugin, {
     prefix: '/api/harness',
     db,
     dataDir,
     offlineChunkDelayMs: options.offlineChunkDelayMs ?? 0,
-    authenticate: (token) => principals.get(token) ?? null,
   });
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
   return {

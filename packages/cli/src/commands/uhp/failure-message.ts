@@ -9,7 +9,7 @@ const amount = (value: unknown) =>
  */
 export function describeUhpFailure(error: unknown): string {
   if (UhpApiError.isInstance(error)) {
-    if (error.code === 'quota_exhausted') {
+    if (error.is('quota_exhausted')) {
       const detail = error.detail ?? {};
       const unit = typeof detail.unit === 'string' ? ` ${detail.unit}` : '';
       return [
@@ -19,10 +19,10 @@ export function describeUhpFailure(error: unknown): string {
         'The reservation is max_output_tokens × the model’s output price; try a smaller --max-output-tokens.',
       ].join('\n');
     }
-    if (error.code === 'missing_credential' || error.code === 'invalid_credential') {
+    if (error.is('missing_credential') || error.is('invalid_credential')) {
       return `${error.message} (${error.code}) Reconnect with a valid key: arbiter uhp connect <url> --api-key …`;
     }
-    if (error.code === 'invalid_envelope' && error.status === 404) {
+    if (error.is('invalid_envelope') && error.status === 404) {
       return `${error.message} Is this the server's UHP base URL (the part before /v1, e.g. http://host:8080/api/harness)?`;
     }
     return `${error.message} (HTTP ${error.status}, ${error.code})`;

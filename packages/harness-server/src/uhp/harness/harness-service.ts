@@ -2,7 +2,7 @@ import type { Harness, HarnessCreate, HarnessUpdate, McpServer } from '@arbiter/
 import { newObjectId } from '../object-id.js';
 import type { HarnessRuntime } from '../runtime/harness-runtime.js';
 import type { StoredHarness, UhpStore } from '../storage/uhp-store.js';
-import { notFound, UhpHttpError } from '../uhp-error.js';
+import { notFound, UhpFailure, unprocessableInput } from '../uhp-error.js';
 import { normaliseSkill } from './skill-bundle.js';
 
 /** What a client reads back instead of a credential it sent (and sends back to keep it). */
@@ -33,7 +33,7 @@ export class HarnessService {
     if (existing) return existing;
     const runtime = this.runtimes.get('agent') ?? [...this.runtimes.values()][0];
     if (!runtime)
-      throw new UhpHttpError(503, 'harness_unavailable', 'This server has no harness runtime configured.');
+      throw new UhpFailure('harness_unavailable', 'This server has no harness runtime configured.');
     const harness: Harness = {
       id: newObjectId('chrn'),
       object: 'harness',
@@ -88,14 +88,7 @@ export class HarnessService {
     const stored = await this.store.getHarness(principalId, id);
     if (!stored) throw notFound('harness_not_found', 'harness');
     if (body.base !== undefined && body.base !== stored.harness.base)
-      throw new UhpHttpError(
-        422,
-        'invalid_input',
-        'The base of a harness cannot be changed; create a new harness.',
-        {
-          param: 'base',
-        },
-      );
+      throw unprocessableInput('The base of a harness cannot be changed; create a new harness.', 'base');
     const runtime = this.runtimeOrRefuse(stored.harness.base);
     const harness = this.configure(
       runtime,
@@ -120,8 +113,7 @@ export class HarnessService {
   private runtimeOrRefuse(base: string): HarnessRuntime {
     const runtime = this.runtimes.get(base);
     if (!runtime)
-      throw new UhpHttpError(
-        422,
+      throw new UhpFailure(
         'unsupported_base',
         `This server cannot run the harness base "${base.slice(0, 64)}".`,
         {
@@ -141,8 +133,7 @@ export class HarnessService {
     const defaultModel = body.default_model ?? runtime.defaultModel;
     const known = runtime.models().map((model) => model.id);
     if (!known.includes(defaultModel))
-      throw new UhpHttpError(
-        422,
+      throw new UhpFailure(
         'model_unavailable',
         `The model "${defaultModel.slice(0, 64)}" is not in this server's catalog for this base.`,
         {
@@ -155,15 +146,12 @@ export class HarnessService {
       ['timeout_seconds', body.timeout_seconds],
     ] as const) {
       if (value !== undefined && value !== null && value < 1)
-        throw new UhpHttpError(422, 'invalid_input', `${param} must be a positive integer or null.`, {
-          param,
-        });
+        throw unprocessableInput(`${param} must be a positive integer or null.`, param);
     }
     const skills = (body.skills ?? []).map((skill, index) => normaliseSkill(skill, `skills[${index}]`));
     const names = new Set<string>();
     for (const skill of skills) {
-      if (names.has(skill.name))
-        throw new UhpHttpError(422, 'invalid_input', 'Two skills have the same name.', { param: 'skills' });
+      if (names.has(skill.name)) throw unprocessableInput('Two skills have the same name.', 'skills');
       names.add(skill.name);
     }
     return {
@@ -186,17 +174,12 @@ function normaliseMcp(server: McpServer, index: number, previous: readonly McpSe
   try {
     url = new URL(server.url);
   } catch {
-    throw new UhpHttpError(422, 'invalid_input', 'An MCP server url must be an absolute http(s) URL.', {
-      param: `${param}.url`,
-    });
+    throw unprocessableInput('An MCP server url must be an absolute http(s) URL.', `${param}.url`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new UhpHttpError(422, 'invalid_input', 'An MCP server url must be an absolute http(s) URL.', {
-      param: `${param}.url`,
-    });
+    throw unprocessableInput('An MCP server url must be an absolute http(s) URL.', `${param}.url`);
   const name = server.name.replace(MCP_NAME_UNSAFE, '_').slice(0, 64);
-  if (!name)
-    throw new UhpHttpError(422, 'invalid_input', 'An MCP server needs a name.', { param: `${param}.name` });
+  if (!name) throw unprocessableInput('An MCP server needs a name.', `${param}.name`);
   const earlier = previous.find((entry) => entry.name === name);
   // A client echoing the redacted placeholder keeps the stored secret instead of overwriting it.
   const auth = server.auth === REDACTED ? earlier?.auth : server.auth;

@@ -1,5 +1,5 @@
 import type { Skill, SkillFile } from '@arbiter/uhp/wire';
-import { UhpHttpError } from '../uhp-error.js';
+import { unprocessableInput } from '../uhp-error.js';
 
 /** Documented limits of one skill folder (docs/uhp-server.md). */
 export const SKILL_LIMITS = { maxFiles: 200, maxBytes: 4 * 1024 * 1024, maxPathLength: 255 } as const;
@@ -7,7 +7,7 @@ export const SKILL_LIMITS = { maxFiles: 200, maxBytes: 4 * 1024 * 1024, maxPathL
 const SKILL_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
-const refuse = (message: string, param: string) => new UhpHttpError(422, 'invalid_input', message, { param });
+const refuse = unprocessableInput;
 
 /** A relative path that stays inside the skill folder: no absolute, `..`, empty or backslash segments. */
 function checkPath(filePath: string, param: string): void {

@@ -1,5 +1,5 @@
 import type { InputItem } from '@arbiter/uhp/wire';
-import { invalidInput, UhpHttpError } from '../uhp-error.js';
+import { invalidInput, UhpFailure } from '../uhp-error.js';
 
 /** A file handed in with a task, decoded but not yet written anywhere. */
 export interface IncomingFile {
@@ -50,7 +50,7 @@ function decodeDataUrl(url: string, param: string, maxBytes: number): { mediaTyp
     }
   }
   if (data.length > maxBytes)
-    throw new UhpHttpError(413, 'file_too_large', `A file may be at most ${maxBytes} bytes.`, {
+    throw new UhpFailure('file_too_large', `A file may be at most ${maxBytes} bytes.`, {
       param,
       detail: { max_bytes: maxBytes },
     });
@@ -95,7 +95,7 @@ export function readTaskInput(
         if (fileId) {
           const uploaded = options.uploadedFile(fileId);
           if (!uploaded)
-            throw new UhpHttpError(404, 'file_not_found', 'No file with that id exists in your scope.', {
+            throw new UhpFailure('file_not_found', 'No file with that id exists in your scope.', {
               param: `${param}.file_id`,
             });
           files.push(uploaded);

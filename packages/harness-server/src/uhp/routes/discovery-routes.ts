@@ -1,5 +1,7 @@
-import { type Discovery, UHP_VERSION } from '@arbiter/uhp/wire';
+import { type Discovery, discoverySchema, UHP_VERSION } from '@arbiter/uhp/wire';
 import type { FastifyInstance } from 'fastify';
+import fastifyPlugin from 'fastify-plugin';
+import { errorAnswers, PUBLIC } from './uhp-route-schemas.js';
 
 export const SUPPORTED_VERSIONS = [UHP_VERSION] as const;
 
@@ -24,6 +26,24 @@ const DISCOVERY: Discovery = {
 };
 
 /** `GET /v1/uhp`: public, identical for every caller. */
-export function registerDiscoveryRoutes(app: FastifyInstance): void {
-  app.get('/v1/uhp', { config: { uhpPublic: true } }, async () => DISCOVERY);
-}
+export const discoveryRoutes = fastifyPlugin(
+  async (app: FastifyInstance) => {
+    app.get(
+      '/v1/uhp',
+      {
+        schema: {
+          operationId: 'uhpDiscovery',
+          summary: 'Discovery: versions, conformance class and capabilities (no credential)',
+          tags: ['uhp: discovery'],
+          security: PUBLIC,
+          response: {
+            200: discoverySchema.describe('The discovery document, the same for every caller'),
+            ...errorAnswers([], { authenticated: false }),
+          },
+        },
+      },
+      async () => DISCOVERY,
+    );
+  },
+  { name: 'arbiter-uhp-discovery-routes', fastify: '5.x' },
+);

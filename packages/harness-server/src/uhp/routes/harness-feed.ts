@@ -1,6 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { UhpServices } from '../uhp-services.js';
-import { openEventStream } from './event-stream.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /**
  * `GET /v1/harnesses/{id}/events`: a live feed of every event of the caller's sessions on one harness.
@@ -9,11 +7,11 @@ import { openEventStream } from './event-stream.js';
 export function openHarnessFeed(
   request: FastifyRequest,
   reply: FastifyReply,
-  services: UhpServices,
+  app: FastifyInstance,
   principalId: string,
   harnessId: string,
 ): void {
-  const writer = openEventStream(request, reply, services);
+  const writer = app.uhpStreams.open(request, reply);
   let sequence = 0;
   // The event log is the buffer: a consumer that falls behind costs a reference per event, not the
   // event, and one that falls `maxPendingEvents` behind (or takes nothing for the stall timeout) is
@@ -26,7 +24,7 @@ export function openHarnessFeed(
     try {
       while (pending.length > 0 && !writer.disconnected.aborted) {
         const next = pending.shift()!;
-        const event = await services.store.eventAt(next.responseId, next.sequence);
+        const event = await app.uhpStore.eventAt(next.responseId, next.sequence);
         // Gone with its session since it was appended: nothing to deliver.
         if (!event) continue;
         await writer.send({
@@ -41,9 +39,9 @@ export function openHarnessFeed(
       pumping = false;
     }
   };
-  const stop = services.events.onAppend(({ responseId, owner, sequence }) => {
+  const stop = app.uhpEvents.onAppend(({ responseId, owner, sequence }) => {
     if (owner.principalId !== principalId || owner.harnessId !== harnessId) return;
-    if (pending.length >= services.streamLimits.maxPendingEvents) {
+    if (pending.length >= app.uhpStreams.limits.maxPendingEvents) {
       writer.drop('too_far_behind');
       return;
     }

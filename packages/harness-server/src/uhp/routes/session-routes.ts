@@ -1,14 +1,56 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import {
+  fileListSchema,
+  sessionListSchema,
+  sessionSchema,
+  sessionShareSchema,
+  sessionTurnsSchema,
+} from '@arbiter/uhp/wire';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fastifyPlugin from 'fastify-plugin';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { isObjectId } from '../object-id.js';
 import type { StoredSession } from '../storage/uhp-store.js';
 import { invalidInput, notFound } from '../uhp-error.js';
-import type { UhpServices } from '../uhp-services.js';
 import { Workspace } from '../workspace/workspace.js';
+import { baseUrlOf } from './base-url.js';
 import { presentFile } from './present-file.js';
 import { sessionArchive } from './session-archive.js';
 import { sessionTurns } from './session-turns.js';
+import {
+  BEARER,
+  deletedSchema,
+  errorAnswers,
+  fileBytesContent,
+  integerQuery,
+  sessionParams,
+} from './uhp-route-schemas.js';
+
+const tags = ['uhp: sessions'];
+
+/** The session object with the members Arbiter adds to the specification's. */
+const arbiterSessionSchema = sessionSchema.extend({
+  container_id: z.string(),
+  turn_count: z.number().int(),
+  last_response_id: z.string().nullable(),
+});
+
+const shareSchema = sessionShareSchema.extend({
+  object: z.literal('session.share'),
+  read_only: z.literal(true),
+  created_at: z.number().int(),
+});
+
+/** A route on one session: `operationId`, summary and answer, with the session id parameter. */
+const onSession = <Response extends Record<number, unknown>>(
+  operationId: string,
+  summary: string,
+  response: Response,
+) => ({
+  schema: { operationId, summary, tags, security: BEARER, params: sessionParams, response },
+});
 
 const toSeconds = (ms: number) => Math.floor(ms / 1000);
 
@@ -32,137 +74,226 @@ function decodeCursor(raw: string): Cursor {
 }
 
 /** Sessions: listing, inspection, turns, cancel, deletion, files and archive, sharing. */
-export function registerSessionRoutes(app: FastifyInstance, services: UhpServices): void {
-  const { store, runner } = services;
-  type SessionParams = { Params: { session_id: string } };
+export const sessionRoutes = fastifyPlugin(
+  async (fastify: FastifyInstance) => {
+    const { uhpStore: store, uhpRunner: runner, uhpLayout: layout } = fastify;
 
-  const lookup = async (request: FastifyRequest<SessionParams>) => {
-    const principalId = services.principalOf(request);
-    const id = request.params.session_id;
-    const session = isObjectId(id, 'hsess') ? await store.getSession(principalId, id) : undefined;
-    if (!session) throw notFound('session_not_found', 'session');
-    return session;
-  };
+    const app = fastify.withTypeProvider<ZodTypeProvider>();
+    /** What the session routes read of a request: its principal and the session id of its path. */
+    type SessionRequest = Pick<FastifyRequest, 'principal'> & { params: { session_id: string } };
 
-  const present = async (session: StoredSession) => {
-    const running = await store.runningResponseOfSession(session.id);
-    const turns = await store.sessionResponses(session.id);
-    return {
-      id: session.id,
-      object: 'session',
-      harness_id: session.harnessId,
-      container_id: session.containerId,
-      title: session.title,
-      status: running ? 'running' : 'idle',
-      turn_count: turns.length,
-      last_response_id: turns.at(-1)?.id ?? null,
-      created_at: toSeconds(session.createdAt),
-      updated_at: toSeconds(session.updatedAt),
+    const lookup = async (request: SessionRequest) => {
+      const principalId = request.principal!.id;
+      const id = request.params.session_id;
+      const session = isObjectId(id, 'hsess') ? await store.getSession(principalId, id) : undefined;
+      if (!session) throw notFound('session_not_found', 'session');
+      return session;
     };
-  };
 
-  app.get<{ Querystring: { limit?: string; cursor?: string; harness?: string } }>(
-    '/v1/sessions',
-    async (request) => {
-      const limit = request.query.limit === undefined ? 20 : Number(request.query.limit);
-      if (!Number.isInteger(limit) || limit < 1 || limit > 100)
-        throw invalidInput('limit must be an integer from 1 to 100.', 'limit');
-      const after = request.query.cursor ? decodeCursor(request.query.cursor) : undefined;
-      // One extra row tells whether another page exists, so the last page says so explicitly.
-      const rows = await store.listSessions(services.principalOf(request), {
-        limit: limit + 1,
-        ...(after ? { after } : {}),
-        ...(request.query.harness ? { harnessId: request.query.harness } : {}),
-      });
-      const page = rows.slice(0, limit);
+    const present = async (session: StoredSession) => {
+      const running = await store.runningResponseOfSession(session.id);
+      const turns = await store.sessionResponses(session.id);
       return {
-        object: 'list',
-        sessions: await Promise.all(page.map(present)),
-        next_cursor: rows.length > limit && page.length > 0 ? encodeCursor(page.at(-1)!) : null,
+        id: session.id,
+        object: 'session' as const,
+        harness_id: session.harnessId,
+        container_id: session.containerId,
+        title: session.title,
+        status: running ? 'running' : 'idle',
+        turn_count: turns.length,
+        last_response_id: turns.at(-1)?.id ?? null,
+        created_at: toSeconds(session.createdAt),
+        updated_at: toSeconds(session.updatedAt),
       };
-    },
-  );
+    };
 
-  app.get<SessionParams>('/v1/sessions/:session_id', async (request) => present(await lookup(request)));
-
-  app.get<SessionParams>('/v1/sessions/:session_id/turns', async (request) => {
-    const session = await lookup(request);
-    return { object: 'list', session_id: session.id, turns: await sessionTurns(store, session.id) };
-  });
-
-  app.post<SessionParams>('/v1/sessions/:session_id/cancel', async (request) => {
-    const session = await lookup(request);
-    await runner.cancelSession(session.id);
-    return present(session);
-  });
-
-  const deleteSession = async (request: FastifyRequest<SessionParams>) => {
-    const session = await lookup(request);
-    // Stop in-flight work first, so no task keeps writing into storage that no longer has an owner.
-    await runner.cancelSession(session.id, 10_000);
-    const blobs = (await store.sessionFiles(session.id)).map((file) => file.id);
-    await store.deleteSession(session.principalId, session.id);
-    for (const id of blobs) fs.rmSync(services.layout.fileBlob(id), { force: true });
-    // The workspace holds what the agent left (links, FIFOs): removed without following any of it.
-    Workspace.remove(services.layout.workspaceDir(session.id));
-    fs.rmSync(services.layout.sessionDir(session.id), { recursive: true, force: true });
-    return { id: session.id, object: 'session.deleted', deleted: true };
-  };
-  app.delete<SessionParams>('/v1/sessions/:session_id', deleteSession);
-  app.delete<SessionParams>('/v1/traces/:session_id', deleteSession);
-
-  app.get<SessionParams>('/v1/sessions/:session_id/files', async (request) => {
-    const session = await lookup(request);
-    return { object: 'list', files: (await store.sessionFiles(session.id)).map(presentFile) };
-  });
-
-  app.get<SessionParams>('/v1/sessions/:session_id/files/archive', async (request, reply) => {
-    const session = await lookup(request);
-    const archive = sessionArchive(await store.sessionFiles(session.id), (id) =>
-      services.layout.fileBlob(id),
+    app.get(
+      '/v1/sessions',
+      {
+        schema: {
+          operationId: 'uhpListSessions',
+          summary: 'List your sessions, newest first, a cursor page at a time',
+          tags,
+          security: BEARER,
+          querystring: z.object({
+            limit: integerQuery(1, 100).describe('Sessions per page; default 20'),
+            cursor: z.string().optional().describe('`next_cursor` of the previous page'),
+            harness: z.string().optional().describe('Only the sessions of this harness'),
+          }),
+          response: {
+            200: sessionListSchema
+              .extend({ sessions: z.array(arbiterSessionSchema) })
+              .describe('A page of sessions; `next_cursor` is null on the last'),
+            ...errorAnswers([]),
+          },
+        },
+      },
+      async (request) => {
+        const limit = request.query.limit ?? 20;
+        const after = request.query.cursor ? decodeCursor(request.query.cursor) : undefined;
+        // One extra row tells whether another page exists, so the last page says so explicitly.
+        const rows = await store.listSessions(request.principal!.id, {
+          limit: limit + 1,
+          ...(after ? { after } : {}),
+          ...(request.query.harness ? { harnessId: request.query.harness } : {}),
+        });
+        const page = rows.slice(0, limit);
+        return {
+          object: 'list' as const,
+          sessions: await Promise.all(page.map(present)),
+          next_cursor: rows.length > limit && page.length > 0 ? encodeCursor(page.at(-1)!) : null,
+        };
+      },
     );
-    reply.raw.once('close', archive.dispose);
-    reply
-      .type('application/zip')
-      .header('content-disposition', `attachment; filename="${session.id}.zip"`)
-      .header('x-content-type-options', 'nosniff');
-    return reply.send(archive.stream);
-  });
 
-  const presentShare = (
-    request: FastifyRequest,
-    session: StoredSession,
-    share: { token: string; createdAt: number },
-  ) => ({
-    object: 'session.share',
-    session_id: session.id,
-    token: share.token,
-    url: `${services.baseUrlOf(request)}/v1/shared/${share.token}`,
-    read_only: true,
-    created_at: toSeconds(share.createdAt),
-  });
-
-  app.post<SessionParams>('/v1/sessions/:session_id/share', async (request) => {
-    const session = await lookup(request);
-    const share = await store.upsertShare(
-      session.principalId,
-      session.id,
-      randomBytes(24).toString('base64url'),
+    app.get(
+      '/v1/sessions/:session_id',
+      onSession('uhpGetSession', 'Read a session: status, turn count, last response', {
+        200: arbiterSessionSchema.describe('The session'),
+        ...errorAnswers([404]),
+      }),
+      async (request) => present(await lookup(request)),
     );
-    return presentShare(request, session, share);
-  });
 
-  app.get<SessionParams>('/v1/sessions/:session_id/share', async (request) => {
-    const session = await lookup(request);
-    const share = await store.getShare(session.id);
-    if (!share) throw notFound('arbiter_share_not_found', 'share for that session');
-    return presentShare(request, session, share);
-  });
+    const turnsRoute = onSession('uhpListSessionTurns', 'The turns of a session, oldest first', {
+      200: sessionTurnsSchema
+        .extend({ object: z.literal('list'), session_id: z.string() })
+        .describe('The turns'),
+      ...errorAnswers([404]),
+    });
+    app.get('/v1/sessions/:session_id/turns', turnsRoute, async (request) => {
+      const session = await lookup(request);
+      return {
+        object: 'list' as const,
+        session_id: session.id,
+        turns: await sessionTurns(store, session.id),
+      };
+    });
 
-  app.delete<SessionParams>('/v1/sessions/:session_id/share', async (request) => {
-    const session = await lookup(request);
-    if (!(await store.deleteShare(session.id)))
-      throw notFound('arbiter_share_not_found', 'share for that session');
-    return { object: 'session.share', session_id: session.id, revoked: true };
-  });
-}
+    const cancelRoute = onSession('uhpCancelSession', 'Cancel the task running in a session', {
+      200: arbiterSessionSchema.describe('The session, idle once its task has stopped'),
+      ...errorAnswers([404]),
+    });
+    app.post('/v1/sessions/:session_id/cancel', cancelRoute, async (request) => {
+      const session = await lookup(request);
+      await runner.cancelSession(session.id);
+      return present(session);
+    });
+
+    const deleteSession = async (request: SessionRequest) => {
+      const session = await lookup(request);
+      // Stop in-flight work first, so no task keeps writing into storage that no longer has an owner.
+      await runner.cancelSession(session.id, 10_000);
+      const blobs = (await store.sessionFiles(session.id)).map((file) => file.id);
+      await store.deleteSession(session.principalId, session.id);
+      for (const id of blobs) fs.rmSync(layout.fileBlob(id), { force: true });
+      // The workspace holds what the agent left (links, FIFOs): removed without following any of it.
+      Workspace.remove(layout.workspaceDir(session.id));
+      fs.rmSync(layout.sessionDir(session.id), { recursive: true, force: true });
+      return { id: session.id, object: 'session.deleted', deleted: true } as const;
+    };
+    const deleted = {
+      200: deletedSchema('session.deleted').describe('The session and everything of it are deleted'),
+      ...errorAnswers([404]),
+    };
+    app.delete(
+      '/v1/sessions/:session_id',
+      onSession('uhpDeleteSession', 'Delete a session: cancels its work, removes everything of it', deleted),
+      deleteSession,
+    );
+    app.delete(
+      '/v1/traces/:session_id',
+      onSession('uhpDeleteTrace', 'Delete a session (the specification’s trace alias)', deleted),
+      deleteSession,
+    );
+
+    const filesRoute = onSession(
+      'uhpListSessionFiles',
+      'Every artifact of a session, earlier tasks included',
+      {
+        200: fileListSchema.extend({ object: z.literal('list') }).describe('The artifacts'),
+        ...errorAnswers([404]),
+      },
+    );
+    app.get('/v1/sessions/:session_id/files', filesRoute, async (request) => {
+      const session = await lookup(request);
+      return { object: 'list' as const, files: (await store.sessionFiles(session.id)).map(presentFile) };
+    });
+
+    const archiveRoute = onSession('uhpSessionArchive', 'A zip of every artifact of a session', {
+      200: {
+        description: 'Each artifact under `<file_id>/<name>`',
+        content: fileBytesContent('application/zip', 'A zip archive'),
+      },
+      ...errorAnswers([404]),
+    });
+    app.get('/v1/sessions/:session_id/files/archive', archiveRoute, async (request, reply) => {
+      const session = await lookup(request);
+      const archive = sessionArchive(await store.sessionFiles(session.id), (id) => layout.fileBlob(id));
+      reply.raw.once('close', archive.dispose);
+      reply
+        .type('application/zip')
+        .header('content-disposition', `attachment; filename="${session.id}.zip"`)
+        .header('x-content-type-options', 'nosniff');
+      return reply.send(archive.stream);
+    });
+
+    const presentShare = (
+      request: FastifyRequest,
+      session: StoredSession,
+      share: { token: string; createdAt: number },
+    ) => ({
+      object: 'session.share' as const,
+      session_id: session.id,
+      token: share.token,
+      url: `${baseUrlOf(request)}/v1/shared/${share.token}`,
+      read_only: true as const,
+      created_at: toSeconds(share.createdAt),
+    });
+
+    const shareAnswer = { 200: shareSchema.describe('The share'), ...errorAnswers([404]) };
+    const shareRoute = onSession(
+      'uhpShareSession',
+      'Share a session read-only (the same token until revoked)',
+      shareAnswer,
+    );
+    app.post('/v1/sessions/:session_id/share', shareRoute, async (request) => {
+      const session = await lookup(request);
+      const share = await store.upsertShare(
+        session.principalId,
+        session.id,
+        randomBytes(24).toString('base64url'),
+      );
+      return presentShare(request, session, share);
+    });
+
+    app.get(
+      '/v1/sessions/:session_id/share',
+      onSession('uhpGetShare', 'Read the share of a session', shareAnswer),
+      async (request) => {
+        const session = await lookup(request);
+        const share = await store.getShare(session.id);
+        if (!share) throw notFound('arbiter_share_not_found', 'share for that session');
+        return presentShare(request, session, share);
+      },
+    );
+
+    const revokeRoute = onSession('uhpRevokeShare', 'Revoke the share of a session', {
+      200: z
+        .object({ object: z.literal('session.share'), session_id: z.string(), revoked: z.literal(true) })
+        .describe('The share is revoked'),
+      ...errorAnswers([404]),
+    });
+    app.delete('/v1/sessions/:session_id/share', revokeRoute, async (request) => {
+      const session = await lookup(request);
+      if (!(await store.deleteShare(session.id)))
+        throw notFound('arbiter_share_not_found', 'share for that session');
+      return { object: 'session.share', session_id: session.id, revoked: true } as const;
+    });
+  },
+  {
+    name: 'arbiter-uhp-session-routes',
+    fastify: '5.x',
+    decorators: { fastify: ['uhpStore', 'uhpRunner', 'uhpLayout'] },
+  },
+);

@@ -1,4 +1,4 @@
-import type { Harness } from '@arbiter/uhp/wire';
+import type { Harness, UhpErrorCode } from '@arbiter/uhp/wire';
 import type { WorkspaceTools } from '../workspace/workspace-tools.js';
 
 /** One message of the session's conversation, oldest first, as the runtime sees it. */
@@ -52,7 +52,8 @@ export type RuntimeEvent =
   | { readonly type: 'tool-result'; readonly callId: string; readonly output: string }
   /** A workspace file the turn produced, cited even if it existed before the turn (relative path). */
   | { readonly type: 'file-produced'; readonly path: string }
-  | { readonly type: 'warning'; readonly code: string; readonly message: string }
+  /** Streamed as an `error` event; the code is registered (`UHP_ERROR_REGISTRY`), like every code the server emits. */
+  | { readonly type: 'warning'; readonly code: UhpErrorCode; readonly message: string }
   | {
       readonly type: 'finish';
       readonly reason: 'stop' | 'max_output_tokens';
