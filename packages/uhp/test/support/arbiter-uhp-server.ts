@@ -22,7 +22,9 @@ export async function startArbiterUhpServer(
 ): Promise<ArbiterUhpServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'arbiter-uhp-client-'));
   const db = openDatabase(dataDir, uhpMigrations);
-  const app = Fastify({ logger: false });
+  // Teardown ends every connection: a client's pooled connection that never sent a request would
+  // otherwise hold close() open on Node 20 (the server proper ends those in connection-limits.ts).
+  const app = Fastify({ logger: false, forceCloseConnections: true });
   const principals = new Map(
     keys.map((key, index) => [key, { id: `principal-${index}`, name: `principal-${index}` }]),
   );
