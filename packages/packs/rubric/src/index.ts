@@ -1,11 +1,5 @@
 export { type FailingCriterion, failingCriteria } from './feedback/failing-criteria.js';
 export type { Feedback } from './feedback/feedback.js';
-export {
-  FEEDBACK_API_KEY_ENV,
-  type FeedbackModel,
-  resolveFeedbackModel,
-} from './feedback/feedback-model-spec.js';
-export { type ModelFeedbackOptions, modelFeedback } from './feedback/model-feedback.js';
 export { rubricFeedback } from './feedback/rubric-feedback.js';
 export { decideOutcome } from './grading/decide-outcome.js';
 export {
@@ -26,7 +20,6 @@ export {
   type RevisionStop,
   reviseUntilSatisfied,
 } from './revision/revise-until-satisfied.js';
-export { createUhpWorkReviser, type UhpWorkReviserOptions } from './revision/uhp-work-reviser.js';
 export type { WorkReviser, WorkVersion } from './revision/work-reviser.js';
 export { canonicalSha256 } from './rubric/canonical-sha256.js';
 export { loadRubric, RUBRIC_PACK_PREFIX, type Rubric } from './rubric/load-rubric.js';

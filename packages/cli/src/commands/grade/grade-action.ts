@@ -9,17 +9,13 @@ import {
 } from '@arbiter/decision';
 import { ModelCatalog, ModelNotFoundError } from '@arbiter/engine';
 import {
-  createUhpWorkReviser,
   DEFAULT_MAX_ROUNDS,
   type Feedback,
-  type FeedbackModel,
   formatGradeReport,
   type Grade,
   gradeWork,
-  modelFeedback,
   RubricError,
   readRubricFile,
-  resolveFeedbackModel,
   reviseUntilSatisfied,
   rubricFeedback,
   type WorkVersion,
@@ -27,7 +23,10 @@ import {
 import type { UhpClient } from '@arbiter/uhp';
 import { readStandardInputBytes } from '../../standard-input.js';
 import { createClientFor, openLocalStore } from '../uhp/command-context.js';
+import { type FeedbackModel, resolveFeedbackModel } from './feedback-model-spec.js';
 import { GRADE_EXIT_CODES, USAGE_EXIT_CODE } from './grade-exit-codes.js';
+import { modelFeedback } from './model-feedback.js';
+import { createUhpWorkReviser } from './uhp-work-reviser.js';
 
 /** The shell's convention for a command stopped by SIGINT. */
 const INTERRUPTED_EXIT_CODE = 130;

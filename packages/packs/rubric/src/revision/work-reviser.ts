@@ -7,7 +7,7 @@ export interface WorkVersion {
 
 /**
  * Something that can hand back a revised version of the work given feedback: the UHP session the
- * work came from (`createUhpWorkReviser`), or any other agent.
+ * work came from (the CLI's `createUhpWorkReviser`), or any other agent.
  */
 export interface WorkReviser {
   /** The work as it stands before any revision. */

@@ -1,11 +1,7 @@
 import { redact } from '@arbiter/decision';
+import { type Feedback, failingCriteria, type Grade, type Rubric, rubricFeedback } from '@arbiter/rubric';
 import { generateText } from 'ai';
-import type { Grade } from '../grading/grade.js';
-import type { Rubric } from '../rubric/load-rubric.js';
-import { failingCriteria } from './failing-criteria.js';
-import type { Feedback } from './feedback.js';
 import type { FeedbackModel } from './feedback-model-spec.js';
-import { rubricFeedback } from './rubric-feedback.js';
 
 export interface ModelFeedbackOptions {
   model: FeedbackModel;

@@ -1,6 +1,6 @@
 import { DECISION_LIMITS } from '@arbiter/decision';
+import type { WorkReviser, WorkVersion } from '@arbiter/rubric';
 import { messageItemSchema, type UhpClient, type UhpResponse } from '@arbiter/uhp';
-import type { WorkReviser, WorkVersion } from './work-reviser.js';
 
 export interface UhpWorkReviserOptions {
   client: UhpClient;

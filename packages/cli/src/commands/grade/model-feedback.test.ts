@@ -1,13 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { decideOutcome, type Grade, gradeCriterion, loadRubric, rubricFeedback } from '@arbiter/rubric';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decideOutcome } from '../grading/decide-outcome.js';
-import type { Grade } from '../grading/grade.js';
-import { gradeCriterion } from '../grading/grade-criterion.js';
-import { loadRubric } from '../rubric/load-rubric.js';
 import { FEEDBACK_API_KEY_ENV, resolveFeedbackModel } from './feedback-model-spec.js';
 import { modelFeedback } from './model-feedback.js';
-import { rubricFeedback } from './rubric-feedback.js';
 
 const rubric = loadRubric({
   name: 'essay',
