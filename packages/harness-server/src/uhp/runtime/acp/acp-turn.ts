@@ -47,6 +47,8 @@ export class AcpTurn {
   /** Updates replayed by `session/load` are history the client already has. */
   private replaying = false;
   private done = false;
+  /** The turn's protocol exchange (initialize … prompt); settles when the agent answers the prompt. */
+  private driving: Promise<void> | null = null;
 
   constructor(
     private readonly turn: HarnessTurn,
@@ -104,7 +106,8 @@ export class AcpTurn {
     });
     const onAbort = () => void this.cancel();
     this.turn.signal.addEventListener('abort', onAbort, { once: true });
-    void this.drive().then(
+    this.driving = this.drive();
+    void this.driving.then(
       () => {
         this.done = true;
         this.queue.end();
@@ -136,14 +139,35 @@ export class AcpTurn {
     }
   }
 
-  /** Ends the agent process: politely first, then for sure. */
+  /**
+   * Ends the agent process: politely first, then for sure. A cancelled turn first lets the agent
+   * answer its prompt (ACP's cancellation: `session/cancel`, then the prompt ends `cancelled`), for at
+   * most the cancel grace; terminating at once could kill it before it has read `session/cancel`.
+   */
   stop(): void {
     this.done = true;
-    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
-    this.child.kill('SIGTERM');
-    const force = setTimeout(() => this.process.kill(), 1000);
-    force.unref();
-    this.child.once('exit', () => clearTimeout(force));
+    const exited = () => this.child.exitCode !== null || this.child.signalCode !== null;
+    if (exited()) return;
+    const terminate = () => {
+      if (exited()) return;
+      this.child.kill('SIGTERM');
+      const force = setTimeout(() => this.process.kill(), 1000);
+      force.unref();
+      this.child.once('exit', () => clearTimeout(force));
+    };
+    if (!this.turn.signal.aborted || this.driving === null) {
+      terminate();
+      return;
+    }
+    let grace: NodeJS.Timeout | undefined;
+    const graceOver = new Promise<void>((resolve) => {
+      grace = setTimeout(resolve, this.cancelGraceMs);
+      grace.unref();
+    });
+    void Promise.race([this.driving.catch(() => {}), graceOver]).then(() => {
+      clearTimeout(grace);
+      terminate();
+    });
   }
 
   private async drive(): Promise<void> {
