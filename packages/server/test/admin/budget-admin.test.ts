@@ -1,13 +1,12 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { PrepaidBudgets } from '@arbiter/harness-server';
-import type { SqlDatabase } from '@arbiter/storage';
-import { openDatabase, PostgresDatabase, SqliteDatabase } from '@arbiter/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startServer } from '../../src/server.js';
-import { migrations } from '../../src/storage/migrations.js';
-import { startThrowawayPostgres, type ThrowawayPostgres } from '../fixtures/throwaway-postgres.js';
+import type { RunningServer } from '../../src/server.js';
+import {
+  BACKENDS,
+  type Backend,
+  type ServedOnBackend,
+  serversOnBackends,
+} from '../support/servers-on-backends.js';
 
 /**
  * The operator's budget routes over real HTTP, on a real `startServer` with each storage backend:
@@ -15,50 +14,12 @@ import { startThrowawayPostgres, type ThrowawayPostgres } from '../fixtures/thro
  * documented page limit, and credits that record who made them and are made once per idempotency
  * key. Member keys get the admin routes' 403.
  */
-let cluster: ThrowawayPostgres;
-const cleanups: (() => Promise<void>)[] = [];
-beforeAll(async () => {
-  cluster = await startThrowawayPostgres();
-});
-afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
-  await cluster?.stop();
-});
+const servers = serversOnBackends('arbiter-budget-admin');
+beforeAll(() => servers.start());
+afterAll(() => servers.stop());
 
-type Backend = 'sqlite' | 'postgres';
-
-interface Served {
-  server: RunningServer;
-  /** A second connection to the server's database, as another node or `arbiter billing` would open. */
-  database(): SqlDatabase;
-}
-
-async function serve(backend: Backend, options: { auth?: boolean } = {}): Promise<Served> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-budget-admin-'));
-  const database = backend === 'postgres' ? await cluster.createDatabase() : undefined;
-  const server = await startServer({
-    port: 0,
-    dataDir,
-    ...(database ? { database } : {}),
-    ...(options.auth === false ? { auth: false } : {}),
-    harness: false,
-  });
-  const opened: SqlDatabase[] = [];
-  cleanups.push(async () => {
-    for (const db of opened) await db.close();
-    await server.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
-  return {
-    server,
-    database() {
-      const db = database
-        ? new PostgresDatabase(database)
-        : new SqliteDatabase(openDatabase(dataDir, migrations));
-      opened.push(db);
-      return db;
-    },
-  };
+function serve(backend: Backend, options: { auth?: boolean } = {}): Promise<ServedOnBackend> {
+  return servers.serve(backend, { ...(options.auth === false ? { auth: false } : {}), harness: false });
 }
 
 interface PrincipalRef {
@@ -131,7 +92,7 @@ async function newPrincipal(admin: ReturnType<typeof client>, operator: string, 
   return created.body;
 }
 
-describe.each<Backend>(['sqlite', 'postgres'])('the operator budget routes on %s', (backend) => {
+describe.each<Backend>(BACKENDS)('the operator budget routes on %s', (backend) => {
   it('lists every principal with its balance and reserved amount, and credits one, recording who credited', async () => {
     const { server, database } = await serve(backend);
     const operator = server.initialKey ?? '';

@@ -5,42 +5,25 @@ import { applyPostgresMigrations, openDatabase, PostgresDatabase } from '@arbite
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../src/auth/api-key.js';
 import { authMigrations } from '../../src/auth/auth-migrations.js';
-import { type RunningServer, startServer } from '../../src/server.js';
+import type { RunningServer } from '../../src/server.js';
 import { migrations } from '../../src/storage/migrations.js';
-import { startThrowawayPostgres, type ThrowawayPostgres } from '../fixtures/throwaway-postgres.js';
+import { BACKENDS, type Backend, serversOnBackends } from '../support/servers-on-backends.js';
 
 /**
  * The operator's key routes over real HTTP, on a real `startServer` with each storage backend: the
  * first key is the operator's, member keys are refused every admin route, the listing never carries
  * a secret, and the last operator key cannot be revoked.
  */
-let cluster: ThrowawayPostgres;
-const cleanups: (() => Promise<void>)[] = [];
-beforeAll(async () => {
-  cluster = await startThrowawayPostgres();
-});
-afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
-  await cluster?.stop();
-});
-
-type Backend = 'sqlite' | 'postgres';
+const servers = serversOnBackends('arbiter-admin');
+beforeAll(() => servers.start());
+afterAll(() => servers.stop());
 
 async function serve(backend: Backend, options: { auth?: boolean; harness?: boolean } = {}) {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-admin-'));
-  const database = backend === 'postgres' ? await cluster.createDatabase() : undefined;
-  const server = await startServer({
-    port: 0,
-    dataDir,
-    ...(database ? { database } : {}),
+  const served = await servers.serve(backend, {
     ...(options.auth === false ? { auth: false } : {}),
     harness: options.harness ? { offlineChunkDelayMs: 0 } : false,
   });
-  cleanups.push(async () => {
-    await server.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
-  return server;
+  return served.server;
 }
 
 interface KeyBody {
@@ -71,7 +54,7 @@ function client(server: RunningServer) {
   };
 }
 
-describe.each<Backend>(['sqlite', 'postgres'])('the operator key routes on %s', (backend) => {
+describe.each<Backend>(BACKENDS)('the operator key routes on %s', (backend) => {
   it('the first key is an operator that creates keys (shown once), lists them without secrets, and revokes them', async () => {
     const server = await serve(backend);
     const operator = server.initialKey ?? '';
@@ -282,7 +265,7 @@ describe('the operator role elsewhere', () => {
     expect((await ended) - revokedAt).toBeLessThan(2000);
   });
 
-  it.each<Backend>(['sqlite', 'postgres'])(
+  it.each<Backend>(BACKENDS)(
     'an upgraded %s database makes its oldest unrevoked key the operator and every other key a member',
     async (backend) => {
       // The schema as the first release left it: its first migration only.
@@ -297,7 +280,7 @@ describe('the operator role elsewhere', () => {
       let roles: unknown[];
       if (backend === 'sqlite') {
         const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-upgrade-'));
-        cleanups.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
+        servers.defer(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
         const before = openDatabase(dataDir, first);
         before.exec(rows);
         before.close();
@@ -305,8 +288,8 @@ describe('the operator role elsewhere', () => {
         roles = after.prepare('SELECT id, role FROM api_keys ORDER BY created_at').all();
         after.close();
       } else {
-        const db = new PostgresDatabase(await cluster.createDatabase());
-        cleanups.push(() => db.close());
+        const db = new PostgresDatabase(await servers.createDatabase());
+        servers.defer(() => db.close());
         await applyPostgresMigrations(db, first);
         await db.pool.query(rows);
         await applyPostgresMigrations(db, migrations);
