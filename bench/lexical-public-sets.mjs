@@ -4,7 +4,8 @@
 // Sources and licences: bench/lexical-dev/README.md.
 //
 //   node bench/lexical-public-sets.mjs --out /tmp/public-sets [--per-set 400] \
-//     [--ag-news test.csv] [--banking77 test.csv] [--clinc150 data_full.json] [--rte dev.tsv]
+//     [--ag-news test.csv] [--banking77 test.csv] [--clinc150 data_full.json] [--rte dev.tsv] \
+//     [--trec TREC_10.label] [--sst5 stsa.fine.test] [--sst2 stsa.binary.test] [--sick SICK.txt]
 //
 // --per-set keeps that many examples, taken at an even stride through the file (no random choice,
 // so the same files give the same sets).
@@ -20,6 +21,10 @@ const { values } = parseArgs({
     banking77: { type: 'string' },
     clinc150: { type: 'string' },
     rte: { type: 'string' },
+    trec: { type: 'string' },
+    sst5: { type: 'string' },
+    sst2: { type: 'string' },
+    sick: { type: 'string' },
   },
 });
 if (!values.out) throw new Error('--out DIR is required');
@@ -126,5 +131,92 @@ if (values.rte) {
     examples: strided(
       rows.map((r) => [r[premise], r[hypothesis], r[label] === 'entailment' || r[label] === '0']),
     ),
+  });
+}
+
+if (values.trec) {
+  // Li & Roth (2002): `COARSE:fine question` per line (the original TREC_10.label file). The six
+  // coarse classes are offered under the names the data set's own documentation gives them.
+  const names = {
+    ABBR: 'abbreviation',
+    DESC: 'description and abstract concept',
+    ENTY: 'entity',
+    HUM: 'human being',
+    LOC: 'location',
+    NUM: 'numeric value',
+  };
+  const examples = fs
+    .readFileSync(values.trec, 'latin1')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [, coarse, text] = /^([A-Z]+):\S+ (.*)$/.exec(line);
+      return [text, names[coarse]];
+    });
+  write({
+    name: 'public-trec',
+    task: 'TREC question classification test set, six coarse classes',
+    question: choiceOf('What type of answer does this question expect?', Object.values(names)),
+    examples: strided(examples),
+  });
+}
+
+/** `label sentence` per line: the Stanford Sentiment Treebank sentences as harvardnlp ships them. */
+function sstLines(file) {
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => [line.slice(2), Number(line[0])]);
+}
+
+if (values.sst5) {
+  // Socher et al. (2013), SST-5: 0 very negative … 4 very positive.
+  write({
+    name: 'public-sst5',
+    task: 'SST-5 test sentences as a five-level Score',
+    question: {
+      type: 'score',
+      instructions: 'How positive is the sentiment of this movie review?',
+      criteria: ['very negative', 'negative', 'neutral', 'positive', 'very positive'],
+    },
+    examples: strided(sstLines(values.sst5)),
+  });
+}
+
+if (values.sst2) {
+  // SST-2: SST without its neutral sentences, 0 negative / 1 positive.
+  write({
+    name: 'public-sst2',
+    task: 'SST-2 test sentences as a Noul',
+    question: { type: 'noul', instructions: 'Is the sentiment of this movie review positive?' },
+    examples: strided(sstLines(values.sst2).map(([text, label]) => [text, label === 1])),
+  });
+}
+
+if (values.sick) {
+  // Marelli et al. (2014), SICK: tab-separated with a header naming sentence_A, sentence_B and
+  // entailment_judgment (ENTAILMENT / NEUTRAL / CONTRADICTION).
+  const [header, ...rows] = fs
+    .readFileSync(values.sick, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => line.split('\t'));
+  const column = (name) => header.indexOf(name);
+  const [premise, hypothesis, label] = [
+    column('sentence_A'),
+    column('sentence_B'),
+    column('entailment_judgment'),
+  ];
+  write({
+    name: 'public-sick',
+    task: 'SICK sentence pairs: entailment, neutral or contradiction',
+    state: 'pair',
+    question: choiceOf('What is the relation of the hypothesis to the premise?', [
+      'entailment',
+      'neutral',
+      'contradiction',
+    ]),
+    examples: strided(rows.map((r) => [r[premise], r[hypothesis], r[label].toLowerCase()])),
   });
 }

@@ -1,5 +1,6 @@
 import type { Answer, AnswerMeta, Criterion, Question, State } from '@arbiter/decision';
 import { normalisedEntropyConfidence } from '../../answer-confidence.js';
+import { type AnswerKind, askedKindsOf, optionKindsOf } from './answer-type.js';
 import {
   type EntailmentRole,
   entailmentQuestionOf,
@@ -315,6 +316,14 @@ function evaluateChoice(reading: StateReading, question: Extract<Question, { typ
       texts.map((text) => readText(reading.vectors, text).candidate),
     );
     ({ scores, abstained, codes } = evidence);
+    const kinds = answerKindScores(reading, texts);
+    if (kinds) {
+      scores = scores.map(
+        (score, index) => reading.weights.topicUnderAnswerKind * score + kinds.scores[index]!,
+      );
+      abstained = false;
+      codes = [`asks-for:${kinds.asked}`, ...codes].slice(0, MAX_EVIDENCE);
+    }
   }
   const probabilities = distribution(scores, sharpness);
   // fromEntries defines own properties, so an option named `__proto__` stays an option.
@@ -325,6 +334,38 @@ function evaluateChoice(reading: StateReading, question: Extract<Question, { typ
     probabilities: Object.fromEntries(options.map((option, index) => [option, probabilities[index]!])),
     arbiter: meta(abstained, codes),
   };
+}
+
+// Option sets recur request after request; which kind of answer each option names is memoised.
+const optionKindMemo = new WeakMap<WordVectors, Map<string, (AnswerKind | undefined)[] | undefined>>();
+
+/**
+ * When the options name kinds of answer (a person, a place, a number…) and the state is a question,
+ * each option's log-weight from the kind of answer the question's interrogative asks for.
+ */
+function answerKindScores(
+  reading: StateReading,
+  texts: readonly string[],
+): { scores: number[]; asked: string } | undefined {
+  let memo = optionKindMemo.get(reading.vectors);
+  if (memo === undefined) {
+    memo = new Map();
+    optionKindMemo.set(reading.vectors, memo);
+  }
+  const key = texts.join('\u0000');
+  let kinds = memo.get(key);
+  if (!memo.has(key)) {
+    kinds = optionKindsOf(reading.vectors, texts);
+    if (memo.size >= TEXT_READING_LIMIT) memo.clear();
+    memo.set(key, kinds);
+  }
+  if (kinds === undefined) return undefined;
+  const asked = askedKindsOf(reading.vectors, reading.text);
+  if (asked === undefined) return undefined;
+  const W = reading.weights;
+  const scores = kinds.map((kind) => (kind === undefined ? 0 : W.answerKind * (asked[kind] ?? 0)));
+  const top = Object.entries(asked).reduce((best, entry) => (entry[1] > best[1] ? entry : best));
+  return { scores, asked: top[0] };
 }
 
 function evaluateScore(reading: StateReading, question: Extract<Question, { type: 'score' }>): Answer {

@@ -29,6 +29,10 @@ export interface LexicalWeights {
   readonly entailmentPolarity: number;
   readonly contradictionPolarity: number;
   readonly contradictionCoverage: number;
+  /** Question type: log-weight for an option naming the kind of answer the question asks for. */
+  readonly answerKind: number;
+  /** Question type: the factor on the other evidence (the question's topic says little). */
+  readonly topicUnderAnswerKind: number;
 }
 
 export const LEXICAL_WEIGHTS: LexicalWeights = {
@@ -46,4 +50,6 @@ export const LEXICAL_WEIGHTS: LexicalWeights = {
   entailmentPolarity: 2,
   contradictionPolarity: 2,
   contradictionCoverage: 2.66,
+  answerKind: 2.2,
+  topicUnderAnswerKind: 0.3,
 };

@@ -1,0 +1,74 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { askedKindsOf, optionKindsOf } from './answer-type.js';
+import { loadWordVectors, type WordVectors } from './word-vectors.js';
+
+let vectors: WordVectors;
+beforeAll(async () => {
+  vectors = await loadWordVectors();
+}, 180_000);
+
+function topKind(question: string): string | undefined {
+  const asked = askedKindsOf(vectors, question);
+  if (asked === undefined) return undefined;
+  return Object.entries(asked).reduce((best, entry) => (entry[1]! > best[1]! ? entry : best))[0];
+}
+
+describe('optionKindsOf', () => {
+  it('reads options that name kinds of answer, however they are spelled', () => {
+    for (const options of [
+      ['person', 'place', 'number', 'description', 'abbreviation', 'entity'],
+      ['HUM', 'LOC', 'NUM', 'DESC', 'ABBR', 'ENTY'],
+      ['a human being', 'a location', 'a numeric value', 'an explanation', 'an acronym', 'a thing'],
+    ]) {
+      expect(optionKindsOf(vectors, options)).toEqual([
+        'person',
+        'place',
+        'number',
+        'description',
+        'abbreviation',
+        'entity',
+      ]);
+    }
+  });
+
+  it('does not read intents or topics as kinds of answer when only a few of them name one', () => {
+    expect(optionKindsOf(vectors, ['World', 'Sports', 'Business', 'Science and Technology'])).toBeUndefined();
+    expect(
+      optionKindsOf(vectors, [
+        'card_arrival',
+        'exchange_rate',
+        'lost_card',
+        'where_is_my_card',
+        'timezone',
+        'definition',
+      ]),
+    ).toBeUndefined();
+  });
+});
+
+describe('askedKindsOf', () => {
+  it('reads the interrogative', () => {
+    expect(topKind('Who painted the ceiling of the chapel?')).toBe('person');
+    expect(topKind('Where do penguins live in the wild?')).toBe('place');
+    expect(topKind('When was the bridge opened?')).toBe('number');
+    expect(topKind('How many strings does a violin have?')).toBe('number');
+    expect(topKind('How does a refrigerator keep food cold?')).toBe('description');
+    expect(topKind('Why do leaves change colour in autumn?')).toBe('description');
+    expect(topKind('What does the acronym RADAR stand for?')).toBe('abbreviation');
+  });
+
+  it('reads "what X" by the head of X, and "what is a Y" as a definition', () => {
+    expect(topKind('What mountain is the highest in Africa?')).toBe('place');
+    expect(topKind("What country's flag has a maple leaf?")).toBe('place');
+    expect(topKind('What is the population of the largest island?')).toBe('number');
+    expect(topKind('Which poet wrote the sonnet?')).toBe('person');
+    expect(topKind('What instrument has 88 keys?')).toBe('entity');
+    expect(topKind('What is photosynthesis?')).toBe('description');
+    expect(topKind('What do koalas eat?')).toBe('entity');
+    expect(topKind('What does a thermostat do?')).toBe('description');
+  });
+
+  it('finds no question in a statement', () => {
+    expect(askedKindsOf(vectors, 'The bridge opened in 1932.')).toBeUndefined();
+  });
+});
