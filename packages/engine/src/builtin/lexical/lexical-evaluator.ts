@@ -274,13 +274,16 @@ function evaluateNoul(reading: StateReading, question: Extract<Question, { type:
     if (!text) continue;
     const { claim, valence: claimValence } = readText(reading.vectors, text);
     const alignment = align(claim, reading.meaning);
+    // A claim with valence ("is this movie review positive?") is about the valence: its other
+    // words name what the state is presumed to be about, so their presence is no evidence for it.
+    const valenced = claimValence.words > 0 && reading.valence.words > 0;
     // Evidence only when some pair of words could be compared (vectors, or the same word).
-    if (alignment.closest) {
+    if (alignment.closest && !valenced) {
       abstained = false;
       logit += sign * W.claimCoverage * (alignment.coverage - W.claimCoverageBias);
       codes.push(`near:${alignment.closest[0]}~${alignment.closest[1]}`);
     }
-    if (claimValence.words > 0 && reading.valence.words > 0) {
+    if (valenced) {
       abstained = false;
       logit += sign * W.claimValence * Math.sign(claimValence.sum) * reading.valence.normalised;
       codes.push(`valence:${reading.valence.normalised.toFixed(2)}`);

@@ -44,7 +44,7 @@ export const LEXICAL_WEIGHTS: LexicalWeights = {
   sharpness: 1.5,
   claimCoverage: 10.6,
   claimCoverageBias: 0.4,
-  claimValence: 9.4,
+  claimValence: 3,
   entailmentCoverage: 10.6,
   entailmentCoverageBias: 0.7,
   entailmentPolarity: 2,
