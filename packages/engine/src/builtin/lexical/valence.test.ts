@@ -32,6 +32,15 @@ describe('valenceOf (AFINN-165 with VADER rules)', () => {
     expect(valenceOf('The meeting is on MONDAY!!!').sum).toBe(0);
   });
 
+  it('gives an inflection its lemma\'s valence when the lexicon lists only the lemma', () => {
+    // AFINN lists "crash" and "fail", not "crashed" or "failed".
+    expect(valenceOf('the server crashed').sum).toBeLessThan(0);
+    expect(valenceOf('every upload failed').sum).toBeLessThan(0);
+    expect(valenceOf('the server crashed').sum).toBe(valenceOf('the server crash').sum);
+    // Words that only look inflected keep no valence: "bus", "red", "ring".
+    expect(valenceOf('the red bus has a ring').words).toBe(0);
+  });
+
   it('keeps the normalised valence inside (−1, 1)', () => {
     const extreme = valenceOf('awful '.repeat(200)).normalised;
     expect(extreme).toBeGreaterThan(-1);

