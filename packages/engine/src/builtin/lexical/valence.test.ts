@@ -32,7 +32,7 @@ describe('valenceOf (AFINN-165 with VADER rules)', () => {
     expect(valenceOf('The meeting is on MONDAY!!!').sum).toBe(0);
   });
 
-  it('gives an inflection its lemma\'s valence when the lexicon lists only the lemma', () => {
+  it("gives an inflection its lemma's valence when the lexicon lists only the lemma", () => {
     // AFINN lists "crash" and "fail", not "crashed" or "failed".
     expect(valenceOf('the server crashed').sum).toBeLessThan(0);
     expect(valenceOf('every upload failed').sum).toBeLessThan(0);
