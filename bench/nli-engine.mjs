@@ -8,7 +8,8 @@
 // 6-option Choice request on a ~90-token state (wall time and the process's CPU time per call),
 // RSS after load and after the runs. Random weights
 // say nothing about accuracy; the shapes and the work per question are those of a real model.
-// Run: npx tsx bench/nli-engine.mjs [--iterations 40] [--threads 1] [--forms int8,fp32]
+// Run: npx tsx bench/nli-engine.mjs [--iterations 40] [--threads N] [--forms int8,fp32]
+// (--threads defaults to the engine's default: the machine's cores, at most 4)
 
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
@@ -21,12 +22,12 @@ import { writeCrossEncoder } from '../scripts/nli-fixture/write-cross-encoder.mj
 const { values } = parseArgs({
   options: {
     iterations: { type: 'string', default: '40' },
-    threads: { type: 'string', default: '1' },
+    threads: { type: 'string' },
     forms: { type: 'string', default: 'int8,fp32' },
   },
 });
 const iterations = Number(values.iterations);
-const threads = Number(values.threads);
+const threads = values.threads === undefined ? undefined : Number(values.threads);
 
 const STATE =
   'Ticket 4821 from a customer on the enterprise plan: since the deploy this morning every call to ' +
@@ -94,7 +95,8 @@ for (const form of values.forms.split(',')) {
     const onnxBytes = statSync(path.join(dir, 'onnx', 'model.onnx')).size;
     const rssBefore = process.memoryUsage().rss;
     const loadStart = performance.now();
-    const engine = await loadNliEngine(nliEngineConfigSchema.parse({ kind: 'nli', path: dir, threads }));
+    const config = nliEngineConfigSchema.parse({ kind: 'nli', path: dir, threads });
+    const engine = await loadNliEngine(config);
     const loadMs = performance.now() - loadStart;
     const rssLoaded = process.memoryUsage().rss;
     const noul = await measure(engine, NOUL);
@@ -102,7 +104,7 @@ for (const form of values.forms.split(',')) {
     const rssAfter = process.memoryUsage().rss;
     results[form] = { noul, choice };
     console.log(
-      `${form}: ${(parameters / 1e6).toFixed(1)}M parameters, model.onnx ${mib(onnxBytes)}, threads ${threads}; ` +
+      `${form}: ${(parameters / 1e6).toFixed(1)}M parameters, model.onnx ${mib(onnxBytes)}, threads ${config.threads}; ` +
         `load ${loadMs.toFixed(0)} ms; RSS +${mib(rssLoaded - rssBefore)} at load, ${mib(rssAfter)} total after the runs`,
     );
     console.log(

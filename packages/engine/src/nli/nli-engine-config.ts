@@ -1,4 +1,7 @@
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
+
+const MAX_DEFAULT_THREADS = 4;
 
 /**
  * Catalog engine kind `nli`: an ONNX NLI cross-encoder run in process. Exactly one of `model` (a
@@ -14,8 +17,17 @@ export const nliEngineConfigSchema = z
     path: z.string().min(1).optional(),
     /** The ONNX file inside the directory; default: the first of onnx/model_quantized.onnx, onnx/model.onnx, model.onnx. */
     onnxFile: z.string().min(1).optional(),
-    /** onnxruntime intra-op threads (default 1: the server answers requests concurrently already). */
-    threads: z.number().int().min(1).max(256).default(1),
+    /**
+     * onnxruntime intra-op threads. Default: the machine's cores, at most 4. The engine runs one
+     * onnxruntime call at a time, so these threads are its only parallelism; past 4 a model of
+     * this size gains little per thread.
+     */
+    threads: z
+      .number()
+      .int()
+      .min(1)
+      .max(256)
+      .default(() => Math.min(MAX_DEFAULT_THREADS, availableParallelism())),
     /** Premise–hypothesis pairs per onnxruntime run. */
     batchSize: z.number().int().min(1).max(512).default(16),
     /** Tokens per pair, capped by the model's own limit (max_position_embeddings, model_max_length). */
