@@ -8,7 +8,7 @@
 //      previous one's cached state: six questions share one evaluated state inside the request only.
 //      Aim: six ≤ 1.5 × one. With --lanes 6 the six question suffixes are decoded in one batch on
 //      six sequences that each hold a copy of the state's KV cache.
-// Run: npx tsx bench/llama-engine.mjs [--type q8_0|f16] [--iterations 5] [--threads 2] [--repeats 1,4] [--lanes 6] [--model FILE]
+// Run: npx tsx bench/llama-engine.mjs [--type q8_0|f16] [--iterations 5] [--threads 2] [--repeats 1,4] [--lanes 1] [--model FILE]
 // (--repeats: state lengths, in copies of a 374-character support ticket)
 
 import { existsSync, statSync } from 'node:fs';
@@ -25,7 +25,7 @@ const { values } = parseArgs({
     threads: { type: 'string', default: '2' },
     model: { type: 'string' },
     repeats: { type: 'string', default: '1,4' },
-    lanes: { type: 'string', default: '6' },
+    lanes: { type: 'string', default: '1' },
   },
 });
 const iterations = Number(values.iterations);

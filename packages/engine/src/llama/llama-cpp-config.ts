@@ -55,7 +55,8 @@ export const llamaCppEngineConfigSchema = z.strictObject({
    * Sequences one request reads its questions on at once. Each lane gets a copy of the state's
    * evaluated prefix, and the lanes' question suffixes are decoded together in one batch, so the
    * model's weights are read once for several questions. Costs `contextSize` tokens of KV cache per
-   * lane and sequence. With more than one lane, an answer can differ slightly (by about 1e-4 on the
+   * lane and sequence. One is the default because on a CPU it is faster at every state length
+   * measured (docs/benchmarks.md): the batch attends over every lane's copy of the state. With more than one lane, an answer can differ slightly (by about 1e-4 on the
    * test model) with the questions it was batched with, since a batch sums in another order.
    */
   lanes: z.number().int().min(1).max(16).default(1),
