@@ -82,6 +82,7 @@ beforeEach(async () => {
 
 afterEach(async () => {
   await server.close();
+  fs.rmSync(work, { recursive: true, force: true });
 });
 
 async function acpHarness(model = 'test-agent', extra: Record<string, unknown> = {}): Promise<string> {

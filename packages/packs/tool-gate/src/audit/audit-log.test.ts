@@ -1,12 +1,15 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { dirname, join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AUDIT_GENESIS, AuditLog } from './audit-log.js';
 
 let path: string;
 beforeEach(async () => {
   path = join(await mkdtemp(join(tmpdir(), 'arbiter-audit-')), 'audit.jsonl');
+});
+afterEach(async () => {
+  await rm(dirname(path), { recursive: true, force: true });
 });
 
 async function logOfThree(): Promise<AuditLog<{ n: number }>> {
