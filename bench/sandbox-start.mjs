@@ -5,9 +5,14 @@
 // the same with util-linux prlimit setting the limits (one exec more: the previous way, and the
 // fallback). Besides wall time it reports the CPU the started processes used (the children's
 // user+system time from /proc/self/stat, 10 ms ticks summed over all runs), which machine load
-// distorts far less, and the load average before and after.
+// distorts far less, and the load average before and after. A fourth line, `floor`, is a bare
+// bubblewrap start with the same namespaces: what any bubblewrap sandbox costs on this machine.
+// The server's identity decides the sandbox: run as root it drops to a leased id with setpriv; run
+// as an ordinary user (e.g. `setpriv --reuid=65534 --regid=65534 --clear-groups node bench/…`)
+// bubblewrap makes a user namespace and no process is added.
 //   npx tsc -b && node bench/sandbox-start.mjs [--runs N]
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ProcessSandbox } from '../packages/harness-server/dist/uhp/sandbox/process-sandbox.js';
@@ -22,7 +27,26 @@ const withPrlimit = await ProcessSandbox.open({}, { limitSetters: ['prlimit'] })
 const direct = await ProcessSandbox.open({ mode: 'off-unsafe' });
 for (const sandbox of [sandboxed, withPrlimit])
   if (sandbox.state.kind !== 'bubblewrap') throw new Error(`no sandbox here: ${sandbox.describe()}`);
-const sandboxes = { direct, sandboxed, prlimit: withPrlimit };
+// The floor of any bubblewrap sandbox with the same namespaces here: bwrap itself, the namespaces
+// the sandbox unshares, a fresh /proc, /dev and /tmp, and /usr read-only; no system view beyond
+// it, no uid change, no limits, no environment. What `sandboxed` adds over it is Arbiter's.
+const usrMerged = ['bin', 'lib', 'lib64', 'sbin'].flatMap((name) =>
+  existsSync(`/usr/${name}`) ? ['--symlink', `usr/${name}`, `/${name}`] : [],
+);
+const floorArgs = [
+  ...['--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try', '--unshare-net'],
+  ...['--new-session', '--die-with-parent', '--ro-bind', '/usr', '/usr', ...usrMerged],
+  ...['--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp', ...argv],
+];
+const floor = {
+  run: () =>
+    new Promise((resolve, reject) => {
+      const child = spawn('bwrap', floorArgs, { stdio: 'ignore' });
+      child.on('error', reject);
+      child.on('exit', (exitCode) => resolve({ exitCode, output: '' }));
+    }),
+};
+const sandboxes = { direct, floor, sandboxed, prlimit: withPrlimit };
 const loadBefore = loadavg();
 
 // Children's CPU (utime + stime of reaped children), in clock ticks of 10 ms.
@@ -30,7 +54,7 @@ const childTicks = () => {
   const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
   return Number(fields[13]) + Number(fields[14]);
 };
-const cpuTicks = { direct: 0, sandboxed: 0, prlimit: 0 };
+const cpuTicks = { direct: 0, floor: 0, sandboxed: 0, prlimit: 0 };
 
 async function sample(name, sandbox = sandboxes[name]) {
   const ticks = childTicks();
@@ -42,8 +66,8 @@ async function sample(name, sandbox = sandboxes[name]) {
   return elapsed;
 }
 
-const times = { direct: [], sandboxed: [], prlimit: [] };
-for (let index = 0; index < 12; index++) await sample('direct', Object.values(sandboxes)[index % 3]); // warm-up
+const times = { direct: [], floor: [], sandboxed: [], prlimit: [] };
+for (let index = 0; index < 12; index++) await sample('direct', Object.values(sandboxes)[index % 4]); // warm-up
 cpuTicks.direct = 0;
 for (let index = 0; index < runs; index++)
   for (const name of Object.keys(times)) times[name].push(await sample(name));
@@ -60,10 +84,13 @@ console.log(`${runs} runs each, alternating (prlimit: the same sandbox with prli
 for (const name of Object.keys(times)) console.log(row(name, times[name]));
 const cpu = (name) => (cpuTicks[name] * 10) / runs;
 console.log(
-  `CPU of the started processes per start: direct ${cpu('direct').toFixed(2)} ms, sandboxed ${cpu('sandboxed').toFixed(2)} ms (added ${(cpu('sandboxed') - cpu('direct')).toFixed(2)} ms), prlimit ${cpu('prlimit').toFixed(2)} ms (added ${(cpu('prlimit') - cpu('direct')).toFixed(2)} ms)`,
+  `CPU of the started processes per start: direct ${cpu('direct').toFixed(2)} ms, floor ${cpu('floor').toFixed(2)} ms, sandboxed ${cpu('sandboxed').toFixed(2)} ms (added ${(cpu('sandboxed') - cpu('direct')).toFixed(2)} ms), prlimit ${cpu('prlimit').toFixed(2)} ms (added ${(cpu('prlimit') - cpu('direct')).toFixed(2)} ms)`,
 );
 const p50 = (name) => quantile(times[name], 0.5);
-for (const name of ['sandboxed', 'prlimit'])
+for (const name of ['floor', 'sandboxed', 'prlimit'])
   console.log(
     `${name}: added at p50 ${(p50(name) - p50('direct')).toFixed(2)} ms (aim ≤ 15 ms); ratio to direct at p50 ${(p50(name) / p50('direct')).toFixed(2)}×`,
   );
+console.log(
+  `sandboxed over the bubblewrap floor at p50: ${(p50('sandboxed') - p50('floor')).toFixed(2)} ms (what Arbiter's sandbox adds to any bubblewrap start with these namespaces)`,
+);
