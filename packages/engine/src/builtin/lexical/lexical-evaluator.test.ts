@@ -65,6 +65,26 @@ describe('evaluateLexically', () => {
     expect(bad.type === 'score' && bad.score).toBeLessThan(2);
   });
 
+  it('reads a rating without a named pole as running from disapproval up to approval', () => {
+    for (const question of [
+      {
+        type: 'score',
+        instructions: 'How many stars would the reviewer give?',
+        criteria: ['1 star', '2 stars', '3 stars', '4 stars', '5 stars'],
+      },
+      {
+        type: 'score',
+        instructions: 'Rate this review from 0 to 4.',
+        criteria: [null, null, null, null, null],
+      },
+    ] satisfies Question[]) {
+      const good = answer('Absolutely wonderful, I loved every minute!', question);
+      const bad = answer('Awful. I hated every minute.', question);
+      expect(good.type === 'score' && good.score).toBeGreaterThan(2.5);
+      expect(bad.type === 'score' && bad.score).toBeLessThan(1.5);
+    }
+  });
+
   it('answers entailment from the coverage of the hypothesis by the premise', () => {
     const question: Question = { type: 'noul', instructions: 'Does the premise entail the hypothesis?' };
     const premise = 'A man is playing a guitar on stage in front of a large crowd.';

@@ -371,6 +371,13 @@ function answerKindScores(
   return { scores, asked: top[0] };
 }
 
+/** Words of a question that rates an opinion: its levels run from disapproval to approval. */
+const RATING_WORDS: ReadonlySet<string> = new Set(
+  'star stars review reviews reviewer rating ratings sentiment opinion satisfaction satisfied recommend'.split(
+    ' ',
+  ),
+);
+
 function evaluateScore(reading: StateReading, question: Extract<Question, { type: 'score' }>): Answer {
   const levels = question.criteria;
   let candidates = levels.map(
@@ -380,9 +387,17 @@ function evaluateScore(reading: StateReading, question: Extract<Question, { type
   if (Math.max(...valences) - Math.min(...valences) <= 0.2) {
     // Levels without valence of their own on a question that has one ("How positive is it?"):
     // the levels are read as an ordered scale running from the opposite pole to the asked one.
-    const asked = readText(reading.vectors, instructionText(question.instructions)).valence;
-    if (asked.words > 0) {
-      const direction = Math.sign(asked.sum);
+    // A question that rates an opinion without naming a pole ("How many stars?", "Rate this
+    // review from 0 to 4") runs the usual way of ratings: from disapproval up to approval.
+    const instructions = instructionText(question.instructions);
+    const asked = readText(reading.vectors, instructions).valence;
+    const rating =
+      asked.words === 0 &&
+      wordsOf(`${instructions} ${levels.map((level) => textOf(level ?? '')).join(' ')}`).some((word) =>
+        RATING_WORDS.has(word),
+      );
+    if (asked.words > 0 || rating) {
+      const direction = rating ? 1 : Math.sign(asked.sum);
       candidates = candidates.map((candidate, index) => ({
         ...candidate,
         valence: direction * ((2 * index) / (levels.length - 1) - 1),
