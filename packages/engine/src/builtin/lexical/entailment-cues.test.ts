@@ -37,6 +37,8 @@ describe('entailment questions and roles', () => {
     expect(entailmentQuestionOf('Does the premise entail the hypothesis?')).toBe('entailment');
     expect(entailmentQuestionOf('Does the hypothesis follow from the text?')).toBe('entailment');
     expect(entailmentQuestionOf('Do the two sentences contradict each other?')).toBe('contradiction');
+    expect(entailmentQuestionOf('Is the hypothesis true given the premise?')).toBe('entailment');
+    expect(entailmentQuestionOf('Is the second sentence false if the first holds?')).toBe('contradiction');
     expect(entailmentQuestionOf('Is this urgent?')).toBeUndefined();
   });
 

@@ -49,10 +49,18 @@ const NEUTRAL_WORDS =
   /\b(neutral|unknown|undetermined|undecided|unrelated|neither|cannot be determined|not enough)\b/i;
 const NEGATED = /\b(not|no|non|never)\b[\s_-]*/i;
 
-/** What a question (instructions) asks, when it asks about entailment at all. */
+/** Asking whether the hypothesis is true, or false, of a premise is asking about entailment. */
+const TRUE_WORDS = /\b(true|correct|accurate|valid|holds?)\b/i;
+const FALSE_WORDS = /\b(false|untrue|incorrect|wrong)\b/i;
+
+/**
+ * What a question (instructions) asks, when it asks about entailment at all. Read only for a state
+ * made of a premise and a hypothesis, where "is the hypothesis true given the premise?" asks
+ * whether the premise entails it.
+ */
 export function entailmentQuestionOf(text: string): EntailmentRole | undefined {
-  if (CONTRADICTION_WORDS.test(text)) return 'contradiction';
-  if (ENTAILMENT_WORDS.test(text)) return 'entailment';
+  if (CONTRADICTION_WORDS.test(text) || FALSE_WORDS.test(text)) return 'contradiction';
+  if (ENTAILMENT_WORDS.test(text) || TRUE_WORDS.test(text)) return 'entailment';
   return undefined;
 }
 
