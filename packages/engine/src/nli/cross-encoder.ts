@@ -87,6 +87,10 @@ export class CrossEncoder {
       interOpNumThreads: 1,
       executionMode: 'sequential',
       graphOptimizationLevel: 'all',
+      // Idle intra-op threads sleep instead of spinning: the server shares its cores with HTTP work
+      // and other engines, and spinning threads took a 6-option Choice from 141 to 195 ms at p50
+      // when two other processes were busy (bench/nli-engine.mjs, docs/benchmarks.md).
+      extra: { session: { intra_op: { allow_spinning: '0' } } },
     });
     for (const input of session.inputNames) {
       if (!['input_ids', 'attention_mask', 'token_type_ids'].includes(input)) {
