@@ -60,6 +60,16 @@ function csvRows(text) {
   return rows.filter((r) => r.length > 1 || r[0]);
 }
 
+/** A tab-separated file with a header line: its rows, and a column's index by its name. */
+function tsv(file) {
+  const [header, ...rows] = fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => line.split('\t'));
+  return { rows, column: (name) => header.indexOf(name) };
+}
+
 function strided(examples) {
   if (examples.length <= perSet) return examples;
   const stride = examples.length / perSet;
@@ -116,12 +126,7 @@ if (values.clinc150) {
 if (values.rte) {
   // GLUE RTE dev, tab-separated with a header naming sentence1, sentence2 and label; the label is
   // `entailment` / `not_entailment` (GLUE's files) or 0 = entailment / 1 (the Hugging Face export).
-  const [header, ...rows] = fs
-    .readFileSync(values.rte, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => line.split('\t'));
-  const column = (name) => header.indexOf(name);
+  const { rows, column } = tsv(values.rte);
   const [premise, hypothesis, label] = [column('sentence1'), column('sentence2'), column('label')];
   write({
     name: 'public-rte',
@@ -197,12 +202,7 @@ if (values.sst2) {
 if (values.sick) {
   // Marelli et al. (2014), SICK: tab-separated with a header naming sentence_A, sentence_B and
   // entailment_judgment (ENTAILMENT / NEUTRAL / CONTRADICTION).
-  const [header, ...rows] = fs
-    .readFileSync(values.sick, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => line.split('\t'));
-  const column = (name) => header.indexOf(name);
+  const { rows, column } = tsv(values.sick);
   const [premise, hypothesis, label] = [
     column('sentence_A'),
     column('sentence_B'),

@@ -125,22 +125,47 @@ function kindNamedBy(vectors: WordVectors, option: string): AnswerKind | undefin
   let bestSimilarity = NAMING_SIMILARITY;
   for (const word of wordsOf(option)) {
     if (word.length < 3) continue;
-    const vector = vectors.vectorOf(word);
-    for (const [kind, names] of Object.entries(KIND_NAMES) as [AnswerKind, readonly string[]][]) {
-      for (const name of names) {
-        let similarity = word === name || abbreviates(word, name) ? 1 : 0;
-        if (similarity < 1 && vector) {
-          const other = vectors.vectorOf(name);
-          if (other) similarity = dot(vector, other);
-        }
-        if (similarity > bestSimilarity) {
-          bestSimilarity = similarity;
-          best = kind;
-        }
-      }
+    const [kind, similarity] = closestKind(
+      vectors,
+      word,
+      KIND_NAMES,
+      (name) => word === name || abbreviates(word, name),
+    );
+    if (kind !== undefined && similarity > bestSimilarity) {
+      bestSimilarity = similarity;
+      best = kind;
     }
   }
   return best;
+}
+
+/**
+ * The kind whose words `word` is closest to, and how close: 1 for a word that `same` accepts as
+ * the kind's word, else the best cosine of their vectors.
+ */
+function closestKind(
+  vectors: WordVectors,
+  word: string,
+  lexicon: Readonly<Partial<Record<AnswerKind, readonly string[]>>>,
+  same: (kindWord: string) => boolean,
+): [AnswerKind | undefined, number] {
+  const vector = vectors.vectorOf(word);
+  let best: AnswerKind | undefined;
+  let bestSimilarity = Number.NEGATIVE_INFINITY;
+  for (const [kind, kindWords] of Object.entries(lexicon) as [AnswerKind, readonly string[]][]) {
+    for (const kindWord of kindWords) {
+      let similarity = same(kindWord) ? 1 : 0;
+      if (similarity < 1 && vector) {
+        const other = vectors.vectorOf(kindWord);
+        if (other) similarity = dot(vector, other);
+      }
+      if (similarity > bestSimilarity) {
+        bestSimilarity = similarity;
+        best = kind;
+      }
+    }
+  }
+  return [best, bestSimilarity];
 }
 
 /** "num" abbreviates "numeric", "enty" "entity": the same first letter, the rest in order. */
@@ -238,21 +263,16 @@ function phraseKind(vectors: WordVectors, phrase: readonly string[]): AnswerKind
 }
 
 function headKind(vectors: WordVectors, head: string): [AnswerKind, number] {
-  const vector = vectors.vectorOf(head);
-  let best: AnswerKind = 'entity';
-  let bestSimilarity = 0;
-  for (const [kind, nouns] of Object.entries(HEAD_NOUNS) as [AnswerKind, readonly string[]][]) {
-    for (const noun of [...nouns, ...KIND_NAMES[kind]]) {
-      let similarity = noun === head || `${noun}s` === head ? 1 : 0;
-      if (similarity < 1 && vector) {
-        const other = vectors.vectorOf(noun);
-        if (other) similarity = dot(vector, other);
-      }
-      if (similarity > bestSimilarity) {
-        bestSimilarity = similarity;
-        best = kind;
-      }
-    }
-  }
-  return [best, bestSimilarity];
+  const [kind, similarity] = closestKind(
+    vectors,
+    head,
+    HEAD_LEXICON,
+    (noun) => noun === head || `${noun}s` === head,
+  );
+  return [kind ?? 'entity', similarity];
 }
+
+/** The head nouns of each kind with the words that name it. */
+const HEAD_LEXICON: Readonly<Partial<Record<AnswerKind, readonly string[]>>> = Object.fromEntries(
+  Object.entries(HEAD_NOUNS).map(([kind, nouns]) => [kind, [...nouns, ...KIND_NAMES[kind as AnswerKind]]]),
+);
