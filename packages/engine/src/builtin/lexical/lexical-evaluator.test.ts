@@ -65,6 +65,33 @@ describe('evaluateLexically', () => {
     expect(bad.type === 'score' && bad.score).toBeLessThan(2);
   });
 
+  it('answers what kind of answer a question expects from its interrogative, not its topic', () => {
+    const question: Question = {
+      type: 'choice',
+      instructions: 'What type of answer does this question expect?',
+      criteria: { HUM: 'a person', LOC: 'a place', NUM: 'a number', DESC: 'a description', ENTY: 'a thing' },
+    };
+    const expected = {
+      'Who designed the lighthouse on the northern cape?': 'HUM',
+      'Where did the first expedition to the glacier set off from?': 'LOC',
+      'How many bridges cross the river in the old town?': 'NUM',
+      'Why do bridges expand in summer?': 'DESC',
+    };
+    for (const [state, kind] of Object.entries(expected)) {
+      const result = answer(state, question);
+      expect(result.type === 'choice' && result.choice).toBe(kind);
+      expect(result.arbiter?.evidence?.[0]).toMatch(/^asks-for:/);
+    }
+    // Topics are not kinds of answer: a question among topics is read for its topic.
+    const topic = answer('Who won the football final last night?', {
+      type: 'choice',
+      instructions: 'What is this question about?',
+      criteria: { sports: null, politics: null, cooking: null },
+    });
+    expect(topic.type === 'choice' && topic.choice).toBe('sports');
+    expect(topic.arbiter?.evidence?.some((code) => code.startsWith('asks-for:'))).toBe(false);
+  });
+
   it('reads a rating without a named pole as running from disapproval up to approval', () => {
     for (const question of [
       {
