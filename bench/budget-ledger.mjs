@@ -56,6 +56,7 @@ const fmt = (ms) => `${(ms * 1000).toFixed(1)} µs`;
     `  baseline (one IMMEDIATE UPDATE) p50 ${fmt(b50)} p95 ${fmt(percentile(bare, 0.95))}; ratio ${(p50 / b50).toFixed(2)}x`,
   );
   db.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
 }
 
 // 2. Whole tasks, metered against unmetered.
@@ -107,4 +108,5 @@ const fmt = (ms) => `${(ms * 1000).toFixed(1)} µs`;
   );
   await app.close();
   db.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
 }

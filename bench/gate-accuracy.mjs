@@ -3,7 +3,7 @@
 // PreToolUse hook process per call), in the same run.
 //   npx tsc -b && node bench/gate-accuracy.mjs [--set dev|adversarial|holdout] [--cases N] [--no-peer] [--list]
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import {
@@ -103,7 +103,11 @@ async function measurePeer(cases) {
       outcomes[index] = await runOne(cases[index]);
     }
   });
-  await Promise.all(workers);
+  try {
+    await Promise.all(workers);
+  } finally {
+    rmSync(cwd, { recursive: true, force: true });
+  }
   return outcomes;
 }
 

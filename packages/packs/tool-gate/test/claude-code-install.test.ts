@@ -1,10 +1,15 @@
-import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { installClaudeCodeHook, uninstallClaudeCodeHook } from '../src/index.js';
 
-const fresh = async () => join(await mkdtemp(join(tmpdir(), 'arbiter-install-')), '.claude', 'settings.json');
+/** The project settings path in a directory of the test's own, removed when the test ends. */
+async function fresh(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'arbiter-install-'));
+  onTestFinished(() => rm(dir, { recursive: true, force: true }));
+  return join(dir, '.claude', 'settings.json');
+}
 const read = async (path: string) => JSON.parse(await readFile(path, 'utf8'));
 
 describe('installClaudeCodeHook', () => {

@@ -1,10 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { guardGitPush, guardPrePush, readRemotes } from '../src/index.js';
 
+let root: string;
 let remote: string;
 let repo: string;
 const git = (...args: string[]) =>
@@ -21,7 +22,7 @@ const git = (...args: string[]) =>
   }).trim();
 
 beforeAll(async () => {
-  const root = await mkdtemp(join(tmpdir(), 'arbiter-push-guard-'));
+  root = await mkdtemp(join(tmpdir(), 'arbiter-push-guard-'));
   remote = join(root, 'remote.git');
   repo = join(root, 'work');
   execFileSync('git', ['init', '-q', '--bare', '-b', 'main', remote]);
@@ -32,6 +33,7 @@ beforeAll(async () => {
   git('checkout', '-q', '-b', 'feature');
   git('commit', '-q', '--allow-empty', '-m', 'feature work');
 });
+afterAll(() => rm(root, { recursive: true, force: true }));
 
 const check = (command: string) => guardGitPush({ command, cwd: repo });
 const kinds = (command: string) => check(command).violations.map((violation) => violation.kind);

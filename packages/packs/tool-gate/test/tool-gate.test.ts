@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -13,7 +13,7 @@ import {
   type DecisionEngine,
   type EvaluateOptions,
 } from '@arbiter/decision';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import {
   AuditLog,
   createToolGate,
@@ -126,6 +126,7 @@ describe('createToolGate', () => {
 
   it('denies by rule 1 on a remembered denial, and treats a remembered approval as the existing policy', async () => {
     const directory = await mkdtemp(join(tmpdir(), 'arbiter-permissions-'));
+    onTestFinished(() => rm(directory, { recursive: true, force: true }));
     const manager = new FilePermissionManager(join(directory, 'permissions.json'));
     await manager.remember('Bash(npm test)', 'deny');
     const { engine, calls } = scriptedEngine(allowAnswers);
@@ -237,7 +238,9 @@ describe('createToolGate', () => {
   });
 
   it('appends every verdict to a verifiable audit log', async () => {
-    const path = join(await mkdtemp(join(tmpdir(), 'arbiter-gate-audit-')), 'audit.jsonl');
+    const directory = await mkdtemp(join(tmpdir(), 'arbiter-gate-audit-'));
+    onTestFinished(() => rm(directory, { recursive: true, force: true }));
+    const path = join(directory, 'audit.jsonl');
     const auditLog = new AuditLog<ToolGateVerdict>(path);
     const { engine } = scriptedEngine(allowAnswers);
     const gate = createToolGate({ client: clientFor(engine), auditLog });

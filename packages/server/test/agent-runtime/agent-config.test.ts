@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { loadServerConfig } from '../../src/config/server-config.js';
 import { call } from '../support/uhp-test-client.js';
 import { startUhpTestServer, TEST_KEYS, type UhpTestServer } from '../support/uhp-test-server.js';
@@ -98,6 +98,7 @@ describe('the agent base configured with provider models', () => {
 
   it('reads the agent and toolGating sections of the configuration file and names a bad field', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-agent-config-'));
+    onTestFinished(() => fs.rmSync(dir, { recursive: true, force: true }));
     const good = path.join(dir, 'good.yaml');
     fs.writeFileSync(
       good,
@@ -130,6 +131,5 @@ describe('the agent base configured with provider models', () => {
     expect(loadServerConfig(unsafe).sandbox?.mode).toBe('off-unsafe');
     fs.writeFileSync(unsafe, 'sandbox:\n  mode: off\n');
     expect(() => loadServerConfig(unsafe)).toThrow(/sandbox\.mode/);
-    fs.rmSync(dir, { recursive: true, force: true });
   });
 });

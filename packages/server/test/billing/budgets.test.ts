@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { PrepaidBudgets } from '@arbiter/harness-server';
 import { openDatabase } from '@arbiter/storage';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type ServerProcess, spawnServerProcess } from '../fixtures/spawn-server-process.js';
+import { killOwned, type ServerProcess, spawnServerProcess } from '../fixtures/spawn-server-process.js';
 import { call, until } from '../support/uhp-test-client.js';
 import { startUhpTestServer, TEST_KEYS, type UhpTestServer } from '../support/uhp-test-server.js';
 import { TEST_PRICING, UNIT } from './fixtures/test-pricing.js';
@@ -14,10 +14,12 @@ import { TEST_PRICING, UNIT } from './fixtures/test-pricing.js';
 const alice = TEST_KEYS.alice;
 const servers: UhpTestServer[] = [];
 const children: ChildProcess[] = [];
+const dataDirs: string[] = [];
 
 afterEach(async () => {
-  for (const child of children.splice(0)) child.kill('SIGKILL');
+  await killOwned(children);
   await Promise.all(servers.splice(0).map((server) => server.close()));
+  for (const dir of dataDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
 
 /** A second connection to the server's database file, as `arbiter billing` would open it. */
@@ -177,6 +179,7 @@ async function spawnServer(dataDir: string): Promise<ServerProcess> {
 describe('prepaid budgets across a crash', () => {
   it('after kill -9 mid-task, the restarted server settles the interrupted reservation exactly once', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-budget-restart-'));
+    dataDirs.push(dataDir);
     const first = await spawnServer(dataDir);
     const ledger = ledgerOf(dataDir);
     await ledger.credit('alice', 30 * UNIT);

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PrepaidBudgets } from '@arbiter/harness-server';
 import { openDatabase } from '@arbiter/storage';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { KeyStore } from '../../src/auth/key-store.js';
 import { serverConfigSchema } from '../../src/config/server-config.js';
 import { startServer } from '../../src/server.js';
@@ -12,6 +12,7 @@ import { migrations } from '../../src/storage/migrations.js';
 describe('prices and ACP agents from the configuration file', () => {
   it('meters a principal of the real server with the configured price and serves the configured agent', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-configured-pricing-'));
+    onTestFinished(() => fs.rmSync(dataDir, { recursive: true, force: true }));
     const config = serverConfigSchema.parse({
       billing: { currency: 'EUR', outputPricePerMillionTokens: { 'arbiter-offline': 500_000 } },
       acp: {

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { PrepaidBudgets } from '@arbiter/harness-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_PRICING, UNIT } from '../billing/fixtures/test-pricing.js';
-import { spawnServerProcess } from '../fixtures/spawn-server-process.js';
+import { killOwned, spawnServerProcess } from '../fixtures/spawn-server-process.js';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../fixtures/throwaway-postgres.js';
 import {
   type ArrivedEvent,
@@ -30,7 +30,7 @@ beforeAll(async () => {
   cluster = await startThrowawayPostgres();
 });
 afterEach(async () => {
-  for (const child of children.splice(0)) child.kill('SIGKILL');
+  await killOwned(children);
   for (const node of nodes.splice(0)) await node.close();
 });
 afterAll(async () => {

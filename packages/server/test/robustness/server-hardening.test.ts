@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { openDatabase } from '@arbiter/storage';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { KeyStore } from '../../src/auth/key-store.js';
 import { startTestServer } from './start-test-server.js';
 
@@ -239,6 +239,7 @@ describe('secrets never reach a log line', () => {
 describe('the data directory is private', () => {
   it('is 0700 with files 0600 after a start, even when it existed with looser modes', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-perm-'));
+    onTestFinished(() => fs.rmSync(dataDir, { recursive: true, force: true }));
     const first = await startTestServer({ dataDir });
     await first.close();
     // An older version, a restore from backup or a careless operator left everything readable.

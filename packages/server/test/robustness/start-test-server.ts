@@ -14,7 +14,8 @@ export async function startTestServer(
     key: server.initialKey ?? '',
     async cleanup() {
       await server.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      // Only a directory made here; a caller's dataDir is the caller's to remove.
+      if (options.dataDir === undefined) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

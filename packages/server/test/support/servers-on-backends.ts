@@ -28,8 +28,12 @@ export function serversOnBackends(prefix: string) {
       cluster = await startThrowawayPostgres();
     },
     async stop(): Promise<void> {
-      for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
+      // Every cleanup runs even when an earlier one fails; the failures are reported, not dropped.
+      const failures: unknown[] = [];
+      for (const cleanup of cleanups.splice(0).reverse())
+        await cleanup().catch((error) => failures.push(error));
       await cluster?.stop();
+      if (failures.length > 0) throw new AggregateError(failures, 'serversOnBackends: cleanup failed');
     },
     /** Runs `cleanup` at `stop`, before the cluster stops (last deferred, first run). */
     defer(cleanup: () => Promise<void>): void {
@@ -45,13 +49,14 @@ export function serversOnBackends(prefix: string) {
       options: Omit<StartServerOptions, 'port' | 'dataDir' | 'database'> = {},
     ): Promise<ServedOnBackend> {
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `${prefix}-`));
+      // Registered first so it runs last, after the server closed, and even if the server never started.
+      cleanups.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
       const database = backend === 'postgres' ? await this.createDatabase() : undefined;
       const server = await startServer({ port: 0, dataDir, ...(database ? { database } : {}), ...options });
       const opened: SqlDatabase[] = [];
       cleanups.push(async () => {
         for (const db of opened) await db.close();
         await server.close();
-        fs.rmSync(dataDir, { recursive: true, force: true });
       });
       return {
         server,

@@ -4,26 +4,29 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type ServerProcess, spawnServerProcess } from '../fixtures/spawn-server-process.js';
+import { killOwned, type ServerProcess, spawnServerProcess } from '../fixtures/spawn-server-process.js';
 import { call, expectWellFormedStream, readEvents, until } from '../support/uhp-test-client.js';
 import { TEST_KEYS } from '../support/uhp-test-server.js';
 
 const entry = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'uhp-server-entry.ts');
 const key = TEST_KEYS.alice;
 const children: ChildProcess[] = [];
+const dataDirs: string[] = [];
 
 /** A real server process (tsx on the sources), so the test can kill it without any cleanup running. */
 async function spawnServer(dataDir: string): Promise<ServerProcess> {
   return spawnServerProcess(entry, [dataDir, '0', '10'], children);
 }
 
-afterEach(() => {
-  for (const child of children.splice(0)) child.kill('SIGKILL');
+afterEach(async () => {
+  await killOwned(children);
+  for (const dir of dataDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
 
 describe('restart safety', () => {
   it('after kill -9 mid-task, ends the interrupted response failed with its events and partial output intact', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-uhp-restart-'));
+    dataDirs.push(dataDir);
     const first = await spawnServer(dataDir);
     const done = await call(first.baseUrl, '/v1/responses', {
       method: 'POST',

@@ -26,13 +26,16 @@ afterAll(async () => {
   await storage.close();
   await server.close();
 });
+const victims: string[] = [];
 afterEach(async () => {
   await Promise.all(sockets.splice(0).map((socket) => new Promise((resolve) => socket.close(resolve))));
+  for (const dir of victims.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
 
 /** A directory outside every workspace, standing for what the server user may write. */
 function freshVictim(): string {
   victim = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-victim-'));
+  victims.push(victim);
   fs.mkdirSync(path.join(victim, 'skills'));
   fs.writeFileSync(path.join(victim, 'skills', 'keep.txt'), 'keep me');
   fs.writeFileSync(path.join(victim, 'secret.txt'), 'victim secret');

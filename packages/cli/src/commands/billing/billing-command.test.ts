@@ -4,7 +4,7 @@ import path from 'node:path';
 import { PrepaidBudgets } from '@arbiter/harness-server';
 import { migrations } from '@arbiter/server';
 import { openDatabase } from '@arbiter/storage';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CliRun, runArbiter } from '../../../test/support/run-arbiter.js';
 
 let dataDir: string;
@@ -16,6 +16,7 @@ function arbiter(...args: string[]): Promise<CliRun> {
 beforeAll(() => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-cli-billing-'));
 });
+afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
 describe('arbiter billing', () => {
   it('credits a principal by name, shows balances and lists the ledger with task reservations', async () => {

@@ -1,11 +1,11 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 
 // These tests run the real `arbiter` CLI as a subprocess: build first with `npx tsc -b`.
 // Several spawn more than one process, so they get more time than the default.
@@ -16,6 +16,14 @@ let directory: string;
 beforeAll(async () => {
   directory = await mkdtemp(join(tmpdir(), 'arbiter-gate-cli-'));
 });
+afterAll(() => rm(directory, { recursive: true, force: true }));
+
+/** A directory of one test's own, removed when the test ends. */
+async function temporary(prefix: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  onTestFinished(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
 
 function arbiter(args: string[], input = '', cwd = directory) {
   const result = spawnSync(process.execPath, [launcher, ...args], {
@@ -279,7 +287,7 @@ describe('arbiter gate', () => {
 
 describe('arbiter gate install claude-code', () => {
   it('installs idempotently with a backup and uninstalls', async () => {
-    const project = await mkdtemp(join(tmpdir(), 'arbiter-gate-install-'));
+    const project = await temporary('arbiter-gate-install-');
     const settings = join(project, '.claude', 'settings.json');
     const first = arbiter(['gate', 'install', 'claude-code', '--project'], '', project);
     expect(first.stdout).toMatch(/installed in/);
@@ -293,7 +301,7 @@ describe('arbiter gate install claude-code', () => {
   });
 
   it('writes a command that runs without arbiter on PATH, as the host runs it', async () => {
-    const project = await mkdtemp(join(tmpdir(), 'arbiter-gate-install-'));
+    const project = await temporary('arbiter-gate-install-');
     const installed = arbiter(['gate', 'install', 'claude-code'], '', project);
     expect(installed.status).toBe(0);
     expect(installed.stdout).toMatch(/checked: the hook command ran once/);
@@ -315,7 +323,7 @@ describe('arbiter gate install claude-code', () => {
   });
 
   it('refuses to install a command that does not run, and writes nothing', async () => {
-    const project = await mkdtemp(join(tmpdir(), 'arbiter-gate-install-'));
+    const project = await temporary('arbiter-gate-install-');
     const refused = arbiter(
       ['gate', 'install', 'claude-code', '--command', 'arbiter-missing gate hook claude-code'],
       '',
@@ -367,7 +375,7 @@ describe('gate inputs that must exist', () => {
 
 describe('arbiter guard git-push as a real pre-push hook', () => {
   it('lets a feature branch through and refuses main, force and unknown remotes', async () => {
-    const root = await mkdtemp(join(tmpdir(), 'arbiter-guard-cli-'));
+    const root = await temporary('arbiter-guard-cli-');
     const remote = join(root, 'remote.git');
     const repo = join(root, 'work');
     const env = {

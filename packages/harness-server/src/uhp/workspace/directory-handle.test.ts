@@ -2,11 +2,16 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { DirectoryHandle, UntrustedEntryError } from './directory-handle.js';
 import { Workspace } from './workspace.js';
 
-const temp = (prefix: string) => fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+/** A directory in the system temporary folder, removed when the test that made it ends. */
+function temp(prefix: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  onTestFinished(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
 
 describe('DirectoryHandle', () => {
   it('keeps resolving beneath the directory it opened after that directory is swapped for a link', () => {

@@ -2,12 +2,18 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { ProcessSandbox } from '../sandbox/process-sandbox.js';
 import { Workspace, WorkspacePathError } from './workspace.js';
 import { WorkspaceTools } from './workspace-tools.js';
 
-const fresh = () => new Workspace(fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-ws-')));
+/** A directory in the system temporary folder, removed when the test that made it ends. */
+function temporary(prefix: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  onTestFinished(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+const fresh = () => new Workspace(temporary('arbiter-ws-'));
 
 describe('Workspace', () => {
   it('resolves relative paths inside the root and refuses absolute and escaping ones', () => {
@@ -80,7 +86,7 @@ describe('WorkspaceTools', () => {
   });
 
   it('never writes through a symlink that leads outside, dangling or not', () => {
-    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-outside-'));
+    const outside = temporary('arbiter-outside-');
     const workspace = fresh();
     fs.writeFileSync(path.join(outside, 'target.txt'), 'original');
     fs.symlinkSync(path.join(outside, 'target.txt'), path.join(workspace.root, 'link.txt'));

@@ -1,11 +1,13 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { readClaudeSettingsFile } from './claude-settings-file.js';
 
 async function settingsHolding(text: string): Promise<string> {
-  const path = join(await mkdtemp(join(tmpdir(), 'claude-settings-')), 'settings.json');
+  const dir = await mkdtemp(join(tmpdir(), 'claude-settings-'));
+  onTestFinished(() => rm(dir, { recursive: true, force: true }));
+  const path = join(dir, 'settings.json');
   await writeFile(path, text);
   return path;
 }
