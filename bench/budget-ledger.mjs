@@ -30,7 +30,7 @@ const fmt = (ms) => `${(ms * 1000).toFixed(1)} µs`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-bench-ledger-'));
   const db = openDatabase(dataDir, migrations);
   const budgets = new PrepaidBudgets(db, { outputPricePerMillionTokens: { m: 15 } });
-  budgets.credit('p', 999_999_000_000_000);
+  await budgets.credit('p', 999_999_000_000_000);
   db.exec(
     'CREATE TABLE bench_counter (id INTEGER PRIMARY KEY, n INTEGER NOT NULL); INSERT INTO bench_counter VALUES (1, 0)',
   );
@@ -43,8 +43,8 @@ const fmt = (ms) => `${(ms * 1000).toFixed(1)} µs`;
     baseline.immediate();
     bare.push(performance.now() - start);
     start = performance.now();
-    budgets.reserve({ principalId: 'p', responseId: `r${i}`, model: 'm', maxOutputTokens: 4096 });
-    budgets.settle(`r${i}`, { output_tokens: 1000 });
+    await budgets.reserve({ principalId: 'p', responseId: `r${i}`, model: 'm', maxOutputTokens: 4096 });
+    await budgets.settle(`r${i}`, { output_tokens: 1000 });
     reserveSettle.push(performance.now() - start);
   }
   const p50 = percentile(reserveSettle, 0.5);
@@ -79,7 +79,7 @@ const fmt = (ms) => `${(ms * 1000).toFixed(1)} µs`;
     pricing: { outputPricePerMillionTokens: { 'arbiter-offline': 15 } },
   });
   await app.ready();
-  new PrepaidBudgets(db).credit('metered', 999_999_000_000_000);
+  await new PrepaidBudgets(db).credit('metered', 999_999_000_000_000);
   const run = async (key) => {
     const start = performance.now();
     const response = await app.inject({
