@@ -399,8 +399,25 @@ const fileTransfer: CommandRule = (scope) => {
   scope.add({ code: `net.transfer:${scope.command.program}`, exfil: RISK.ask, onTask: 0.3 });
 };
 
+/**
+ * `openssl s_client` (and `s_time`) open a TLS connection to the host they are given and send their
+ * input: a network sink like telnet, so a secret redirected into one is a leak. Only its
+ * destination is judged by itself (a raw address is asked); checking a certificate with no input
+ * is ordinary. Every other subcommand (`rand`, `x509`, `req`, `enc`, `dgst`) works locally.
+ */
+const openssl: CommandRule = (scope) => {
+  const [subcommand, ...args] = scope.command.args;
+  if (subcommand !== 's_client' && subcommand !== 's_time') return;
+  const at = args.indexOf('-connect');
+  const target = at === -1 ? undefined : args[at + 1];
+  const host = target?.replace(/:\d+$/, '').replace(/^\[|\]$/g, '');
+  scope.networkSink(`openssl:${host ?? ''}`);
+  if (host !== undefined) judgeUrl(scope, `https://${target}`, false);
+};
+
 export const NETWORK_RULES: ReadonlyMap<string, CommandRule> = new Map<string, CommandRule>([
   ['curl', curl],
+  ['openssl', openssl],
   ['wget', wget],
   [
     'http',
