@@ -430,7 +430,7 @@ function createScope(
       state.findings.add({ code: `shell.nested:${origin}` });
       analyseSource(source, state, depth + 1, new Map(variables));
     },
-    runArgv: (argv, origin) => {
+    runArgv: (argv, origin, placeholder = '{}') => {
       const [program, ...args] = argv;
       if (program === undefined) return;
       if (depth + 1 > MAX_SHELL_DEPTH) {
@@ -441,7 +441,8 @@ function createScope(
       const inner: SimpleCommand = {
         program,
         args,
-        dynamicArgs: args.map((arg) => arg.includes('$') || arg === '{}'),
+        // `{}.attacker.example` is as much the input as `{}` alone.
+        dynamicArgs: args.map((arg) => arg.includes('$') || arg.includes(placeholder)),
         input: command.input,
         redirects: [],
         text: argv.join(' '),

@@ -39,8 +39,11 @@ export interface CommandScope {
   path(raw: string): ClassifiedPath & { namedByTask: boolean };
   /** Analyse shell source run by this command (`sh -c`, `eval`, a heredoc fed to bash). */
   runShell(source: string, origin: string): void;
-  /** Analyse a command given as an argument vector (`xargs rm`, `find -exec rm {} ;`). */
-  runArgv(argv: string[], origin: string): void;
+  /**
+   * Analyse a command given as an argument vector (`xargs rm`, `find -exec rm {} ;`). An argument
+   * that holds `placeholder` (default `{}`) is filled in from the wrapper's input or findings.
+   */
+  runArgv(argv: string[], origin: string, placeholder?: string): void;
   /** Record a secret source or a network sink for the flow analysis. */
   secretSource(what: string): void;
   networkSink(what: string): void;

@@ -210,11 +210,19 @@ const XARGS_OPTIONS_WITH_VALUE = new Set([
 const xargs: CommandRule = (scope) => {
   const args = scope.command.args;
   let index = 0;
+  // The replace-string of -I / --replace / -i: where each input item goes in the command.
+  let placeholder: string | undefined;
   while (index < args.length && args[index]!.startsWith('-')) {
-    index += XARGS_OPTIONS_WITH_VALUE.has(args[index]!) ? 2 : 1;
+    const option = args[index]!;
+    if (option === '-I' || option === '--replace') placeholder = args[index + 1];
+    else if (option.startsWith('-I')) placeholder = option.slice(2);
+    else if (option.startsWith('--replace=')) placeholder = option.slice('--replace='.length);
+    else if (option === '-i') placeholder = '{}';
+    else if (option.startsWith('-i')) placeholder = option.slice(2);
+    index += XARGS_OPTIONS_WITH_VALUE.has(option) ? 2 : 1;
   }
   const wrapped = args.slice(index);
-  scope.runArgv(wrapped.length === 0 ? ['echo'] : wrapped, 'xargs');
+  scope.runArgv(wrapped.length === 0 ? ['echo'] : wrapped, 'xargs', placeholder || undefined);
 };
 
 const FIND_FILTERS =
