@@ -14,7 +14,7 @@ import type { CommandScope } from '../shell-command.js';
 const SHELL_OUT =
   /\b(os\.system|os\.popen|subprocess\.(?:run|call|Popen|check_output|check_call|getoutput|getstatusoutput)|execSync|execFileSync|spawnSync|spawn|exec|execFile|system|popen|shell_exec|passthru|proc_open|Kernel\.exec|IO\.popen|Open3\.\w+|qx)\s*\(?/g;
 const DELETES =
-  /\b(rmtree|os\.remove|os\.unlink|os\.rmdir|os\.removedirs|\.unlink\(|\.rmdir\(|unlinkSync|rmSync|rmdirSync|fs\.rm\b|fs\.unlink\b|fs\.promises\.rm|fsPromises\.rm|rm_rf|rm_r\b|FileUtils\.rm|FileUtils\.remove|File\.delete|Dir\.rmdir|remove_tree|unlink\s*\(|removeSync|emptyDirSync|\.truncate\()/;
+  /\b(rmtree|os\.remove|os\.unlink|os\.rmdir|os\.removedirs|\.unlink\(|\.rmdir\(|unlinkSync|rmSync|rmdirSync|fs\.rm\b|fs\.unlink\b|fs\.promises\.rm|fsPromises\.rm|rm_rf|rm_r\b|FileUtils\.rm|FileUtils\.remove|File\.delete|Dir\.rmdir|remove_tree|\bunlink\b|removeSync|emptyDirSync|\.truncate\()/;
 const WRITES =
   /\bopen\([^)]*['"][wa]\+?b?['"]|writeFileSync|appendFileSync|fs\.writeFile|File\.write|write_text|write_bytes|IO\.write|file_put_contents/;
 const NETWORK =
@@ -135,9 +135,17 @@ function commandLiteralAfter(code: string, index: number): string | undefined {
   return undefined;
 }
 
+/**
+ * The home directory as code spells it in each language: a deletion or a write through any of
+ * these is one in the user's home, as `~` is in a shell (`require('os').homedir()`,
+ * `Path.home()`, `$ENV{HOME}`, `os.environ["HOME"]`, `System.getProperty("user.home")`, …).
+ */
+const HOME_SPELLINGS =
+  /expanduser\(\s*['"]~['"]\s*\)|\bhomedir\(\)|Path\.home\(\)|Dir\.home|\$ENV\{HOME\}|ENV\[\s*['"]HOME['"]\s*\]|process\.env\.HOME\b|process\.env\[\s*['"]HOME['"]\s*\]|environ(?:\.get\(|\[)\s*['"]HOME['"]|getenv\(\s*['"]HOME['"]\s*\)|UserHomeDir\(\)|home_dir\(\)|getProperty\(\s*['"]user\.home['"]\s*\)/;
+
 function pathLiterals(code: string): string[] {
   const paths: string[] = [];
   for (const match of code.matchAll(/(['"])((?:~|\/|\.{1,2}\/|\$HOME)[^'"\n]*)\1/g)) paths.push(match[2]!);
-  if (/expanduser\(\s*['"]~['"]\s*\)|os\.homedir\(\)|Dir\.home|\$ENV\{HOME\}/.test(code)) paths.push('~');
+  if (HOME_SPELLINGS.test(code)) paths.push('~');
   return paths;
 }

@@ -1,4 +1,5 @@
 import { RISK } from '../risk-scale.js';
+import { isCredentialPath } from '../secret-source.js';
 import type { CommandRule, CommandScope, SimpleCommand } from '../shell-command.js';
 import { judgeMigrationTool } from './development-rules.js';
 import { isGeneratedName } from './file-system-rules.js';
@@ -241,6 +242,16 @@ const find: CommandRule = (scope) => {
   // Principle 8: `-delete` limited by name to what builds regenerate (`-name '*.pyc'`) is cleanup.
   const names = args.flatMap((arg, index) => (/^-i?name$/.test(arg) ? [args[index + 1] ?? ''] : []));
   const generatedOnly = names.length > 0 && names.every((name) => isGeneratedName(name.replace(/^\*/, 'x')));
+  // Principle 1: a search of the home or the system for key material by name (`find / -name
+  // '*.pem'`, `find ~ -name id_rsa`) lists the user's credentials, and whatever reads its output
+  // reads them. Its output is a secret source; the project's own certificates are not.
+  for (const root of searchRoots) {
+    const path = scope.path(root);
+    if (path.scope === 'workspace' || path.scope === 'workspace-all' || path.scope === 'temp') continue;
+    const base = path.normalised.replace(/\/+$/, '');
+    const sought = names.find((name) => isCredentialPath(`${base}/${name.replace(/\*/g, 'x')}`));
+    if (sought !== undefined) scope.secretSource(`find:${base}/${sought}`);
+  }
   for (let index = 0; index < args.length; index += 1) {
     const arg = args[index]!;
     if (arg === '-delete') {
