@@ -164,6 +164,28 @@ describe('inline interpreter code is read', () => {
   );
 });
 
+describe('shell that runs later or elsewhere is read now', () => {
+  it.each([
+    "trap 'rm -rf ~/data' EXIT",
+    "sed -n '1e rm -rf ~/data' README.md",
+    "sed '$e rm -rf ~/data' notes.txt",
+    "make -f /dev/stdin <<< $'all:\\n\\trm -rf ~/data'",
+    "make -f - <<'EOF'\nall:\n\trm -rf ~/data\nEOF",
+  ])('%j is denied', (command) => {
+    expect(denied(command)).toBe(true);
+  });
+
+  it.each([
+    'tmp=$(mktemp); trap \'rm -f "$tmp"\' EXIT; npm test > "$tmp"',
+    'd="$(mktemp -d)"; rm -rf "$d"',
+    'trap - EXIT',
+    "sed -n '/^export/p' src/index.ts",
+    "make -f - <<'EOF'\nall:\n\techo built\nEOF",
+  ])('%j is allowed: mktemp names a temporary path, and the rest runs nothing harmful', (command) => {
+    expect(allowed(command)).toBe(true);
+  });
+});
+
 describe('a search of the home or the system for key material', () => {
   it.each(["find / -name '*.pem' 2>/dev/null | xargs cat", 'find ~ -name id_rsa', "find /home -name '.env'"])(
     "%j is not allowed: its output is the user's credentials",

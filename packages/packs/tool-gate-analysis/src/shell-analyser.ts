@@ -172,6 +172,15 @@ function walk(node: ShellNode, state: WalkState, depth: number, variables: Shell
   for (const child of node.namedChildren) if (child !== null) walk(child, state, depth, variables);
 }
 
+/**
+ * `x=$(mktemp)`, `x="$(mktemp -d)"`: mktemp makes a fresh file or directory in the temporary
+ * directory and prints its path, so the variable names a temporary path (`rm -f "$x"` is cleanup).
+ * Not when it is told another place (`-p DIR`, `--tmpdir=DIR`, a template with a slash).
+ */
+const MKTEMP =
+  /^"?(?:\$\(|`)\s*mktemp(?:\s+-(?:d|u|q|t|-directory|-quiet|-dry-run))*(?:\s+[^\s/$`()"-][^\s/$`()"]*)?\s*(?:\)|`)"?$/;
+const MKTEMP_PATH = '/tmp/tmp.mktemp';
+
 function assign(node: ShellNode, state: WalkState, depth: number, variables: ShellVariables): void {
   const name = node.childForFieldName('name');
   const value = node.childForFieldName('value');
@@ -185,7 +194,8 @@ function assign(node: ShellNode, state: WalkState, depth: number, variables: She
   if (name.text === 'IFS')
     state.findings.add({ code: 'shell.ifs-changed', uncertain: true, destructive: RISK.askLow });
   const evaluated = evaluateWord(value, variables);
-  if (evaluated.dynamic) variables.delete(name.text);
+  if (MKTEMP.test(value.text)) variables.set(name.text, MKTEMP_PATH);
+  else if (evaluated.dynamic) variables.delete(name.text);
   else variables.set(name.text, evaluated.text);
   // The value itself may run commands: `x=$(rm -rf /)`.
   walk(value, state, depth, variables);

@@ -14,6 +14,37 @@ const dev =
   (scope) =>
     scope.add({ code: `dev.${code}`, onTask: 0.9 });
 
+/** Makefile names that mean "the command's input", not a file of the project. */
+const STDIN_FILES = /^(-|\/dev\/stdin|\/dev\/fd\/0|\/proc\/self\/fd\/0)$/;
+
+/**
+ * `make` runs the project's makefile. Given its makefile on its input (`make -f - <<EOF`, `-f
+ * /dev/stdin <<< …`) the recipes are written in the call itself: each recipe line (a line that
+ * starts with a tab) is shell and is analysed as such; input that cannot be seen is not understood.
+ */
+const make: CommandRule = (scope) => {
+  const args = scope.command.args;
+  const files = args.flatMap((arg, index) => {
+    if (arg === '-f' || arg === '--file' || arg === '--makefile') return [args[index + 1] ?? ''];
+    const inline = /^(?:-f|--file=|--makefile=)(.+)$/.exec(arg);
+    return inline ? [inline[1]!] : [];
+  });
+  // tree-sitter-bash drops a lone `-` written right before a heredoc (`make -f - <<EOF` parses as
+  // `make -f`), so a missing makefile name with a document on the input is that document.
+  const fromInput = files.some(
+    (file) => STDIN_FILES.test(file) || (file === '' && scope.command.input.kind === 'document'),
+  );
+  if (fromInput) {
+    const input = scope.command.input;
+    if (input.kind === 'document') {
+      for (const line of input.body.split('\n'))
+        if (line.startsWith('\t') && line.trim() !== '')
+          scope.runShell(line.trim().replace(/^[@+-]+/, ''), 'make-recipe');
+    } else scope.add({ code: 'dev.make.makefile-from-input', uncertain: true, destructive: RISK.askLow });
+  }
+  scope.add({ code: 'dev.make', onTask: 0.9 });
+};
+
 function installs(scope: CommandScope, manager: string, packages: string[], global: boolean): void {
   const onTask = taskMentions(scope.task, 'install') ? 0.85 : 0.35;
   if (global)
@@ -477,7 +508,7 @@ const RUNS_PROJECT = [
 ];
 
 export const DEVELOPMENT_RULES: ReadonlyMap<string, CommandRule> = new Map<string, CommandRule>([
-  ...RUNS_PROJECT.map((program) => [program, dev(program)] as const),
+  ...RUNS_PROJECT.map((program) => [program, program === 'make' ? make : dev(program)] as const),
   ...MIGRATION_TOOLS.map(
     (tool) => [tool, (scope: CommandScope) => judgeMigrationTool(scope, tool, scope.command.args)] as const,
   ),

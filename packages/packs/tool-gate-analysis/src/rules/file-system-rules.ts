@@ -223,6 +223,24 @@ const creating: CommandRule = (scope) => {
   }
 };
 
+/**
+ * `mktemp` makes a fresh, empty file or directory (in the temporary directory unless told another
+ * place) and prints its path: harmless, except as a creation in the place it is told.
+ */
+const mktemp: CommandRule = (scope) => {
+  const args = scope.command.args;
+  const places = args.flatMap((arg, index) => {
+    if (arg === '-p' || arg === '--tmpdir') return [args[index + 1] ?? ''];
+    if (arg.startsWith('--tmpdir=')) return [arg.slice('--tmpdir='.length)];
+    return !arg.startsWith('-') && arg.includes('/') && args[index - 1] !== '-p' ? [arg] : [];
+  });
+  for (const place of places) {
+    const path = scope.path(place);
+    if (path.scope === 'system')
+      scope.add({ code: `shell.mktemp.system:${path.normalised}`, destructive: RISK.askLow, onTask: 0.5 });
+  }
+};
+
 /** Readers: reading a credential file is a secret source; the read itself is harmless. */
 export const readFiles: CommandRule = (scope) => {
   const parsed = parseOptions(scope.command.args);
@@ -254,13 +272,19 @@ const tee: CommandRule = (scope) => {
   }
 };
 
+/** An `e command` of a sed script, after an optional line, `$` or /regex/ address. */
+const SED_EXECUTE = /(?:^|[;\n{}])\s*(?:\d+|\$|\/(?:[^/\\]|\\.)*\/)?\s*e\s+([^;\n}]+)/g;
+
 const sed: CommandRule = (scope) => {
   const parsed = parseOptions(scope.command.args, new Set(['-e', '-f', '--expression', '--file']));
   const inPlace = parsed.flags.some((flag) => flag === '-i' || flag.startsWith('--in-place'));
   const program = scope.command.args.find((arg) => !arg.startsWith('-'));
-  // GNU sed's `e` command and `w` to a file run commands or write elsewhere.
-  if (program !== undefined && /(^|;)\s*e\s|\/e\s*$|\/w\s+\//.test(program))
+  // GNU sed's `e` command and `w` to a file run commands or write elsewhere. The command of an
+  // `e` (after an optional address: `1e cmd`, `$e cmd`, `/re/e cmd`) is shell and is analysed.
+  if (program !== undefined && /(^|[;\n{}])\s*[\d$]*\s*e\s|\/e\s*$|\/w\s+\/|\/\s*e\s+\S/.test(program)) {
     scope.add({ code: 'shell.sed.executes-or-writes', uncertain: true, destructive: RISK.askLow });
+    for (const match of program.matchAll(SED_EXECUTE)) scope.runShell(match[1]!.trim(), 'sed-e');
+  }
   if (!inPlace) return readFiles(scope);
   for (const operand of parsed.operands.slice(1)) {
     const path = scope.path(operand);
@@ -341,6 +365,7 @@ export const FILE_SYSTEM_RULES: ReadonlyMap<string, CommandRule> = new Map<strin
   ['mkdir', creating],
   ['mkfifo', creating],
   ['touch', creating],
+  ['mktemp', mktemp],
   ['tee', tee],
   ['sed', sed],
   ['awk', awk],

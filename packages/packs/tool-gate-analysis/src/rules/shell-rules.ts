@@ -341,6 +341,15 @@ export const SHELL_RULES: ReadonlyMap<string, CommandRule> = new Map<string, Com
   ...SHELL_PROGRAMS.map((name) => [name, shell] as const),
   ...INTERPRETERS.map((name) => [name, interpreter] as const),
   ['eval', (scope) => scope.runShell(scope.command.args.join(' '), 'eval')],
+  // `trap ACTION SIGNAL…`: the action is shell the shell runs later (on EXIT, on a signal).
+  [
+    'trap',
+    (scope) => {
+      const [action, ...signals] = scope.command.args;
+      if (action !== undefined && !action.startsWith('-') && signals.length > 0)
+        scope.runShell(action, 'trap');
+    },
+  ],
   // Principle 2: an alias's value is code the shell runs when the name is used.
   [
     'alias',
