@@ -1,4 +1,5 @@
 import { RISK } from '../risk-scale.js';
+import { isCredentialPath } from '../secret-source.js';
 import type { CommandScope } from '../shell-command.js';
 
 /**
@@ -6,6 +7,27 @@ import type { CommandScope } from '../shell-command.js';
  * terraform and tofu): their danger is in what a verb reaches (a namespace, all resources,
  * volumes, state), not only in the verb.
  */
+/** The host side of every bind mount of a `run`: `-v H:C`, `--volume=H:C`, `--mount …,source=H,…`. */
+function mountedHostPaths(args: readonly string[]): string[] {
+  const hosts: string[] = [];
+  args.forEach((arg, index) => {
+    const previous = args[index - 1];
+    let volume: string | undefined;
+    if (previous === '-v' || previous === '--volume') volume = arg;
+    else if (arg.startsWith('--volume=')) volume = arg.slice('--volume='.length);
+    else if (arg.startsWith('-v') && arg.length > 2 && arg.includes(':')) volume = arg.slice(2);
+    if (volume !== undefined) {
+      const host = volume.split(':')[0];
+      if (host && /^[~/.$]/.test(host)) hosts.push(host);
+    }
+    const mount =
+      previous === '--mount' ? arg : arg.startsWith('--mount=') ? arg.slice('--mount='.length) : undefined;
+    const source = mount === undefined ? undefined : /(?:^|,)(?:source|src)=([^,]+)/.exec(mount)?.[1];
+    if (source !== undefined) hosts.push(source);
+  });
+  return hosts;
+}
+
 export function judgeContainerCli(scope: CommandScope, program: string, args: readonly string[]): boolean {
   const words = args.filter((arg) => !arg.startsWith('-'));
   const [first, second] = words;
@@ -20,6 +42,14 @@ export function judgeContainerCli(scope: CommandScope, program: string, args: re
     return true;
   }
   if (first === 'run') {
+    // Principle 1: a bind mount of a credential store hands its secrets to whatever the image
+    // runs, which the analysis cannot read (`-v ~/.aws:/a some/image …`).
+    for (const host of mountedHostPaths(args)) {
+      const path = scope.path(host);
+      if (!isCredentialPath(path.normalised)) continue;
+      scope.secretSource(`mount:${path.normalised}`);
+      scope.add({ code: `cli.${program}.mounts-secret:${path.normalised}`, exfil: RISK.ask, onTask: 0.3 });
+    }
     const mountsRoot = args.some(
       (arg, index) =>
         (args[index - 1] === '-v' || args[index - 1] === '--volume') &&
