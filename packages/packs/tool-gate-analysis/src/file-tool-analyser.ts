@@ -68,7 +68,7 @@ export function analyseFileTool(context: FileToolContext): FileToolAnalysis {
 
 /** Text that starts as a SQL statement does. */
 const SQL_TEXT =
-  /^\s*(select|insert|update|delete|drop|truncate|alter|create|grant|revoke|with|merge|replace|copy|upsert)\s/i;
+  /^\s*(select|insert|update|delete|drop|truncate|alter|create|grant|revoke|with|merge|replace|copy|upsert|exec|execute|call)\s/i;
 
 function filePathOf(args: Record<string, unknown>): string | undefined {
   return (

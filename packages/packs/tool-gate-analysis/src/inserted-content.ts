@@ -27,6 +27,8 @@ export interface InsertedContent {
 export const MAX_INSERTED_CONTENT = 262_144;
 
 const SHELL_FILE = /\.(sh|bash|zsh|ksh|command)$|(^|\/)\.envrc$|(^|\/)(Makefile|makefile|GNUmakefile)$/;
+const REQUIREMENTS_FILE = /(^|\/)(requirements|constraints)[\w.-]*\.(txt|in)$/;
+const DOCKERFILE = /(^|\/)(Dockerfile|Containerfile)([.-][\w.-]+)?$|\.dockerfile$/i;
 const CODE_FILE = /\.(js|mjs|cjs|jsx|ts|tsx|py|rb|go|php|java|kt|cs|rs|pl|lua|swift|scala|ex|exs)$/;
 const AGENT_SETTINGS =
   /(^|\/)(\.claude\/settings(\.local)?\.json|\.gemini\/settings\.json|\.codex\/config\.toml|\.cursor\/[^/]+\.json|\.mcp\.json)$/;
@@ -62,6 +64,31 @@ export function judgeInsertedContent(input: InsertedContent): Finding[] {
       if (foreignSourceHosts(setting[2]!).length > 0)
         findings.push({ code: `content.package-source:${setting[1]}`, deny: RISK.askHigh, onTask: 0.3 });
     }
+  }
+  if (REQUIREMENTS_FILE.test(path)) {
+    // pip reads options in requirements files: `--index-url URL`, `-f URL`, and `name @ URL` lines.
+    for (const line of inserted.split('\n')) {
+      const option =
+        /^\s*(--index-url|--extra-index-url|-i|--find-links|-f|--trusted-host)(?:\s+|=)(\S+)/.exec(line);
+      const source =
+        option?.[2] ?? /@\s*(\S+:\/\/\S+)/.exec(line)?.[1] ?? /^\s*(\S+:\/\/\S+)/.exec(line)?.[1];
+      if (source === undefined) continue;
+      const hosts = option?.[1] === '--trusted-host' ? [source] : foreignSourceHosts(source);
+      if (hosts.length > 0)
+        findings.push({
+          code: `content.package-source:${option?.[1] ?? 'url'}`,
+          deny: RISK.askHigh,
+          onTask: 0.3,
+        });
+    }
+  }
+  if (DOCKERFILE.test(path)) {
+    // A Dockerfile's RUN instructions are shell that every build runs.
+    const runs = inserted
+      .replace(/\\\n/g, ' ')
+      .split('\n')
+      .flatMap((line) => /^\s*RUN\s+(?!\[)(.*)$/i.exec(line)?.[1] ?? []);
+    if (runs.length > 0) findings.push(...judgeShellText(runs.join('\n'), input, false));
   }
   if (/(^|\/)package\.json$/.test(path)) findings.push(...judgePackageScripts(input));
   if (/(^|\/)\.vscode\/tasks\.json$/.test(path)) findings.push(...judgeEditorTasks(input));

@@ -23,7 +23,11 @@ export function sqlFindings(sql: string, prefix: string, task: string): Finding[
     if (statement === '') continue;
     const upper = statement.toUpperCase();
     let finding: { code: string; destructive: number } | undefined;
-    if (/^DROP (DATABASE|SCHEMA|TABLE|USER|ROLE|OWNED)\b/.test(upper))
+    // SQL that starts an operating-system program on the database server (PostgreSQL's COPY …
+    // PROGRAM, SQL Server's xp_cmdshell, MySQL UDFs sys_exec / sys_eval) runs code there.
+    if (/^COPY\b.*\bPROGRAM\b/.test(upper) || /\b(XP_CMDSHELL|SYS_EXEC|SYS_EVAL)\b/.test(upper))
+      finding = { code: 'runs-program', destructive: RISK.denyHigh };
+    else if (/^DROP (DATABASE|SCHEMA|TABLE|USER|ROLE|OWNED)\b/.test(upper))
       finding = { code: 'drop', destructive: RISK.denyHigh };
     else if (/^DROP\b/.test(upper)) finding = { code: 'drop-object', destructive: RISK.askHigh };
     else if (/^TRUNCATE\b/.test(upper)) finding = { code: 'truncate', destructive: RISK.denyHigh };
