@@ -1,7 +1,6 @@
 import type { Answer, Question, State } from '@arbiter/decision';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { evaluateLexically, readState } from './lexical-evaluator.js';
-import { LEXICAL_WEIGHTS } from './lexical-weights.js';
 import { loadWordVectors, type WordVectors } from './word-vectors.js';
 
 let vectors: WordVectors;
@@ -91,28 +90,6 @@ describe('evaluateLexically', () => {
     });
     expect(topic.type === 'choice' && topic.choice).toBe('sports');
     expect(topic.arbiter?.evidence?.some((code) => code.startsWith('asks-for:'))).toBe(false);
-  });
-
-  it('sharpens a Choice among many options, and only past a few', () => {
-    const state = 'My card payment was declined at the supermarket this morning.';
-    const fixed = { ...LEXICAL_WEIGHTS, sharpnessPerLogOptions: 0 };
-    const topOf = (options: string[], weights = LEXICAL_WEIGHTS) => {
-      const question: Question = {
-        type: 'choice',
-        instructions: 'Which intent?',
-        criteria: Object.fromEntries(options.map((option) => [option, null])),
-      };
-      const result = evaluateLexically(readState(state, vectors, weights), question);
-      if (result.type !== 'choice') throw new Error('not a choice');
-      return result.probabilities.declined_card_payment!;
-    };
-    const many = [
-      'declined_card_payment',
-      ...Array.from({ length: 59 }, (_, index) => `other_intent_${index}`),
-    ];
-    const few = ['declined_card_payment', 'exchange_rate', 'lost_card'];
-    expect(topOf(many)).toBeGreaterThan(topOf(many, fixed));
-    expect(topOf(few)).toBe(topOf(few, fixed));
   });
 
   it('reads a rating without a named pole as running from disapproval up to approval', () => {

@@ -163,21 +163,6 @@ function lexicalScore(reading: StateReading, candidate: Candidate): { score: num
   return { score, matched };
 }
 
-/**
- * The softmax sharpness for a Choice among `count` options. The more options, the closer the
- * runner-up's evidence to the winner's and the more of them share the mass, so a fixed sharpness
- * spreads the winner's probability far below how often it is right (0.27 at 0.47 accuracy among
- * 77 intents). The sharpness grows with the logarithm of the option count past a few options, at a
- * rate fitted by log-loss on the validation splits of two intent sets (bench/lexical-fit.mjs notes).
- */
-function sharpnessFor(weights: LexicalWeights, count: number): number {
-  return (
-    weights.sharpness *
-    (1 + weights.sharpnessPerLogOptions * Math.log(Math.max(count, FEW_OPTIONS) / FEW_OPTIONS))
-  );
-}
-const FEW_OPTIONS = 4;
-
 /** Softmax at the fitted sharpness. */
 function distribution(scores: readonly number[], sharpness: number): number[] {
   const top = Math.max(...scores);
@@ -320,7 +305,7 @@ function evaluateChoice(reading: StateReading, question: Extract<Question, { typ
   let scores: number[];
   let abstained: boolean;
   let codes: string[];
-  let sharpness = sharpnessFor(reading.weights, options.length);
+  let sharpness = reading.weights.sharpness;
   const roles = texts.map(entailmentRoleOf);
   if (reading.pair && roles.every((role) => role !== undefined)) {
     const byRole = entailmentScores(reading, reading.pair);

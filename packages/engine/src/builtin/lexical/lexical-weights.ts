@@ -17,8 +17,6 @@ export interface LexicalWeights {
   readonly labelValenceScale: number;
   /** Softmax inverse temperature over candidates. */
   readonly sharpness: number;
-  /** Choice: growth of the sharpness per unit of ln(options / 4), past four options. */
-  readonly sharpnessPerLogOptions: number;
   /** Noul: logit per unit of coverage of the claim by the state, and the coverage that is neutral. */
   readonly claimCoverage: number;
   readonly claimCoverageBias: number;
@@ -44,7 +42,6 @@ export const LEXICAL_WEIGHTS: LexicalWeights = {
   valence: 1.5,
   labelValenceScale: 1.6,
   sharpness: 1.5,
-  sharpnessPerLogOptions: 0.1,
   claimCoverage: 10.6,
   claimCoverageBias: 0.4,
   claimValence: 3,
