@@ -4,9 +4,9 @@ import type { WordVectors } from './word-vectors.js';
 /**
  * The kind of answer a question asks for, read from its interrogative phrase: the principle of
  * question classification (Li & Roth, 2002) that "who" asks for a person, "where" for a place,
- * "how many" for a number, "why" for a reason, and "what X" for an X. It is evidence when a request
- * asks which kind of question its state is: the options then name kinds of answer, and the
- * question's topic says nothing about which.
+ * "how many" for a number, "why" for a reason, and "what X" for an X. It is evidence for an option
+ * that names a kind of answer when the state is a question: the question's topic says little about
+ * which kind it asks for.
  */
 export type AnswerKind = 'person' | 'place' | 'number' | 'description' | 'abbreviation' | 'entity';
 
@@ -82,8 +82,6 @@ const HEAD_NOUNS: Readonly<Partial<Record<AnswerKind, readonly string[]>>> = {
   ],
 };
 
-/** The share of options that must name a kind of answer for the options to be read as kinds. */
-const MOST = 2 / 3;
 /** How close (cosine) a word must be to a kind's word to be read as naming that kind. */
 const NAMING_SIMILARITY = 0.6;
 /** How close a head noun must be to a kind's head nouns. */
@@ -108,19 +106,11 @@ const PHRASE_ENDS = new Set(
 );
 const INTERROGATIVE = /^(who|whom|whose|where|when|why|how|what|which|name)$/;
 
-/** The kind of answer that each option names, when enough of them name one (else undefined). */
-export function optionKindsOf(
-  vectors: WordVectors,
-  options: readonly string[],
-): (AnswerKind | undefined)[] | undefined {
-  const kinds = options.map((option) => kindNamedBy(vectors, option));
-  const named = kinds.filter((kind) => kind !== undefined);
-  // At least three distinct kinds of answer, named by most of the options: a question-type task,
-  // not a set of intents or topics of which a few happen to mention a place or a date.
-  return new Set(named).size >= 3 && named.length >= MOST * kinds.length ? kinds : undefined;
-}
-
-function kindNamedBy(vectors: WordVectors, option: string): AnswerKind | undefined {
+/**
+ * The kind of answer an option names, when one of its words is close to a kind's words or
+ * abbreviates one ("person", "a human being", "HUM", "numeric value", "NUM"), else undefined.
+ */
+export function kindNamedBy(vectors: WordVectors, option: string): AnswerKind | undefined {
   let best: AnswerKind | undefined;
   let bestSimilarity = NAMING_SIMILARITY;
   for (const word of wordsOf(option)) {

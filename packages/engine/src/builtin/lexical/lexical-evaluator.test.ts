@@ -82,6 +82,26 @@ describe('evaluateLexically', () => {
       expect(result.type === 'choice' && result.choice).toBe(kind);
       expect(result.arbiter?.evidence?.[0]).toMatch(/^asks-for:/);
     }
+    // Luce's axiom holds with the reading too: removing an option keeps the others' proportions,
+    // whether what remains names a larger or a smaller share of kinds of answer.
+    const mixed: Question = {
+      type: 'choice',
+      instructions: 'Which label fits?',
+      criteria: { HUM: 'a person', LOC: 'a place', NUM: 'a number', sports: null, politics: null },
+    };
+    const full = answer('Who designed the lighthouse on the northern cape?', mixed);
+    if (full.type !== 'choice') throw new Error('not a choice');
+    for (const removed of Object.keys(mixed.criteria)) {
+      const criteria = Object.fromEntries(Object.entries(mixed.criteria).filter(([key]) => key !== removed));
+      const reduced = answer('Who designed the lighthouse on the northern cape?', { ...mixed, criteria });
+      if (reduced.type !== 'choice') throw new Error('not a choice');
+      const [first, ...rest] = Object.keys(criteria) as [string, ...string[]];
+      for (const other of rest)
+        expect(reduced.probabilities[first]! / reduced.probabilities[other]!).toBeCloseTo(
+          full.probabilities[first]! / full.probabilities[other]!,
+          9,
+        );
+    }
     // Topics are not kinds of answer: a question among topics is read for its topic.
     const topic = answer('Who won the football final last night?', {
       type: 'choice',

@@ -1,6 +1,6 @@
 import type { Answer, AnswerMeta, Criterion, Question, State } from '@arbiter/decision';
 import { normalisedEntropyConfidence } from '../../answer-confidence.js';
-import { type AnswerKind, askedKindsOf, optionKindsOf } from './answer-type.js';
+import { type AnswerKind, askedKindsOf, kindNamedBy } from './answer-type.js';
 import {
   type EntailmentRole,
   entailmentQuestionOf,
@@ -321,9 +321,11 @@ function evaluateChoice(reading: StateReading, question: Extract<Question, { typ
     ({ scores, abstained, codes } = evidence);
     const kinds = answerKindScores(reading, texts);
     if (kinds) {
-      scores = scores.map(
-        (score, index) => reading.weights.topicUnderAnswerKind * score + kinds.scores[index]!,
-      );
+      // Each option's score is transformed from its own evidence alone, so Luce's axiom holds.
+      scores = scores.map((score, index) => {
+        const kind = kinds.scores[index];
+        return kind === undefined ? score : reading.weights.topicUnderAnswerKind * score + kind;
+      });
       abstained = false;
       codes = [`asks-for:${kinds.asked}`, ...codes].slice(0, MAX_EVIDENCE);
     }
@@ -339,34 +341,39 @@ function evaluateChoice(reading: StateReading, question: Extract<Question, { typ
   };
 }
 
-// Option sets recur request after request; which kind of answer each option names is memoised.
-const optionKindMemo = new WeakMap<WordVectors, Map<string, (AnswerKind | undefined)[] | undefined>>();
+// Option texts recur request after request; the kind of answer each names is memoised.
+const optionKindMemo = new WeakMap<WordVectors, Map<string, AnswerKind | null>>();
 
 /**
- * When the options name kinds of answer (a person, a place, a number…) and the state is a question,
- * each option's log-weight from the kind of answer the question's interrogative asks for.
+ * When the state is a question, each option that names a kind of answer (a person, a place, a
+ * number…) gets its log-weight from the kind the question's interrogative asks for, and its topical
+ * evidence counts less. Options that name no kind keep their score. Each option is judged from its
+ * own text and the state alone (never from which other options are offered), so removing an option
+ * keeps the others' proportions.
  */
 function answerKindScores(
   reading: StateReading,
   texts: readonly string[],
-): { scores: number[]; asked: string } | undefined {
+): { scores: (number | undefined)[]; asked: string } | undefined {
   let memo = optionKindMemo.get(reading.vectors);
   if (memo === undefined) {
     memo = new Map();
     optionKindMemo.set(reading.vectors, memo);
   }
-  const key = texts.join('\u0000');
-  let kinds = memo.get(key);
-  if (!memo.has(key)) {
-    kinds = optionKindsOf(reading.vectors, texts);
-    if (memo.size >= TEXT_READING_LIMIT) memo.clear();
-    memo.set(key, kinds);
-  }
-  if (kinds === undefined) return undefined;
+  const kinds = texts.map((text) => {
+    let kind = memo.get(text);
+    if (kind === undefined) {
+      kind = kindNamedBy(reading.vectors, text) ?? null;
+      if (memo.size >= TEXT_READING_LIMIT) memo.clear();
+      memo.set(text, kind);
+    }
+    return kind;
+  });
+  if (kinds.every((kind) => kind === null)) return undefined;
   const asked = askedKindsOf(reading.vectors, reading.text);
   if (asked === undefined) return undefined;
   const W = reading.weights;
-  const scores = kinds.map((kind) => (kind === undefined ? 0 : W.answerKind * (asked[kind] ?? 0)));
+  const scores = kinds.map((kind) => (kind === null ? undefined : W.answerKind * (asked[kind] ?? 0)));
   const top = Object.entries(asked).reduce((best, entry) => (entry[1] > best[1] ? entry : best));
   return { scores, asked: top[0] };
 }
