@@ -166,17 +166,46 @@ describe('createBuiltinEngine (lexical evaluator)', () => {
   });
 
   it('answers every valid question with a well-formed answer (property)', async () => {
-    const text = fc.string({ maxLength: 40 });
-    const description = fc.option(fc.string({ maxLength: 30 }), { nil: null });
+    // Words the engine has tables for, and names of Object.prototype members: every table the
+    // engine reads by a word must answer for `constructor` as for any unknown word.
+    const word = fc.constantFrom(
+      'constructor',
+      'toString',
+      'valueOf',
+      'hasOwnProperty',
+      '__proto__',
+      'good',
+      'terrible',
+      'who',
+      'how many',
+      'premise',
+      'hypothesis:',
+      'true',
+    );
+    const text = fc.oneof(
+      fc.string({ maxLength: 40 }),
+      fc.array(word, { minLength: 1, maxLength: 6 }).map((words) => words.join(' ')),
+    );
+    // `__proto__` stays a word, not a name: the server's JSON parser refuses it as a member name.
+    const name = fc.oneof(
+      fc.string({ minLength: 1, maxLength: 8 }),
+      fc.constantFrom('constructor', 'toString', 'valueOf', 'hasOwnProperty'),
+    );
+    // Descriptions are instruction values: text, or structured content read as its words.
+    const description = fc.option(
+      fc.oneof(
+        text,
+        fc.array(fc.oneof(text, fc.integer(), fc.constant(null)), { maxLength: 3 }),
+        fc.dictionary(name, fc.oneof(text, fc.integer()), { maxKeys: 3 }),
+      ),
+      { nil: null },
+    );
     const question = fc.oneof(
       fc.record({ type: fc.constant('noul' as const), instructions: text }),
       fc.record({
         type: fc.constant('choice' as const),
         instructions: text,
-        criteria: fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), description, {
-          minKeys: 1,
-          maxKeys: 12,
-        }),
+        criteria: fc.dictionary(name, description, { minKeys: 1, maxKeys: 12 }),
       }),
       fc.record({
         type: fc.constant('score' as const),

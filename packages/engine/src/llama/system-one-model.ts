@@ -60,7 +60,10 @@ export function checkDecisionModel(modelPath: string, declared: DecisionModelMet
     declared.source === 'file'
       ? `${modelPath} is a System One decision model (${declared.architecture}.decision.type = "${declared.decisionType}")`
       : `${modelPath} is configured as a System One decision model of type "${declared.decisionType}" (systemOne.type)`;
-  const head = HEAD_DECISION_TYPES[declared.decisionType];
+  // The type is read from the model file: a table lookup must not reach Object.prototype.
+  const head = Object.hasOwn(HEAD_DECISION_TYPES, declared.decisionType)
+    ? HEAD_DECISION_TYPES[declared.decisionType]
+    : undefined;
   if (head !== undefined) {
     throw new EngineError({
       code: 'engine_unavailable',
@@ -68,7 +71,9 @@ export function checkDecisionModel(modelPath: string, declared: DecisionModelMet
       isRetryable: false,
     });
   }
-  const profile = LABEL_TOKEN_DECISION_TYPES[declared.decisionType];
+  const profile = Object.hasOwn(LABEL_TOKEN_DECISION_TYPES, declared.decisionType)
+    ? LABEL_TOKEN_DECISION_TYPES[declared.decisionType]
+    : undefined;
   if (profile === undefined) {
     throw new EngineError({
       code: 'engine_unavailable',

@@ -28,6 +28,23 @@ beforeAll(async () => {
 });
 
 describe('robustness: any input gets a well-formed answer in bounded time, never ALLOW when not understood', () => {
+  it('reads names of Object.prototype members as ordinary names', () => {
+    // Programs, modules, subcommands and tools are the agent's words; a table lookup that reached
+    // Object.prototype once skipped the module finding or called a prototype method as a judge.
+    const moduleRun = analyseCommand('python3 -m constructor');
+    expect(moduleRun.findings.map((finding) => finding.code)).toContain('code.python.module:constructor');
+    for (const command of ['git __defineGetter__ x', 'python -m __defineSetter__ y', 'redis-cli __proto__']) {
+      expectWellFormed(analyseCommand(command).answers);
+    }
+    const tool = analyseToolCallSync({
+      tool: 'constructor',
+      arguments: {},
+      grant: ['constructor'],
+      task: 'x',
+    });
+    expect(tool.answers.disposition.choice).not.toBe('allow');
+  });
+
   it('random strings', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 300 }), (command) => {

@@ -67,7 +67,8 @@ const ALIASES: Readonly<Record<string, CanonicalTool>> = {
 
 export function canonicalTool(tool: string): CanonicalTool {
   if (tool.startsWith('mcp__')) return 'Mcp';
-  return ALIASES[tool] ?? 'Other';
+  // Tool names come from the agent: `constructor` or `toString` are names, not Object.prototype members.
+  return Object.hasOwn(ALIASES, tool) ? ALIASES[tool]! : 'Other';
 }
 
 /** The state schema with zod's compiled fast path, built on first use (every analysis reads a state). */

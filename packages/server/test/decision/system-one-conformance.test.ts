@@ -155,10 +155,16 @@ describe('System One v1 implementation checklist', () => {
 
   it('answers every valid core request with exactly one well-formed answer per question', async () => {
     const text = fc.string({ minLength: 0, maxLength: 40 });
+    // Member names a client may well send that are also Object.prototype members.
+    const memberName = (maxLength: number) =>
+      fc.oneof(
+        fc.string({ minLength: 1, maxLength }),
+        fc.constantFrom('constructor', 'toString', 'valueOf', 'hasOwnProperty'),
+      );
     const instruction = fc.oneof(
       text,
       fc.array(fc.oneof(text, fc.integer(), fc.boolean(), fc.constant(null)), { maxLength: 3 }),
-      fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), fc.oneof(text, fc.integer()), { maxKeys: 3 }),
+      fc.dictionary(memberName(8), fc.oneof(text, fc.integer()), { maxKeys: 3 }),
     );
     const optional = fc.option(instruction, { nil: null });
     const noul = fc.record(
@@ -175,7 +181,7 @@ describe('System One v1 implementation checklist', () => {
       {
         type: fc.constant('choice'),
         instructions: optional,
-        criteria: fc.dictionary(fc.string({ minLength: 1, maxLength: 12 }), optional, {
+        criteria: fc.dictionary(memberName(12), optional, {
           minKeys: 2,
           maxKeys: 6,
         }),
@@ -192,7 +198,7 @@ describe('System One v1 implementation checklist', () => {
     );
     const request = fc.record({
       document: instruction,
-      questions: fc.dictionary(fc.string({ minLength: 1, maxLength: 16 }), fc.oneof(noul, choice, score), {
+      questions: fc.dictionary(memberName(16), fc.oneof(noul, choice, score), {
         minKeys: 1,
         maxKeys: 5,
       }),

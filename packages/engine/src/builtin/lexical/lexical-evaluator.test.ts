@@ -46,6 +46,20 @@ describe('evaluateLexically', () => {
     expect(thanks.type === 'noul' && thanks.noul).toBeLessThan(0.5);
   });
 
+  it('reads a structured option description as its words, whatever its member names', () => {
+    // Member names such as `toString` are words of the content, never methods: a description
+    // object is never turned into text by JavaScript's own conversion (which threw here).
+    const question: Question = {
+      type: 'choice',
+      criteria: {
+        first: { toString: 'a football match, the striker scored' },
+        second: { valueOf: 'interest rates and inflation at the central bank' },
+      },
+    };
+    const result = answer('The striker scored twice as the club won the league title.', question);
+    expect(result.type === 'choice' && result.choice).toBe('first');
+  });
+
   it('abstains at 0.5 when neither the state nor the claim has a word it knows', () => {
     expect(answer('zzqx vvkw', { type: 'noul', instructions: 'qqzv?' })).toMatchObject({
       noul: 0.5,

@@ -299,7 +299,8 @@ function noulAnswer(probability: number, abstained: boolean, codes: readonly str
 function evaluateChoice(reading: StateReading, question: Extract<Question, { type: 'choice' }>): Answer {
   const options = Object.keys(question.criteria);
   const texts = options.map((option) => {
-    const description = question.criteria[option];
+    // A structured description is read as its words, like every other structured criterion.
+    const description = textOf(question.criteria[option] ?? '');
     return description ? `${option}\n${description}` : option;
   });
   let scores: number[];

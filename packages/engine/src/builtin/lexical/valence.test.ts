@@ -8,6 +8,11 @@ describe('valenceOf (AFINN-165 with VADER rules)', () => {
     expect(valenceOf('The package arrived on Tuesday.')).toMatchObject({ sum: 0, words: 0 });
   });
 
+  it("knows only the lexicon's own words, not Object.prototype members", () => {
+    expect(valenceOf('constructor toString valueOf hasOwnProperty')).toMatchObject({ sum: 0, words: 0 });
+    expect(Number.isFinite(valenceOf('the constructor was great').normalised)).toBe(true);
+  });
+
   it('flips and weakens a negated word', () => {
     const bad = valenceOf('the food was bad').sum;
     const notBad = valenceOf('the food was not bad').sum;

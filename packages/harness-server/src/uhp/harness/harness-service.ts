@@ -187,7 +187,10 @@ function normaliseMcp(server: McpServer, index: number, previous: readonly McpSe
     ? Object.fromEntries(
         Object.entries(server.headers).map(([key, value]) => [
           key,
-          value === REDACTED ? (earlier?.headers?.[key] ?? '') : value,
+          value === REDACTED
+            ? ((earlier?.headers && Object.hasOwn(earlier.headers, key) ? earlier.headers[key] : undefined) ??
+              '')
+            : value,
         ]),
       )
     : undefined;

@@ -309,7 +309,7 @@ const serviceCli: CommandRule = (scope) => {
   const { program, args } = scope.command;
   judgeSecretRead(scope, program, args);
   judgeTransferredFiles(scope, program, args);
-  const special = SPECIAL[program];
+  const special = Object.hasOwn(SPECIAL, program) ? SPECIAL[program] : undefined;
   if (special?.(scope, args) === true) return;
   judgeByVerbs(scope, program, args, true);
 };

@@ -179,7 +179,7 @@ const redis: CommandRule = (scope) => {
       : [args.slice(index).join(' ')];
   for (const line of lines) {
     const verb = line.trim().split(/\s+/)[0]?.toUpperCase() ?? '';
-    const severity = REDIS_DESTRUCTIVE[verb];
+    const severity = Object.hasOwn(REDIS_DESTRUCTIVE, verb) ? REDIS_DESTRUCTIVE[verb] : undefined;
     if (severity !== undefined)
       scope.add({ code: `redis.${verb.toLowerCase()}`, destructive: severity, onTask: 0.3 });
   }

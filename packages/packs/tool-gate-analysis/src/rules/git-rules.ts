@@ -123,7 +123,7 @@ const git: CommandRule = (scope) => {
     });
     return;
   }
-  const judge = SUBCOMMANDS[subcommand];
+  const judge = Object.hasOwn(SUBCOMMANDS, subcommand) ? SUBCOMMANDS[subcommand] : undefined;
   judge?.(scope, rest);
 };
 

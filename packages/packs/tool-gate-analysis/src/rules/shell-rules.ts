@@ -150,7 +150,8 @@ const PYTHON_MODULES: Readonly<Record<string, (scope: CommandScope, rest: string
 const interpreter: CommandRule = (scope) => {
   const { program, args } = scope.command;
   const language = INTERPRETER_LANGUAGE(program) ?? program;
-  const codeFlags = INTERPRETER_CODE_FLAGS[language] ?? [];
+  const codeFlags =
+    (Object.hasOwn(INTERPRETER_CODE_FLAGS, language) && INTERPRETER_CODE_FLAGS[language]) || [];
   for (let index = 0; index < args.length; index += 1) {
     const arg = args[index]!;
     const bundled = /^-[A-Za-z]*[ceEr]$/.test(arg) && codeFlags.includes(`-${arg.slice(-1)}`);
@@ -162,7 +163,8 @@ const interpreter: CommandRule = (scope) => {
     }
     if (language === 'python' && arg === '-m') {
       const module = args[index + 1] ?? '';
-      const judge = PYTHON_MODULES[module];
+      // The module name is the agent's: only the table's own entries are judges.
+      const judge = Object.hasOwn(PYTHON_MODULES, module) ? PYTHON_MODULES[module] : undefined;
       if (judge !== undefined) judge(scope, args.slice(index + 2));
       else scope.add({ code: `code.python.module:${module}`, onTask: 0.85 });
       return;

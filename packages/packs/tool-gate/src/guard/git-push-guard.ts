@@ -193,7 +193,7 @@ export function guardPrePush(options: {
   const protectedBranches = options.protectedBranches ?? DEFAULT_PROTECTED_BRANCHES;
   const remotes = options.remotes ?? readRemotes(options.cwd);
   const violations: GitPushViolation[] = [];
-  const configured = remotes[options.remoteName];
+  const configured = Object.hasOwn(remotes, options.remoteName) ? remotes[options.remoteName] : undefined;
   if (configured === undefined || !configured.includes(options.remoteUrl)) {
     const byUrl = unknownRemote(options.remoteUrl, remotes);
     if (byUrl !== null) violations.push(byUrl);
@@ -259,16 +259,17 @@ function splitLongOption(arg: string): [string, string | undefined] {
 
 /** `git remote -v` as name → URLs (fetch and push). */
 export function readRemotes(cwd: string): Record<string, string[]> {
-  const remotes: Record<string, string[]> = {};
+  // A map keyed by remote names the repository chose: a remote may be called `constructor`.
+  const remotes = new Map<string, string[]>();
   const output = git(cwd, ['remote', '-v']) ?? '';
   for (const line of output.split('\n')) {
     const [name, url] = line.split(/\s+/);
     if (name === undefined || url === undefined || name === '') continue;
-    const urls = remotes[name] ?? [];
+    const urls = remotes.get(name) ?? [];
     if (!urls.includes(url)) urls.push(url);
-    remotes[name] = urls;
+    remotes.set(name, urls);
   }
-  return remotes;
+  return Object.fromEntries(remotes);
 }
 
 function currentBranch(cwd: string): string | null {

@@ -426,7 +426,7 @@ const WORKSPACE_TOOL_OF: Readonly<Record<string, string>> = {
 
 /** The harness's `disabledTools` are a hard block, before the gate is asked. */
 function disabledToolOf(gateTool: string, disabledTools: readonly string[]): string | null {
-  const name = WORKSPACE_TOOL_OF[gateTool];
+  const name = Object.hasOwn(WORKSPACE_TOOL_OF, gateTool) ? WORKSPACE_TOOL_OF[gateTool] : undefined;
   return name && disabledTools.includes(name) ? name : null;
 }
 
