@@ -13,9 +13,15 @@ export interface StreamLimits {
    * consumer is dropped.
    */
   readonly maxPendingEvents: number;
-  /** How long a stream waits for its client to take one event before it drops the client. */
+  /** How long a stream waits for its client to take the next 16 KiB of an event before it drops the client. */
   readonly stallTimeoutMs: number;
 }
+
+/**
+ * The unit in which a stream waits for its client: a client that takes less than this in
+ * `stallTimeoutMs` is stalled. Node's default socket buffer mark, so a slice is one write's worth.
+ */
+export const WRITE_SLICE_BYTES = 16 * 1024;
 
 export const DEFAULT_STREAM_LIMITS: StreamLimits = {
   maxPendingEvents: 10_000,
@@ -25,7 +31,7 @@ export const DEFAULT_STREAM_LIMITS: StreamLimits = {
 /**
  * Writes Server-Sent Events to a raw Node response with bounded memory: `send` writes one event and
  * waits until the client has taken it before the next, so at most one event waits in the server for
- * a client, and a client that takes nothing for `stallTimeoutMs` is dropped (disconnected; it can
+ * a client, and a client that takes less than 16 KiB in `stallTimeoutMs` is dropped (disconnected; it can
  * resume from its last event id). Keep-alive comments are only written to an idle connection.
  */
 export class SseWriter {
@@ -70,11 +76,27 @@ export class SseWriter {
     this.keepAlive.unref();
   }
 
-  /** Writes one event and waits until the client has taken it (or is gone, or is dropped for stalling). */
+  /**
+   * Writes one event and waits until the client has taken it (or is gone, or is dropped for
+   * stalling). The event goes out in slices of `WRITE_SLICE_BYTES`, each waited for in turn, so
+   * a stall is `stallTimeoutMs` in which the client took less than one slice: a slow client that
+   * keeps reading is waited for, however large the event. (Node counts a write as pending until
+   * all of it reached the kernel, so progress inside one large write cannot be seen.)
+   */
   async send(data: unknown, id?: number): Promise<void> {
     if (this.closed) return;
-    this.raw.write(`${id !== undefined ? `id: ${id}\n` : ''}data: ${JSON.stringify(data)}\n\n`);
-    if (!this.raw.writableNeedDrain) return;
+    const event = Buffer.from(`${id !== undefined ? `id: ${id}\n` : ''}data: ${JSON.stringify(data)}\n\n`);
+    for (let offset = 0; offset < event.length && !this.closed; offset += WRITE_SLICE_BYTES) {
+      this.raw.write(event.subarray(offset, offset + WRITE_SLICE_BYTES));
+      if (this.raw.writableNeedDrain && !(await this.drained())) {
+        this.drop('stalled');
+        return;
+      }
+    }
+  }
+
+  /** Whether the queued bytes reached the client (or it went away) within the stall timeout. */
+  private async drained(): Promise<boolean> {
     const stall = new AbortController();
     const drained = await Promise.race([
       once(this.raw, 'drain', { signal: this.disconnected }).then(
@@ -84,7 +106,11 @@ export class SseWriter {
       sleep(this.limits.stallTimeoutMs, false, { signal: stall.signal, ref: false }).catch(() => true),
     ]);
     stall.abort();
-    if (!drained) this.drop('stalled');
+    if (drained) return true;
+    // Timers run before I/O callbacks in Node's loop, so after a busy stretch the timer can fire
+    // while a completed write waits to be counted: one turn lets it in before judging the client.
+    await new Promise((resolve) => setImmediate(resolve));
+    return this.closed || !this.raw.writableNeedDrain;
   }
 
   /** Closes the stream if its credential is no longer accepted (a revoked key). */
