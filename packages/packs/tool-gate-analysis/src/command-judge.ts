@@ -5,6 +5,7 @@ import { READ_ONLY_PROGRAMS, SYSTEM_PROGRAM_NAMES } from './program-catalog.js';
 import { RISK } from './risk-scale.js';
 import { DRY_RUN_FLAGS } from './rules/cli-verb.js';
 import { judgeProgramWithoutRule } from './rules/cli-verb-judgement.js';
+import { judgeRemoteCode } from './rules/remote-code.js';
 import type { CommandScope } from './shell-command.js';
 import { changesFiles, taskForbidsChanges, taskNamesEveryOperand } from './task-scope.js';
 
@@ -73,6 +74,7 @@ export function judgeCommand(outer: CommandScope): void {
   // A wrapper's own options are arguments too (`strace -o /etc/ld.so.preload ls`).
   scope = refinedByIntent(scope);
   judgeArguments(scope);
+  judgeRemoteCode(scope);
   if (unwrapCommand(scope)) return;
   if (taskForbidsChanges(scope.task) && changesFiles(program, command.args))
     scope.add({ code: `task.forbids-changes:${program}`, onTask: 0.15 });

@@ -4,7 +4,7 @@
  * an install from elsewhere decides what code every later install runs.
  */
 const DEFAULT_REGISTRY_HOSTS =
-  /(^|\.)(registry\.npmjs\.org|registry\.yarnpkg\.com|npmjs\.com|pypi\.org|pythonhosted\.org|rubygems\.org|crates\.io|proxy\.golang\.org|sum\.golang\.org|repo1\.maven\.org|repo\.maven\.apache\.org|plugins\.gradle\.org|nuget\.org|packagist\.org|hex\.pm|pub\.dev|registry-1\.docker\.io|ghcr\.io|github\.com|codeload\.github\.com|objects\.githubusercontent\.com)$/i;
+  /(^|\.)(registry\.npmjs\.org|registry\.yarnpkg\.com|npmjs\.com|pypi\.org|pythonhosted\.org|rubygems\.org|crates\.io|proxy\.golang\.org|sum\.golang\.org|repo1\.maven\.org|repo\.maven\.apache\.org|plugins\.gradle\.org|nuget\.org|packagist\.org|hex\.pm|pub\.dev|registry-1\.docker\.io|ghcr\.io|github\.com|codeload\.github\.com|objects\.githubusercontent\.com|deno\.land|jsr\.io)$/i;
 
 export function isDefaultRegistryHost(host: string): boolean {
   return DEFAULT_REGISTRY_HOSTS.test(host);

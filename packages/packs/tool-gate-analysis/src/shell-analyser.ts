@@ -468,7 +468,9 @@ function createScope(
     wrote: (path) => {
       state.writtenPaths.add(path);
     },
-    written: (path) => state.writtenPaths.has(path),
+    // A file under a folder this call made (a clone, an unpacked archive) was written by it too.
+    written: (path) =>
+      state.writtenPaths.has(path) || [...state.writtenPaths].some((folder) => path.startsWith(`${folder}/`)),
   };
   return scope;
 }

@@ -129,6 +129,28 @@ const git: CommandRule = (scope) => {
 
 type SubcommandJudge = (scope: CommandScope, args: string[]) => void;
 
+/**
+ * `git clone URL [DIR]`, `git submodule add URL [DIR]`: the folder holds code fetched by this call,
+ * so a script run from it later in the call is code nobody has read (principle 2).
+ */
+function clonedInto(scope: CommandScope, args: string[]): void {
+  const { operands } = parseOptions(
+    args,
+    new Set(['-b', '--branch', '-o', '--origin', '--depth', '-c', '--config', '--reference', '--name']),
+  );
+  const [url, folder] = operands;
+  if (url === undefined) return;
+  const name =
+    folder ??
+    url
+      .replace(/\/+$/, '')
+      .replace(/\.git$/, '')
+      .split(/[/:]/)
+      .at(-1) ??
+    '';
+  if (name !== '') scope.wrote(scope.path(name).normalised);
+}
+
 const discardsWork = (scope: CommandScope, code: string, severity: number) =>
   scope.add({ code: `git.${code}`, destructive: severity });
 
@@ -260,9 +282,11 @@ const SUBCOMMANDS: Readonly<Record<string, SubcommandJudge>> = {
       scope.add({ code: `git.config.executes:${sensitive}`, uncertain: true, destructive: RISK.askLow });
     else if (global && args.length > 2) scope.add({ code: 'git.config.global-write', onTask: 0.6 });
   },
+  clone: (scope, args) => clonedInto(scope, args),
   submodule: (scope, args) => {
     if (args[0] === 'deinit' && args.includes('-f'))
       discardsWork(scope, 'submodule.deinit-force', RISK.askHigh);
+    if (args[0] === 'add') clonedInto(scope, args.slice(1));
   },
   worktree: (scope, args) => {
     if (args[0] === 'remove' && (args.includes('-f') || args.includes('--force')))

@@ -25,7 +25,10 @@ const ENV_DUMP =
   /\bos\.environ\b(?!\s*\[|\.get)|\bprocess\.env\b(?!\.|\[)|\bENV\.(to_h|each|to_a)|%ENV\b|\bgetenv\(\)/;
 const OBFUSCATED =
   /\b(b64decode|base64\.decode|atob|Buffer\.from\([^)]*['"]base64|codecs\.decode|__import__|compile\(|getattr\(|Function\(|unpack\(|pack\(|decode\(['"]hex|fromCharCode|\\x[0-9a-f]{2}\\x)/i;
-const EVAL = /\b(eval|exec)\s*\(/;
+/** `eval(…)`, and Perl's and Ruby's `eval EXPR` without parentheses. */
+const NETWORK_OR_URL =
+  /https?:\/\/|\b(get|getstore|urlopen|fetch|URI\.open|open-uri|file_get_contents|LWP::)\b/;
+const EVAL = /\b(eval|exec)\s*\(|\beval\s+[\w$"'`]/;
 /**
  * Principle 3: one variable read by name, in any language's spelling (`getenv("X")`,
  * `os.environ["X"]`, `process.env.X`, `ENV["X"]`, `$ENV{X}`, `Deno.env.get("X")`, `env::var("X")`).
@@ -100,6 +103,14 @@ export function judgeInterpreterCode(scope: CommandScope, code: string, language
     namedHosts += 1;
     if (!LOOPBACK_HOST.test(match[2]!)) scope.networkSink(`url:${match[2]!.toLowerCase()}`);
   }
+  // Code that evaluates what it fetched runs code nobody has read (`eval get("https://…")`).
+  if (EVAL.test(code) && NETWORK_OR_URL.test(code))
+    scope.add({
+      code: `code.${language}.evaluates-fetched-code`,
+      uncertain: true,
+      deny: RISK.askHigh,
+      onTask: 0.2,
+    });
   if (SOCKET_SHELL.test(code))
     scope.add({ code: `net.reverse-shell:${language}`, exfil: RISK.certain, onTask: 0.02 });
   if (NETWORK.test(code)) {

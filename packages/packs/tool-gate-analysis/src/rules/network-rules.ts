@@ -131,6 +131,9 @@ const curl: CommandRule = (scope) => {
     }
     if (!arg.startsWith('-')) urls.push(arg);
   }
+  // `-O` / `--remote-name` saves each URL under its last path segment.
+  if (args.includes('-O') || args.includes('--remote-name') || args.includes('--remote-name-all'))
+    for (const url of urls) judgeDownloadTarget(scope, remoteName(url));
   if (sends) scope.networkSink(`curl:${hostOf(urls[0] ?? '') ?? 'unknown'}`);
   for (const url of urls) judgeUrl(scope, url, sends);
   judgeHttpMethod(scope, method ?? (sends ? 'POST' : 'GET'), urls);
@@ -167,6 +170,9 @@ function judgeSentData(scope: CommandScope, value: string, flag: string): void {
 function judgeDownloadTarget(scope: CommandScope, target: string): void {
   if (target === '-' || target === '/dev/null') return;
   const path = scope.path(target);
+  // A downloaded file is written by this call: running it later in the call is running code
+  // nobody has read (principle 2).
+  scope.wrote(path.normalised);
   if (path.scope === 'system' || path.scope === 'home' || path.scope === 'unknown')
     scope.add({
       code: `net.download-outside-workspace:${path.normalised}`,
@@ -259,9 +265,18 @@ const wget: CommandRule = (scope) => {
     else if (flag === '-P' || flag === '--directory-prefix') judgeDownloadTarget(scope, `${value()}/x`);
     else if (!arg.startsWith('-')) urls.push(arg);
   }
+  // Without -O, wget saves each URL under its last path segment.
+  if (!args.some((arg) => arg === '-O' || arg.startsWith('--output-document') || /^-[a-zA-Z]*O/.test(arg)))
+    for (const url of urls) judgeDownloadTarget(scope, remoteName(url));
   for (const url of urls) judgeUrl(scope, url, method !== 'GET');
   judgeHttpMethod(scope, method, urls);
 };
+
+/** The file name curl -O and wget give a download: the URL's last path segment. */
+function remoteName(url: string): string {
+  const path = url.replace(/^[a-z]+:\/\/[^/]*/i, '').replace(/[?#].*$/, '');
+  return path.slice(path.lastIndexOf('/') + 1) || 'index.html';
+}
 
 const netcat: CommandRule = (scope) => {
   const args = scope.command.args;

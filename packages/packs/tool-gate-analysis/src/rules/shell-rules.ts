@@ -339,6 +339,22 @@ const INTERPRETERS = [
   'osascript',
 ];
 
+/**
+ * `source FILE` / `. FILE` run a file's shell in this shell. Sourcing the input (`. /dev/stdin
+ * <<< "$(curl …)"`) runs whatever arrives there: a visible document is analysed as shell; input
+ * the analysis cannot see (a pipe, a substitution) is not understood.
+ */
+const sourced: CommandRule = (scope) => {
+  const file = scope.command.args[0] ?? '';
+  if (/^(\/dev\/stdin|\/dev\/fd\/0|\/proc\/self\/fd\/0|-)$/.test(file)) {
+    const input = scope.command.input;
+    if (input.kind === 'document' && !/\$\(|`/.test(input.body)) scope.runShell(input.body, 'source-input');
+    else scope.add({ code: 'shell.source-input', uncertain: true, destructive: RISK.askHigh, onTask: 0.3 });
+    return;
+  }
+  scope.add({ code: `shell.source:${file}`, onTask: 0.85 });
+};
+
 export const SHELL_RULES: ReadonlyMap<string, CommandRule> = new Map<string, CommandRule>([
   ...SHELL_PROGRAMS.map((name) => [name, shell] as const),
   ...INTERPRETERS.map((name) => [name, interpreter] as const),
@@ -379,8 +395,8 @@ export const SHELL_RULES: ReadonlyMap<string, CommandRule> = new Map<string, Com
         scope.runShell(scope.command.args[index + 1]!, 'script-c');
     },
   ],
-  ['source', (scope) => scope.add({ code: `shell.source:${scope.command.args[0] ?? ''}`, onTask: 0.85 })],
-  ['.', (scope) => scope.add({ code: `shell.source:${scope.command.args[0] ?? ''}`, onTask: 0.85 })],
+  ['source', sourced],
+  ['.', sourced],
   ['xargs', xargs],
   ['find', find],
   ['parallel', parallel],
