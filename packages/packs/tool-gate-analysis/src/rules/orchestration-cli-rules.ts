@@ -75,6 +75,17 @@ export function judgeContainerCli(scope: CommandScope, program: string, args: re
     scope.add({ code: `cli.${program}.${first}`, onTask: 0.85 });
     return true;
   }
+  // The project's own services: stopping them is the inverse of `up`; their named volumes are the
+  // project's data (databases, uploads), which `down -v` deletes.
+  if (first === 'compose' && (second === 'down' || second === 'stop' || second === 'restart')) {
+    const removesVolumes = args.includes('-v') || args.includes('--volumes');
+    scope.add({
+      code: `cli.${program}.compose-${second}${removesVolumes ? '-volumes' : ''}`,
+      destructive: removesVolumes ? RISK.ask : RISK.routine,
+      onTask: removesVolumes ? 0.4 : 0.85,
+    });
+    return true;
+  }
   const prune = words.includes('prune');
   if (prune) {
     const severity = volumes || first === 'volume' ? RISK.denyHigh : all ? RISK.threshold : RISK.ask;

@@ -21,6 +21,9 @@ const SECRET_READS: readonly [RegExp, string][] = [
   [/^(bw|lpass) (get|show)/, 'password-manager'],
   // Listing secrets prints names and types; an output format prints the values.
   [/^kubectl get secrets?\b.*(-o|--output)[= ]?(json|yaml|jsonpath|go-template|custom)/, 'kubernetes-secret'],
+  // A kubeconfig is printed with its client keys and tokens redacted unless --raw asks otherwise.
+  [/^kubectl config view\b.*--raw\b/, 'kubeconfig'],
+  [/^heroku auth:token\b/, 'heroku-token'],
   [/^docker (container )?inspect\b.*\b(Env|Config)\b/, 'container-environment'],
   [/^heroku config(\s|$)/, 'heroku-config'],
   [/^security find-(generic|internet)-password/, 'keychain'],

@@ -1,7 +1,7 @@
 import { RISK } from '../risk-scale.js';
 import { isCredentialPath } from '../secret-source.js';
 import type { CommandRule, CommandScope, SimpleCommand } from '../shell-command.js';
-import { judgeMigrationTool } from './development-rules.js';
+import { DEVELOPMENT_RULES, judgeMigrationTool } from './development-rules.js';
 import { isGeneratedName } from './file-system-rules.js';
 import { judgeInterpreterCode } from './interpreter-code.js';
 
@@ -166,6 +166,9 @@ const interpreter: CommandRule = (scope) => {
       // The module name is the agent's: only the table's own entries are judges.
       const judge = Object.hasOwn(PYTHON_MODULES, module) ? PYTHON_MODULES[module] : undefined;
       if (judge !== undefined) judge(scope, args.slice(index + 2));
+      // A module that is also a development program (`twine`, `black`) runs that program's
+      // command line: `python -m twine upload` publishes as `twine upload` does.
+      else if (DEVELOPMENT_RULES.has(module)) scope.runArgv([module, ...args.slice(index + 2)], 'python-m');
       else scope.add({ code: `code.python.module:${module}`, onTask: 0.85 });
       return;
     }
