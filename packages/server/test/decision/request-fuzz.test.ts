@@ -8,10 +8,16 @@ import { type RunningServer, startServer } from '../../src/server.js';
 import { buildTestApp, SUPPORT_TICKET, type TestApp } from '../support/decision-test-app.js';
 
 /** Bodies near the valid shape, so the fuzzer reaches deep into validation and the engine. */
+/** Member names, including Object.prototype members that a table lookup could reach. */
+const memberName = (maxLength: number) =>
+  fc.oneof(
+    fc.string({ maxLength }),
+    fc.constantFrom('constructor', 'toString', 'valueOf', 'hasOwnProperty', '__proto__'),
+  );
 const description = fc.oneof(fc.string({ maxLength: 20 }), fc.constant(null), fc.integer(), fc.boolean());
 const instructions = fc.oneof(
   fc.string({ maxLength: 40 }),
-  fc.dictionary(fc.string({ maxLength: 5 }), fc.jsonValue()),
+  fc.dictionary(memberName(5), fc.jsonValue()),
   fc.array(fc.jsonValue(), { maxLength: 3 }),
   fc.integer(),
 );
@@ -20,7 +26,7 @@ const question = fc.record(
     type: fc.oneof(fc.constantFrom('noul', 'choice', 'score'), fc.string({ maxLength: 6 })),
     instructions,
     criteria: fc.oneof(
-      fc.dictionary(fc.string({ maxLength: 6 }), description, { maxKeys: 8 }),
+      fc.dictionary(memberName(6), description, { maxKeys: 8 }),
       fc.array(description, { maxLength: 12 }),
       fc.constant(null),
       fc.record({ true: description, false: description }, { requiredKeys: [] }),
@@ -37,7 +43,7 @@ const nearValidBody = fc.record(
     ),
     state: fc.oneof(fc.string({ maxLength: 200 }), fc.jsonValue({ maxDepth: 3 })),
     questions: fc.oneof(
-      fc.dictionary(fc.string({ maxLength: 10 }), question, { maxKeys: 5 }),
+      fc.dictionary(memberName(10), question, { maxKeys: 5 }),
       fc.jsonValue({ maxDepth: 2 }),
     ),
     pack: fc.oneof(
