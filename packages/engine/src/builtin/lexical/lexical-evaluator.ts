@@ -415,7 +415,7 @@ function evaluateScore(reading: StateReading, question: Extract<Question, { type
   const evidence = scoreCandidates(reading, candidates);
   const probabilities = evidence.abstained
     ? levels.map(() => 1 / levels.length)
-    : distribution(evidence.scores, reading.weights.sharpness);
+    : distribution(evidence.scores, reading.weights.scoreSharpness);
   const probabilityRecord: Record<string, number> = {};
   const legend: Record<string, Criterion> = {};
   let score = 0;
