@@ -247,7 +247,9 @@ describe('arbiter serve', () => {
       expect(stderr).not.toMatch(/arb_/);
       expect((await fetch(`${url}/v1/models`)).status).toBe(200);
     } finally {
+      const exited = new Promise((done) => child.once('exit', done));
       child.kill('SIGTERM');
+      await exited;
     }
   });
 

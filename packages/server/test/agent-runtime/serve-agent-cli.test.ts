@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -59,7 +60,12 @@ beforeAll(async () => {
   });
 }, 30_000);
 afterAll(async () => {
-  child?.kill('SIGTERM');
+  // The server's shutdown still writes to its data directory: remove it only once it has exited.
+  if (child && child.exitCode === null && child.signalCode === null) {
+    const exited = once(child, 'exit');
+    child.kill('SIGTERM');
+    await exited;
+  }
   await provider?.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
