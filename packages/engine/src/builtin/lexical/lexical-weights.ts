@@ -7,9 +7,11 @@
  * Two confidences are fitted by log-loss on real development data too, since the hand-written
  * suite's clean sentences made them overconfident on real text: `claimValence` on the suite's
  * sentiment and urgency claims plus the SST-2 development split and the customer-review set, and
- * `scoreSharpness` on the suite's sentiment scores plus the SST-5 development split
- * (bench/lexical-dev/README.md). The SST test splits, on which docs/benchmarks.md reports, are
- * never fitted.
+ * `scoreSharpness` on the suite's sentiment scores plus the SST-5 development split, and the
+ * Choice `sharpness` with `answerKind` on the suite's Choice sets plus the BANKING77 training file,
+ * the CLINC150 validation split, SST-2 dev and the customer-review set
+ * (bench/lexical-dev/README.md). The test splits, on which docs/benchmarks.md reports, are never
+ * fitted.
  */
 export interface LexicalWeights {
   /** BM25 overlap of stemmed terms. */
@@ -50,7 +52,7 @@ export const LEXICAL_WEIGHTS: LexicalWeights = {
   similarity: 1.3,
   valence: 1.5,
   labelValenceScale: 1.6,
-  sharpness: 1.5,
+  sharpness: 2,
   scoreSharpness: 0.5,
   claimCoverage: 10.6,
   claimCoverageBias: 0.4,
@@ -60,6 +62,6 @@ export const LEXICAL_WEIGHTS: LexicalWeights = {
   entailmentPolarity: 2,
   contradictionPolarity: 2,
   contradictionCoverage: 2.66,
-  answerKind: 2.2,
+  answerKind: 1.5,
   topicUnderAnswerKind: 0.3,
 };
