@@ -7,6 +7,13 @@ import { RISK } from './risk-scale.js';
 import { isCredentialPath, isKeyMaterialPath, isSecretVariableName } from './secret-source.js';
 import type { CommandScope } from './shell-command.js';
 import { taskMentions } from './task-scope.js';
+import {
+  environmentWeakensTransportTrust,
+  isTransportTrustSwitch,
+  TRUST_OPTION,
+  transportTrustFinding,
+  weakensTransportTrust,
+} from './transport-trust.js';
 
 /**
  * The roles an argument plays, whatever the program: a path the program reads, a path it
@@ -500,12 +507,13 @@ function judgeTunnelsAndSupply(scope: CommandScope): void {
         : { code: `supply.publish:${program}`, deny: RISK.askHigh, onTask: 0.1 },
     );
   }
-  // Principle 7: changing where packages come from (`config set registry …`, `sources --add`).
-  const setIndex = operands.findIndex((operand) => operand === 'set' || operand === 'add');
-  const key = setIndex >= 0 ? operands[setIndex + 1] : undefined;
+  // Principle 7: changing where packages come from (`config set registry …`, `sources --add`),
+  // or switching off the check of who serves them (`config set strict-ssl false`).
+  const setting = configAssignment(operands);
   const sourceOption = args.find((arg) => SOURCE_SETTING.test(arg.split('=')[0]!) && arg.startsWith('-'));
+  judgeTransportTrust(scope, setting);
   if (
-    (operands.includes('config') && key !== undefined && SOURCE_SETTING.test(key)) ||
+    (setting !== undefined && SOURCE_SETTING.test(setting.key)) ||
     (verb === 'sources' && args.includes('--add'))
   ) {
     scope.add({ code: `supply.source-change:${program}`, deny: RISK.askHigh, onTask: 0.3 });
@@ -528,8 +536,48 @@ function judgeTunnelsAndSupply(scope: CommandScope): void {
     scope.add({ code: 'supply.remote-install:go', deny: RISK.ask, onTask: 0.3 });
 }
 
+/**
+ * The setting a configuration command writes: `config set KEY VALUE`, `config KEY VALUE` (git),
+ * `config --set KEY VALUE` (conda), `set KEY=VALUE` (npm). Reads, lists and unsets write none.
+ */
+function configAssignment(operands: readonly string[]): { key: string; value: string } | undefined {
+  const config = operands.indexOf('config');
+  if (config < 0 && operands[0] !== 'set') return undefined;
+  let index = config < 0 ? 0 : config + 1;
+  if (operands[index] === 'set' || operands[index] === 'add') index += 1;
+  const key = operands[index];
+  if (key === undefined || /^(get|list|ls|unset|delete|rm|edit|show|view)$/.test(key)) return undefined;
+  const equals = key.indexOf('=');
+  if (equals > 0) return { key: key.slice(0, equals), value: key.slice(equals + 1) };
+  const value = operands[index + 1];
+  return value === undefined ? undefined : { key, value };
+}
+
+/** Principle 7: a setting, option or switch of this command that weakens transport trust. */
+function judgeTransportTrust(scope: CommandScope, setting: { key: string; value: string } | undefined): void {
+  const { program, args } = scope.command;
+  if (setting !== undefined && weakensTransportTrust(setting.key, setting.value)) {
+    scope.add(transportTrustFinding(`${program}:${setting.key}`));
+    return;
+  }
+  for (const [index, arg] of args.entries()) {
+    const option = TRUST_OPTION.test(arg) ? args[index + 1] : undefined;
+    // git's `-c http.sslVerify=false` sets a configuration value for one command.
+    const gitSetting = program === 'git' && args[index - 1] === '-c' ? /^([^=]+)=(.*)$/.exec(arg) : null;
+    if (
+      isTransportTrustSwitch(arg) ||
+      (option !== undefined && weakensTransportTrust(arg, option)) ||
+      (gitSetting !== null && weakensTransportTrust(gitSetting[1]!, gitSetting[2]!))
+    ) {
+      scope.add(transportTrustFinding(`${program}:${arg}`));
+      return;
+    }
+  }
+}
+
 /** Principle 2: a command carried in an environment variable is code. */
 function judgeEnvironment(scope: CommandScope, name: string, value: string): void {
+  if (environmentWeakensTransportTrust(name, value)) scope.add(transportTrustFinding(`$${name}`));
   // Known command-holding variables, and any variable whose value is shaped like a command
   // (`BROWSER="sh -c …"`, `X="a | b"`): a program may run it.
   if (

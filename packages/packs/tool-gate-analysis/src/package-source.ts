@@ -20,7 +20,7 @@ export function isPackageSourceConfig(path: string): boolean {
 
 /** Configuration keys and options that name a package source. */
 export const SOURCE_SETTING =
-  /^(--?)?(registry|@[\w-]+:registry|index-url|index_url|extra-index-url|extra_index_url|global\.index-url|global\.extra-index-url|find-links|trusted-host|npmRegistryServer|source|sources|add-source|mirror|repository-url)$/i;
+  /^(--?)?((global|install|download|wheel)\.)?(registry|@[\w-]+:registry|index-url|index_url|extra-index-url|extra_index_url|find-links|trusted-host|npmRegistryServer|source|sources|add-source|mirror|repository-url)$/i;
 
 /** Lockfiles: every entry says where a package's tarball is fetched from. */
 export const LOCKFILE =
