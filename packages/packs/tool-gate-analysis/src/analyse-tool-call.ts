@@ -3,6 +3,7 @@ import { loadBashParser } from './bash-parser.js';
 import { analyseFileTool } from './file-tool-analyser.js';
 import type { Finding } from './finding.js';
 import { matchesGrant } from './grant-match.js';
+import { judgeInsertedContent } from './inserted-content.js';
 import { analyseShellCommand } from './shell-analyser.js';
 import { type CanonicalTool, canonicalTool, readToolCallState, shellCommandOf } from './tool-call-state.js';
 import { type ToolGateAnswers, toolGateAnswers } from './tool-gate-answers.js';
@@ -75,7 +76,13 @@ export function analyseToolCallSync(
       try {
         const shell = analyseShellCommand(command, { cwd, task });
         segments = shell.segments;
-        findings = shell.findings;
+        // Principle 5: text the command writes into a file is judged as a Write of it would be.
+        findings = [
+          ...shell.findings,
+          ...shell.writtenTexts.flatMap(({ path, text }) =>
+            judgeInsertedContent({ path, inserted: text, removed: '', task, cwd }),
+          ),
+        ];
       } catch (error) {
         // An analyser fault must not take the gate down or let the call through: it is recorded
         // as evidence and the call is asked about.

@@ -33,7 +33,14 @@ const CODE_FILE = /\.(js|mjs|cjs|jsx|ts|tsx|py|rb|go|php|java|kt|cs|rs|pl|lua|sw
 const AGENT_SETTINGS =
   /(^|\/)(\.claude\/settings(\.local)?\.json|\.gemini\/settings\.json|\.codex\/config\.toml|\.cursor\/[^/]+\.json|\.mcp\.json)$/;
 /** Files whose shell runs without anyone invoking it (start-up, hooks, schedulers, direnv). */
-const RUNS_UNASKED = new Set(['shell-startup', 'git-hook', 'scheduler', 'service-unit', 'login-agent']);
+const RUNS_UNASKED = new Set([
+  'shell-startup',
+  'git-hook',
+  'repo-hook',
+  'scheduler',
+  'service-unit',
+  'login-agent',
+]);
 
 export function judgeInsertedContent(input: InsertedContent): Finding[] {
   const { path, inserted, removed } = input;

@@ -22,7 +22,8 @@ const PERSISTENCE_TARGETS: readonly [string, RegExp][] = [
   ['login-agent', /(^|\/)Library\/(LaunchAgents|LaunchDaemons)\/|(^|\/)\.config\/autostart\//],
   ['loader-preload', /^\/etc\/ld\.so\.preload$/],
   ['sudoers', /^\/etc\/sudoers(\.d\/|$)/],
-  ['git-hook', /(^|\/)\.git\/hooks\/|(^|\/)\.husky\/[^_]/],
+  ['git-hook', /(^|\/)\.git\/hooks\//],
+  ['repo-hook', /(^|\/)\.husky\/[^_]/],
   ['git-config', /(^|\/)\.gitconfig$|(^|\/)\.git\/config$/],
   [
     'ci-workflow',
@@ -34,12 +35,17 @@ const PERSISTENCE_TARGETS: readonly [string, RegExp][] = [
 const TASK_PERMITS: Readonly<Record<string, RegExp>> = {
   'ci-workflow': /\b(ci|workflows?|github actions?|pipelines?|gitlab-ci|circleci|jenkins)\b/i,
   'git-hook': /\b(hooks?|husky|pre-commit|pre-push)\b/i,
+  'repo-hook': /\b(hooks?|husky|pre-commit|pre-push)\b/i,
   'git-config': /\bgit config(uration)?\b/i,
   'shell-startup': /\b(bashrc|zshrc|shell (config|profile|start-?up)|dotfiles?)\b/i,
 };
 
-/** Automation kept in the repository, reviewed with the change before it runs anywhere that matters. */
-const REVIEWED_AUTOMATION = new Set(['ci-workflow']);
+/**
+ * Automation kept in the repository, reviewed with the change: CI runs only after a push, and a
+ * versioned hook (`.husky/`) shows in the diff every reviewer reads.
+ * A hook in `.git/hooks` is in no diff and runs on this machine unseen.
+ */
+const REVIEWED_AUTOMATION = new Set(['ci-workflow', 'repo-hook']);
 
 export function persistenceKind(path: string): string | undefined {
   for (const [kind, pattern] of PERSISTENCE_TARGETS) if (pattern.test(path)) return kind;
@@ -54,8 +60,8 @@ export function persistenceFinding(path: string, task: string, codePrefix: strin
   if (permitted)
     return { code: `${codePrefix}.persistence:${kind}`, destructive: RISK.routine, onTask: 0.85 };
   // Files that run on this machine unasked are how an attacker stays: denied. A project's shared
-  // automation (CI) runs only after the change is pushed, where people review it, and its content
-  // is read separately: asked.
+  // automation (CI, versioned hooks) is reviewed with the change, and its content is read
+  // separately: asked.
   if (REVIEWED_AUTOMATION.has(kind))
     return {
       code: `${codePrefix}.persistence:${kind}`,

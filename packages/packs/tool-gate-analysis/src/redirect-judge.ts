@@ -1,3 +1,4 @@
+import { literalOutput } from './literal-output.js';
 import { isPackageSourceConfig } from './package-source.js';
 import { persistenceFinding } from './persistence-target.js';
 import { RISK } from './risk-scale.js';
@@ -36,6 +37,8 @@ export function judgeRedirect(redirect: Redirect, scope: CommandScope): void {
   }
   if (path.scope === 'device-null' || target.startsWith('/dev/fd/') || target === '/dev/tty') return;
   scope.wrote(path.normalised);
+  const text = literalOutput(scope.command);
+  if (text !== undefined) scope.wroteText(path.normalised, text);
   // Principle 7: a package manager's configuration decides where code is downloaded from.
   if (isPackageSourceConfig(path.normalised))
     scope.add({ code: `supply.source-config-write:${path.normalised}`, deny: RISK.askHigh, onTask: 0.3 });

@@ -10,11 +10,14 @@ import type { ShellNode } from './shell-syntax.js';
 import { evaluateWord, type ShellVariables } from './shell-word.js';
 import { simpleCommandSyntax } from './simple-command-syntax.js';
 import { taskNamesPath } from './task-scope.js';
+import { environmentWeakensTransportTrust, transportTrustFinding } from './transport-trust.js';
 
 /** Nested shells deeper than this are not followed: the call is judged not understood. */
 export const MAX_SHELL_DEPTH = 8;
 /** Syntax nodes visited per call, across all nesting levels. */
 export const MAX_SHELL_NODES = 50_000;
+/** Texts written into files that one call records for judgement; further writes are not read. */
+export const MAX_WRITTEN_TEXTS = 16;
 
 export interface ShellAnalysis {
   /** The top-level simple commands, in order, as written. */
@@ -22,6 +25,14 @@ export interface ShellAnalysis {
   findings: Finding[];
   /** The command parsed cleanly (no syntax errors, no limits reached). */
   parsed: boolean;
+  /** Literal text the command writes into files, for the caller to judge as inserted content. */
+  writtenTexts: WrittenText[];
+}
+
+export interface WrittenText {
+  /** The file, normalised by path-scope. */
+  path: string;
+  text: string;
 }
 
 export interface ShellContext {
@@ -37,6 +48,7 @@ interface WalkState {
   secretSources: string[];
   networkSinks: string[];
   writtenPaths: Set<string>;
+  writtenTexts: WrittenText[];
   parsed: boolean;
   stopped: boolean;
 }
@@ -50,12 +62,18 @@ export function analyseShellCommand(command: string, context: ShellContext): She
     secretSources: [],
     networkSinks: [],
     writtenPaths: new Set(),
+    writtenTexts: [],
     parsed: true,
     stopped: false,
   };
   analyseSource(command, state, 0, new Map());
   judgeSecretFlow(state);
-  return { segments: state.segments, findings: state.findings.list(), parsed: state.parsed };
+  return {
+    segments: state.segments,
+    findings: state.findings.list(),
+    parsed: state.parsed,
+    writtenTexts: state.writtenTexts,
+  };
 }
 
 /**
@@ -194,6 +212,9 @@ function assign(node: ShellNode, state: WalkState, depth: number, variables: She
   if (name.text === 'IFS')
     state.findings.add({ code: 'shell.ifs-changed', uncertain: true, destructive: RISK.askLow });
   const evaluated = evaluateWord(value, variables);
+  // `export NODE_TLS_REJECT_UNAUTHORIZED=0`: every later command of the call downloads unchecked.
+  if (environmentWeakensTransportTrust(name.text, evaluated.text))
+    state.findings.add(transportTrustFinding(`$${name.text}`));
   if (MKTEMP.test(value.text)) variables.set(name.text, MKTEMP_PATH);
   else if (evaluated.dynamic) variables.delete(name.text);
   else variables.set(name.text, evaluated.text);
@@ -467,6 +488,10 @@ function createScope(
     },
     wrote: (path) => {
       state.writtenPaths.add(path);
+    },
+    wroteText: (path, text) => {
+      if (text.trim() === '' || state.writtenTexts.length >= MAX_WRITTEN_TEXTS) return;
+      state.writtenTexts.push({ path, text });
     },
     // A file under a folder this call made (a clone, an unpacked archive) was written by it too.
     written: (path) =>

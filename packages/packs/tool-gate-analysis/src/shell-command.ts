@@ -51,6 +51,11 @@ export interface CommandScope {
   wrote(normalisedPath: string): void;
   /** Whether an earlier segment of this call wrote the file. */
   written(normalisedPath: string): boolean;
+  /**
+   * Record literal text this command writes into a file (`echo … > f`, a heredoc to `cat > f`),
+   * so that it is judged like the same text given to a Write tool (principle 5).
+   */
+  wroteText(normalisedPath: string, text: string): void;
 }
 
 export type CommandRule = (scope: CommandScope) => void;

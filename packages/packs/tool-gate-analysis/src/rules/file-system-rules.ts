@@ -1,3 +1,4 @@
+import { literalOutput } from '../literal-output.js';
 import { scopeSeverity } from '../path-scope.js';
 import { persistenceFinding } from '../persistence-target.js';
 import { RISK } from '../risk-scale.js';
@@ -260,8 +261,10 @@ export const readFiles: CommandRule = (scope) => {
 
 const tee: CommandRule = (scope) => {
   const parsed = parseOptions(scope.command.args);
+  const text = literalOutput(scope.command);
   for (const operand of parsed.operands) {
     const path = scope.path(operand);
+    if (text !== undefined) scope.wroteText(path.normalised, text);
     if (judgePersistenceTarget(scope, path.normalised, 'shell.tee')) continue;
     if (path.scope === 'system' || path.scope === 'home' || path.scope === 'unknown')
       scope.add({
