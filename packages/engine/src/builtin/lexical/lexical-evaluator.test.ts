@@ -46,6 +46,24 @@ describe('evaluateLexically', () => {
     expect(thanks.type === 'noul' && thanks.noul).toBeLessThan(0.5);
   });
 
+  it('treats an option whose words it does not know as no evidence, not as unrelated', () => {
+    // `backend` has no word vector. Before, it scored as if known to be unrelated to any state:
+    // 0.58 times an everyday word of no relation to an outage report (`garden`, `house`).
+    const state = 'Production is down! All API calls return 500';
+    const probabilities = (criteria: Record<string, string>) => {
+      const result = answer(state, { type: 'choice', criteria });
+      if (result.type !== 'choice') throw new Error('not a choice');
+      return result.probabilities;
+    };
+    const three = probabilities({ backend: 'backend', garden: 'garden', house: 'house' });
+    expect((three.backend ?? 0) / (three.garden ?? 1)).toBeGreaterThan(0.8);
+    expect((three.backend ?? 0) / (three.house ?? 1)).toBeGreaterThan(0.8);
+    // The assumption depends on the state alone: the ratio to another option is the same whatever
+    // else is offered (Luce's axiom).
+    const two = probabilities({ backend: 'backend', garden: 'garden' });
+    expect((two.backend ?? 0) / (two.garden ?? 1)).toBeCloseTo((three.backend ?? 0) / (three.garden ?? 1), 9);
+  });
+
   it('reads a structured option description as its words, whatever its member names', () => {
     // Member names such as `toString` are words of the content, never methods: a description
     // object is never turned into text by JavaScript's own conversion (which threw here).

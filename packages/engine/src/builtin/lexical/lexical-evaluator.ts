@@ -125,7 +125,10 @@ function scoreCandidates(reading: StateReading, candidates: readonly Candidate[]
       // Evidence only when some pair of words could be compared (vectors, or the same word).
       if (alignment.closest) abstained = false;
       closest.push(alignment.closest);
-      score += W.coverage * alignment.coverage + W.similarity * meanSimilarity(meaning, reading.meaning);
+      score +=
+        meaning.words.length === 0 && alignment.closest === undefined
+          ? unknownMeaningScore(reading)
+          : W.coverage * alignment.coverage + W.similarity * meanSimilarity(meaning, reading.meaning);
     } else {
       closest.push(undefined);
     }
@@ -144,6 +147,71 @@ function scoreCandidates(reading: StateReading, candidates: readonly Candidate[]
   const pair = closest[indexOfMax(scores)];
   if (pair) codes.push(`near:${pair[0]}~${pair[1]}`);
   return { scores, codes: codes.slice(0, MAX_EVIDENCE), abstained };
+}
+
+/**
+ * Everyday words from unrelated fields: how close such a word comes to a state is what a candidate
+ * whose meaning is unknown is assumed to score.
+ */
+const REFERENCE_WORDS = [
+  'house',
+  'music',
+  'river',
+  'market',
+  'doctor',
+  'game',
+  'color',
+  'travel',
+  'law',
+  'computer',
+  'food',
+  'weather',
+  'school',
+  'army',
+  'film',
+  'money',
+  'garden',
+  'church',
+  'car',
+  'science',
+  'family',
+  'sport',
+  'book',
+  'city',
+  'art',
+  'energy',
+  'phone',
+  'history',
+  'animal',
+  'office',
+  'ocean',
+  'language',
+];
+const unknownMeaningScores = new WeakMap<StateReading, number>();
+
+/**
+ * The meaning score of a candidate none of whose words the vectors know (`backend`, a code) and
+ * the state does not mention: no evidence either way, so the score an everyday word of no
+ * particular relation to the state gets, not the zero of a word known to be unrelated. It depends
+ * on the state alone, so Luce's axiom still holds.
+ */
+function unknownMeaningScore(reading: StateReading): number {
+  const memo = unknownMeaningScores.get(reading);
+  if (memo !== undefined) return memo;
+  const W = reading.weights;
+  let total = 0;
+  let counted = 0;
+  for (const word of REFERENCE_WORDS) {
+    const meaning = readText(reading.vectors, word).candidate.meaning;
+    if (meaning.words.length === 0) continue;
+    total +=
+      W.coverage * align(meaning, reading.meaning).coverage +
+      W.similarity * meanSimilarity(meaning, reading.meaning);
+    counted += 1;
+  }
+  const score = counted === 0 ? 0 : total / counted;
+  unknownMeaningScores.set(reading, score);
+  return score;
 }
 
 /**
