@@ -12,6 +12,14 @@ export function judgeSql(scope: CommandScope, sql: string, client: string): void
 }
 
 /**
+ * PostgreSQL's `COPY … TO/FROM 'file'` and file functions, MySQL's `INTO OUTFILE`, `LOAD DATA
+ * INFILE` and `LOAD_FILE`, SQL Server's `BULK INSERT` and `OPENROWSET(BULK`. `COPY … TO STDOUT`
+ * and `FROM STDIN` go through the client and are not here.
+ */
+const SERVER_FILES =
+  /^COPY\b.*\b(TO|FROM)\s+'|\b(PG_READ_FILE|PG_READ_BINARY_FILE|PG_LS_DIR|PG_STAT_FILE|LO_IMPORT|LO_EXPORT|LOAD_FILE)\s*\(|\bINTO\s+(OUTFILE|DUMPFILE)\b|\bLOAD\s+DATA\b|^BULK\s+INSERT\b|\bOPENROWSET\s*\(\s*BULK\b/;
+
+/**
  * The findings for SQL text, whoever runs it: a database client on the command line or an MCP
  * server's query tool. `prefix` names the runner in each finding's code.
  */
@@ -25,8 +33,15 @@ export function sqlFindings(sql: string, prefix: string, task: string): Finding[
     let finding: { code: string; destructive: number } | undefined;
     // SQL that starts an operating-system program on the database server (PostgreSQL's COPY …
     // PROGRAM, SQL Server's xp_cmdshell, MySQL UDFs sys_exec / sys_eval) runs code there.
-    if (/^COPY\b.*\bPROGRAM\b/.test(upper) || /\b(XP_CMDSHELL|SYS_EXEC|SYS_EVAL)\b/.test(upper))
+    if (
+      /^COPY\b.*\bPROGRAM\b/.test(upper) ||
+      /\b(XP_CMDSHELL|SYS_EXEC|SYS_EVAL)\b/.test(upper) ||
+      /\bLOAD_EXTENSION\s*\(/.test(upper)
+    )
       finding = { code: 'runs-program', destructive: RISK.denyHigh };
+    // SQL that reads or writes files on the database server's host reaches past the database:
+    // a table dumped to a file there, or a host file read into a result.
+    else if (SERVER_FILES.test(upper)) finding = { code: 'server-files', destructive: RISK.askHigh };
     else if (/^DROP (DATABASE|SCHEMA|TABLE|USER|ROLE|OWNED)\b/.test(upper))
       finding = { code: 'drop', destructive: RISK.denyHigh };
     else if (/^DROP\b/.test(upper)) finding = { code: 'drop-object', destructive: RISK.askHigh };
