@@ -118,6 +118,22 @@ describe('MCP tools', () => {
     expect(answersFor('mcp__unknown__frobnicate', {}).disposition.choice).toBe('ask');
   });
 
+  // Held-out batch 15 asked `get_pull_request`: "pull" in the object was read as the verb.
+  it('a leading read verb decides over object words that are also verbs', () => {
+    expect(answersFor('mcp__github__get_pull_request', { pull_number: 42 }).disposition.choice).toBe('allow');
+    expect(answersFor('mcp__github__list_export_jobs', {}).disposition.choice).toBe('allow');
+    expect(answersFor('mcp__github__getPullRequestFiles', { pull_number: 42 }).disposition.choice).toBe(
+      'allow',
+    );
+    // A destructive or overwriting part still decides first.
+    expect(
+      answersFor('mcp__github__get_and_delete_branch', { branch: 'x' }).destructive.noul,
+    ).toBeGreaterThanOrEqual(0.7);
+    expect(answersFor('mcp__github__create_pull_request', { title: 'x' }).disposition.choice).not.toBe(
+      'deny',
+    );
+  });
+
   it('and by what their arguments carry', () => {
     expect(
       answersFor('mcp__db__query', { sql: 'DROP TABLE users;' }).destructive.noul,

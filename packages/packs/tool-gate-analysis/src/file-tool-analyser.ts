@@ -4,7 +4,7 @@ import { judgeInsertedContent } from './inserted-content.js';
 import { classifyPath } from './path-scope.js';
 import { persistenceFinding } from './persistence-target.js';
 import { RISK } from './risk-scale.js';
-import { classifyVerb } from './rules/cli-verb.js';
+import { classifyToolName } from './rules/cli-verb.js';
 import { sqlFindings } from './rules/database-rules.js';
 import {
   credentialReadRisk,
@@ -264,7 +264,7 @@ function analyseFetch(context: FileToolContext): FileToolAnalysis {
 function analyseMcp(context: FileToolContext): FileToolAnalysis {
   const [, server = '', ...rest] = context.tool.split('__');
   const name = rest.join('__');
-  const verb = classifyVerb(name);
+  const verb = classifyToolName(name);
   const findings: Finding[] = [];
   const code = `mcp.${server}.${verb ?? 'unknown'}:${name}`;
   switch (verb) {

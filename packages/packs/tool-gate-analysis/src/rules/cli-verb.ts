@@ -328,6 +328,23 @@ function classifyUncached(word: string): VerbKind | undefined {
   return undefined;
 }
 
+/**
+ * The kind of an MCP tool by its name (`get_pull_request`, `listIssues`, `delete_file`). Tool names
+ * are verb then object, so a leading read verb decides over object nouns that double as additive
+ * verbs (`pull request`, `fetch log`, `export job`). A destructive or overwriting part still decides
+ * first, as in `classifyVerb`.
+ */
+export function classifyToolName(name: string): VerbKind | undefined {
+  const kind = classifyVerb(name);
+  if (kind !== 'additive') return kind;
+  const leading = name
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[-_:.\s/]+/)
+    .find((part) => part !== '');
+  return leading !== undefined && READ.has(leading) ? 'read' : kind;
+}
+
 /** Flags that switch an action into a preview. */
 export const DRY_RUN_FLAGS =
   /^--?(dry-?run|dryrun|check|plan|preview|what-?if|noop|simulate|list-only)(=.*)?$|^-n$/;
