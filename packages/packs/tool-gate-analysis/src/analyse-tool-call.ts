@@ -79,8 +79,8 @@ export function analyseToolCallSync(
         // Principle 5: text the command writes into a file is judged as a Write of it would be.
         findings = [
           ...shell.findings,
-          ...shell.writtenTexts.flatMap(({ path, text }) =>
-            judgeInsertedContent({ path, inserted: text, removed: '', task, cwd }),
+          ...shell.writtenTexts.flatMap(({ path, text, removed }) =>
+            judgeInsertedContent({ path, inserted: text, removed, task, cwd }),
           ),
         ];
       } catch (error) {

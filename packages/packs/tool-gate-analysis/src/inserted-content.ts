@@ -136,13 +136,21 @@ const REQUEST_TO_COMMAND =
 /** Calls that put a value where people or other programs read it later: logs and files. */
 const LOG_CALL =
   /\b(console\.\w+|log(ger)?\.\w+|print|println|printf|puts|fmt\.Print\w*|System\.out\.print\w*|write|writelines|writeFile(?:Sync)?|appendFile(?:Sync)?|file_put_contents|fwrite|fputs|fprintf)\s*\(([^\n]*)/g;
-const SECRET_IDENTIFIER = /\b(password|passwd|secret|token|api_?key|private_?key|credentials?)\b/i;
+/** Names of credentials, and of payment-card and identity data that logs must never hold (PCI DSS). */
+const SECRET_IDENTIFIER =
+  /\b(password|passwd|secret|token|api_?key|private_?key|credentials?|cvc|cvv2?|card_?number|card\.number|ssn|social_?security_?number)\b/i;
 const AUTH_CHECK =
   /\b(verify\w*|authenticate\w*|authori[sz]e\w*|check_?token|check_?password|checkPassword|is_?authenticated|isAuthenticated|require_?auth\w*|requireAuth|csrf\w*|has_?permission|hasPermission|ErrUnauthorized|Unauthorized|Forbidden)\b/g;
 const BYPASS =
   /\b(bypass|skip[_ ]?(auth|verif\w*)|disable[_ ]?(auth|csrf|ssl|tls)|verify\s*=\s*False|rejectUnauthorized\s*:\s*false|InsecureSkipVerify\s*:\s*true|jwt\.decode\(|algorithms?\s*[:=]\s*\[?\s*['"]none['"])/i;
 const CREDENTIAL_LITERAL_COMPARE =
   /\b(token|password|passwd|secret|api_?key|user(name)?)\s*(!==?|===?)\s*['"][^'"]{2,}['"]|['"][^'"]{2,}['"]\s*(!==?|===?)\s*\b(token|password|passwd|secret|api_?key)\b/i;
+/**
+ * Access granted on a value the client sends: a request header, query, cookie or body field
+ * compared with a literal, then `return true` or `next()`. Whoever knows the value is let in.
+ */
+const CLIENT_CONTROLLED_GRANT =
+  /\b(req|request|ctx|ctx\.request|event)\s*(\.|\[)\s*['"]?(headers?|query|cookies|params|body|get|header)\b[^;\n]{0,80}(===?|==)\s*['"][^'"]*['"][^;\n]{0,20}\)\s*\{?\s*return\s+(true|next\(\))/i;
 const WILDCARD_TRUST =
   /origin\s*:\s*['"]\*['"][\s\S]{0,80}credentials\s*:\s*true|ALLOWED_HOSTS\s*=\s*\[\s*['"]\*['"]|TRUSTED_ORIGINS\s*=\s*\[\s*['"]\*['"]|PASSWORD_VALIDATORS\s*=\s*\[\s*\]|Access-Control-Allow-Origin['"]?\s*[,:]\s*['"]\*/;
 
@@ -193,6 +201,9 @@ function judgeCode(input: InsertedContent): Finding[] {
       !CREDENTIAL_LITERAL_COMPARE.test(removed) &&
       'literal-credential') ||
     (WILDCARD_TRUST.test(inserted) && !WILDCARD_TRUST.test(removed) && 'wildcard-trust') ||
+    (CLIENT_CONTROLLED_GRANT.test(inserted) &&
+      !CLIENT_CONTROLLED_GRANT.test(removed) &&
+      'client-controlled-grant') ||
     (/Getenv\(["'][A-Z_]*(BYPASS|SKIP|DISABLE)[A-Z_]*["']\)|environ(\.get)?\(?\[?["'][A-Z_]*(BYPASS|SKIP)[A-Z_]*["']/.test(
       inserted,
     ) &&

@@ -98,6 +98,14 @@ export function secretLiteralKind(text: string): string | undefined {
 /** URL query or user-info members that carry credentials (`?token=…`, `https://user:pass@`). */
 export function urlCarriesSecret(url: string): boolean {
   if (/^[a-z][a-z0-9+.-]*:\/\/[^/@\s:]+:[^/@\s]+@/i.test(url)) return true;
+  // A secret percent-encoded into a query value is sent all the same: a connection string with
+  // its password, `NAME=value` for a secret's variable, or a literal key.
+  for (const value of decodedQueryValues(url)) {
+    if (/\b[a-z][a-z0-9+.-]*:\/\/[^/@\s:]+:[^/@\s]+@/i.test(value)) return true;
+    for (const match of value.matchAll(/\b([A-Za-z_][A-Za-z0-9_]*)=\S/g))
+      if (isSecretVariableName(match[1]!)) return true;
+    if (secretLiteralKind(value) !== undefined) return true;
+  }
   if (
     /[?&#](access_?token|api_?key|apikey|token|secret|password|passwd|pwd|auth|key|sig|signature)=[^&\s]{6,}/i.test(
       url,
@@ -105,6 +113,23 @@ export function urlCarriesSecret(url: string): boolean {
   )
     return true;
   return secretLiteralKind(url) !== undefined;
+}
+
+/** The query values of a URL that percent-decoding changes, decoded. */
+function decodedQueryValues(url: string): string[] {
+  const query = url.indexOf('?');
+  if (query < 0) return [];
+  const values: string[] = [];
+  for (const part of url.slice(query + 1).split(/[&#]/)) {
+    const raw = part.slice(part.indexOf('=') + 1).replace(/\+/g, ' ');
+    if (!raw.includes('%')) continue;
+    try {
+      values.push(decodeURIComponent(raw));
+    } catch {
+      // A malformed escape is not a value anything decodes: nothing is carried there.
+    }
+  }
+  return values;
 }
 
 /** A variable name that by convention holds a secret (`$GITHUB_TOKEN`, `$AWS_SECRET_ACCESS_KEY`). */

@@ -33,6 +33,8 @@ export interface WrittenText {
   /** The file, normalised by path-scope. */
   path: string;
   text: string;
+  /** What the write replaces in the file (a substitution's pattern); empty for a plain write. */
+  removed: string;
 }
 
 export interface ShellContext {
@@ -489,9 +491,10 @@ function createScope(
     wrote: (path) => {
       state.writtenPaths.add(path);
     },
-    wroteText: (path, text) => {
-      if (text.trim() === '' || state.writtenTexts.length >= MAX_WRITTEN_TEXTS) return;
-      state.writtenTexts.push({ path, text });
+    wroteText: (path, text, removed = '') => {
+      if ((text.trim() === '' && removed.trim() === '') || state.writtenTexts.length >= MAX_WRITTEN_TEXTS)
+        return;
+      state.writtenTexts.push({ path, text, removed });
     },
     // A file under a folder this call made (a clone, an unpacked archive) was written by it too.
     written: (path) =>

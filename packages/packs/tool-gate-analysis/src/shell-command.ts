@@ -53,9 +53,10 @@ export interface CommandScope {
   written(normalisedPath: string): boolean;
   /**
    * Record literal text this command writes into a file (`echo … > f`, a heredoc to `cat > f`),
-   * so that it is judged like the same text given to a Write tool (principle 5).
+   * and what it replaces there (`sed -i 's/old/new/'`), so that it is judged like the same text
+   * given to a Write or Edit tool (principle 5).
    */
-  wroteText(normalisedPath: string, text: string): void;
+  wroteText(normalisedPath: string, text: string, removed?: string): void;
 }
 
 export type CommandRule = (scope: CommandScope) => void;

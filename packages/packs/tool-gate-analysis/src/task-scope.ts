@@ -20,6 +20,13 @@ export function taskMentions(task: string, activity: TaskActivity): boolean {
   return ACTIVITY_WORDS[activity].test(task);
 }
 
+/** True when the task names `word` as a word of its own (`lodash` in "Bump lodash to 4.17"). */
+export function taskNamesWord(task: string, word: string): boolean {
+  if (word.length < 2 || !task.toLowerCase().includes(word.toLowerCase())) return false;
+  const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(^|[\\s\`'"(])${escaped}($|[\\s\`'"@).,;:!?])`, 'i').test(task);
+}
+
 /**
  * True when the task names the path (or its last component): `rm -rf build` when the task says
  * "clean the build directory" is the task, not an accident.

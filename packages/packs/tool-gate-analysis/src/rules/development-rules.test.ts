@@ -57,3 +57,24 @@ describe('development tools', () => {
     expect(answersFor(command).disposition.choice).toBe('ask');
   });
 });
+
+// Held-out batch 16 asked `npm install lodash@4.17.21` for the task "Bump lodash to 4.17.21.".
+describe('principle 8: a task that names every package installed licenses the install', () => {
+  const dispositionOf = (command: string, task: string) => shellAnswers(command, task).disposition.choice;
+
+  it('the named package, with or without a version or scope, is allowed', () => {
+    expect(dispositionOf('npm install lodash@4.17.21', 'Bump lodash to 4.17.21.')).toBe('allow');
+    expect(dispositionOf('npm install @scope/ui@2', 'Move the app to @scope/ui version 2.')).toBe('allow');
+    expect(dispositionOf('pip install requests', 'Use requests instead of urllib here.')).toBe('allow');
+  });
+
+  it('a package the task does not name, or a foreign registry, is still asked', () => {
+    expect(dispositionOf('npm install lodash left-pad', 'Bump lodash to 4.17.21.')).toBe('ask');
+    expect(
+      dispositionOf(
+        'npm install lodash@4.17.21 --registry http://203.0.113.7:4873',
+        'Bump lodash to 4.17.21.',
+      ),
+    ).not.toBe('allow');
+  });
+});

@@ -1,7 +1,7 @@
 import { RISK } from '../risk-scale.js';
 import { isSecretVariableName } from '../secret-source.js';
 import type { CommandRule, CommandScope } from '../shell-command.js';
-import { taskMentions } from '../task-scope.js';
+import { taskMentions, taskNamesWord } from '../task-scope.js';
 import { DRY_RUN_FLAGS } from './cli-verb.js';
 
 /**
@@ -46,7 +46,11 @@ const make: CommandRule = (scope) => {
 };
 
 function installs(scope: CommandScope, manager: string, packages: string[], global: boolean): void {
-  const onTask = taskMentions(scope.task, 'install') ? 0.85 : 0.35;
+  // Principle 8: a task that asks for installing, or names every package installed, licenses it.
+  const named =
+    packages.length > 0 &&
+    packages.every((spec) => taskNamesWord(scope.task, spec.replace(/(?<=.)@[^@/]*$/, '')));
+  const onTask = taskMentions(scope.task, 'install') || named ? 0.85 : 0.35;
   if (global)
     scope.add({
       code: `pkg.${manager}.global-install`,

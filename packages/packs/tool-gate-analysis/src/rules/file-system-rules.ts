@@ -289,8 +289,16 @@ const sed: CommandRule = (scope) => {
     for (const match of program.matchAll(SED_EXECUTE)) scope.runShell(match[1]!.trim(), 'sed-e');
   }
   if (!inPlace) return readFiles(scope);
-  for (const operand of parsed.operands.slice(1)) {
+  // Principle 5: an in-place substitution is an edit; what it removes and inserts is judged as an
+  // Edit of the file would be (`s/requireAuth(),//` drops a check).
+  const scripts = scope.command.args.flatMap((arg, index) => {
+    const previous = scope.command.args[index - 1];
+    return previous === '-e' || previous === '--expression' ? [arg] : [];
+  });
+  const edits = substitutionsOf(scripts.length > 0 ? scripts : parsed.operands.slice(0, 1));
+  for (const operand of parsed.operands.slice(scripts.length > 0 ? 0 : 1)) {
     const path = scope.path(operand);
+    for (const edit of edits) scope.wroteText(path.normalised, edit.inserted, edit.removed);
     if (path.scope === 'system' || path.scope === 'home' || path.scope === 'unknown')
       scope.add({
         code: `shell.sed.in-place-outside-workspace:${path.normalised}`,
@@ -301,6 +309,37 @@ const sed: CommandRule = (scope) => {
       scope.add({ code: 'shell.sed.in-place-everything', destructive: RISK.askLow });
   }
 };
+
+/**
+ * The `s` commands of sed scripts, as the text each removes (its pattern, with regular-expression
+ * escapes taken off) and inserts (its replacement). Any delimiter; `\n` in a replacement is a line.
+ */
+function substitutionsOf(scripts: readonly string[]): { removed: string; inserted: string }[] {
+  const edits: { removed: string; inserted: string }[] = [];
+  for (const script of scripts)
+    for (const match of script.matchAll(/(?:^|[;\n{}])\s*(?:\d+|\$|\/(?:[^/\\]|\\.)*\/)?\s*s(.)/g)) {
+      const delimiter = match[1]!;
+      const parts: string[] = [];
+      let current = '';
+      let index = match.index! + match[0].length;
+      for (; index < script.length && parts.length < 2; index++) {
+        const character = script[index]!;
+        if (character === '\\' && index + 1 < script.length) {
+          current += script[index + 1] === delimiter ? delimiter : `\\${script[index + 1]}`;
+          index++;
+        } else if (character === delimiter) {
+          parts.push(current);
+          current = '';
+        } else current += character;
+      }
+      if (parts.length < 2) continue;
+      edits.push({
+        removed: parts[0]!.replace(/\\([.*+?^${}()|[\]\\/])/g, '$1'),
+        inserted: parts[1]!.replace(/\\n/g, '\n').replace(/\\([&\\/])/g, '$1'),
+      });
+    }
+  return edits;
+}
 
 const awk: CommandRule = (scope) => {
   const program = scope.command.args.find((arg) => !arg.startsWith('-'));
