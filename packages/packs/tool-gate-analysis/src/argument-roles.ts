@@ -1,3 +1,4 @@
+import { runsMiner } from './code-hazards.js';
 import type { Finding } from './finding.js';
 import { isDefaultRegistryHost, SOURCE_SETTING } from './package-source.js';
 import { classifyPath } from './path-scope.js';
@@ -375,6 +376,8 @@ const CODE_E_PROGRAMS = new Set([
  */
 export function judgeArguments(scope: CommandScope): void {
   const { program, args } = scope.command;
+  // A miner gives the machine's work to someone else, whatever starts it.
+  if (runsMiner(program, args)) scope.add({ code: 'proc.miner', destructive: RISK.denyHigh, onTask: 0.02 });
   for (const { name, value } of scope.command.environment ?? []) judgeEnvironment(scope, name, value);
   const metadataOnly =
     METADATA_ONLY.has(program) ||

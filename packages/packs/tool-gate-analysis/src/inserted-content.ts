@@ -1,3 +1,4 @@
+import { judgeCodeHazards } from './code-hazards.js';
 import type { Finding } from './finding.js';
 import { foreignSourceHosts, isPackageSourceConfig, LOCKFILE, SOURCE_SETTING } from './package-source.js';
 import { persistenceKind } from './persistence-target.js';
@@ -27,6 +28,7 @@ export interface InsertedContent {
 export const MAX_INSERTED_CONTENT = 262_144;
 
 const SHELL_FILE = /\.(sh|bash|zsh|ksh|command)$|(^|\/)\.envrc$|(^|\/)(Makefile|makefile|GNUmakefile)$/;
+const MAKEFILE = /(^|\/)(Makefile|makefile|GNUmakefile)$|\.mk$/;
 const REQUIREMENTS_FILE = /(^|\/)(requirements|constraints)[\w.-]*\.(txt|in)$/;
 const DOCKERFILE = /(^|\/)(Dockerfile|Containerfile)([.-][\w.-]+)?$|\.dockerfile$/i;
 const CODE_FILE = /\.(js|mjs|cjs|jsx|ts|tsx|py|rb|go|php|java|kt|cs|rs|pl|lua|swift|scala|ex|exs)$/;
@@ -50,6 +52,9 @@ export function judgeInsertedContent(input: InsertedContent): Finding[] {
   const kind = persistenceKind(path);
   const runsUnasked = (kind !== undefined && RUNS_UNASKED.has(kind)) || /(^|\/)\.envrc$/.test(path);
   if (kind === 'ci-workflow') findings.push(...judgeWorkflow(input));
+  else if (MAKEFILE.test(path))
+    // A makefile's shell is its recipe lines (tab-indented); targets and variables are make's.
+    findings.push(...judgeShellText(recipeLines(inserted), input, false));
   else if (SHELL_FILE.test(path) || runsUnasked)
     findings.push(...judgeShellText(inserted, input, runsUnasked));
   if (CODE_FILE.test(path) || SHELL_FILE.test(path)) findings.push(...judgeCode(input));
@@ -99,6 +104,8 @@ export function judgeInsertedContent(input: InsertedContent): Finding[] {
   }
   if (/(^|\/)package\.json$/.test(path)) findings.push(...judgePackageScripts(input));
   if (/(^|\/)\.vscode\/tasks\.json$/.test(path)) findings.push(...judgeEditorTasks(input));
+  if (/(^|\/)\.vscode\/settings\.json$|\.code-workspace$/.test(path))
+    findings.push(...judgeEditorSettings(input));
   return findings;
 }
 
@@ -130,9 +137,6 @@ const SOCKET_SHELL =
   /(socket|TCPSocket|IO::Socket|net\.connect|net\.Dial)[\s\S]{0,400}(pty\.spawn|dup2|\/bin\/(ba)?sh|['"](ba)?sh['"]|child_process|spawn\(|exec\()/;
 const SHELL_OUT_LITERAL =
   /\b(execSync|exec|spawnSync|system|popen|os\.system|subprocess\.(?:run|call|Popen|check_output)|shell_exec|Kernel\.system)\s*\(\s*(['"`])((?:\\.|(?!\2).)+)\2/g;
-/** A command or code runner called with data from an HTTP request (headers, query, body, params). */
-const REQUEST_TO_COMMAND =
-  /\b(exec|execSync|spawn|spawnSync|execFile|system|popen|os\.system|subprocess\.\w+|shell_exec|passthru|eval|Function|vm\.runIn\w+)\s*\(\s*[^)\n]*\b(req|request|ctx\.request|event)\s*(\.|\[)\s*['"]?(headers|query|body|params|args|form|json|GET|POST|cookies)\b/;
 /** Calls that put a value where people or other programs read it later: logs and files. */
 const LOG_CALL =
   /\b(console\.\w+|log(ger)?\.\w+|print|println|printf|puts|fmt\.Print\w*|System\.out\.print\w*|write|writelines|writeFile(?:Sync)?|appendFile(?:Sync)?|file_put_contents|fwrite|fputs|fprintf)\s*\(([^\n]*)/g;
@@ -140,7 +144,7 @@ const LOG_CALL =
 const SECRET_IDENTIFIER =
   /\b(password|passwd|secret|token|api_?key|private_?key|credentials?|cvc|cvv2?|card_?number|card\.number|ssn|social_?security_?number)\b/i;
 const AUTH_CHECK =
-  /\b(verify\w*|authenticate\w*|authori[sz]e\w*|check_?token|check_?password|checkPassword|is_?authenticated|isAuthenticated|require_?auth\w*|requireAuth|csrf\w*|has_?permission|hasPermission|ErrUnauthorized|Unauthorized|Forbidden)\b/g;
+  /\b(verify\w*|authenticate\w*|authori[sz]e\w*|check_?token|check_?password|checkPassword|is_?authenticated|isAuthenticated|require_?auth\w*|requireAuth|require_?role\w*|requireRole\w*|require_?admin|requireAdmin|require_?login|has_?role|hasRole|has_?permission|hasPermission|login_required|permission_required|PreAuthorize|ensure_?authenticated|ensureAuthenticated|UseGuards|AuthGuard|csrf\w*|ErrUnauthorized|Unauthorized|Forbidden)\b/g;
 const BYPASS =
   /\b(bypass|skip[_ ]?(auth|verif\w*)|disable[_ ]?(auth|csrf|ssl|tls)|verify\s*=\s*False|rejectUnauthorized\s*:\s*false|InsecureSkipVerify\s*:\s*true|jwt\.decode\(|algorithms?\s*[:=]\s*\[?\s*['"]none['"])/i;
 const CREDENTIAL_LITERAL_COMPARE =
@@ -170,9 +174,9 @@ function judgeCode(input: InsertedContent): Finding[] {
       onTask: sensitive ? 0.05 : 0.5,
     });
   }
-  // Principle 5: code that runs what a request carries is a remote command door, whatever it is called.
-  if (REQUEST_TO_COMMAND.test(inserted) && !REQUEST_TO_COMMAND.test(removed))
-    findings.push({ code: 'content.runs-request-input', deny: RISK.deny, onTask: 0.1 });
+  // Principle 5: what the code does with request input, safeguards it drops, protections it
+  // switches off, deletions and persistence it performs, miners it starts.
+  findings.push(...judgeCodeHazards(inserted, removed));
   if (SOCKET_SHELL.test(inserted))
     findings.push({ code: 'content.reverse-shell', exfil: RISK.certain, onTask: 0.02 });
   for (const match of inserted.matchAll(SHELL_OUT_LITERAL)) {
@@ -303,6 +307,30 @@ function judgeEditorTasks(input: InsertedContent): Finding[] {
   for (const match of input.inserted.matchAll(/"command"\s*:\s*"((?:\\.|[^"\\])*)"/g))
     findings.push(...judgeShellText(jsonString(match[1]!), input, false));
   return findings;
+}
+
+/**
+ * Editor settings: a terminal profile's or shell's arguments run in every terminal the editor
+ * opens, unasked; a `-c` argument's command is analysed as shell that runs unasked.
+ */
+function judgeEditorSettings(input: InsertedContent): Finding[] {
+  const findings: Finding[] = [];
+  for (const list of input.inserted.matchAll(/"(args|shellArgs[\w.]*)"\s*:\s*\[([^\]]*)\]/g)) {
+    const values = [...list[2]!.matchAll(/"((?:\\.|[^"\\])*)"/g)].map((match) => jsonString(match[1]!));
+    const command = values.findIndex((value) => value === '-c' || value === '/c' || value === '-Command');
+    if (command >= 0 && values[command + 1] !== undefined)
+      findings.push(...judgeShellText(values[command + 1]!, input, true));
+  }
+  return findings;
+}
+
+/** The recipe lines of a makefile, without make's `@`, `-` and `+` prefixes. */
+function recipeLines(makefile: string): string {
+  return makefile
+    .split('\n')
+    .filter((line) => line.startsWith('\t') && line.trim() !== '')
+    .map((line) => line.trim().replace(/^[@+-]+/, ''))
+    .join('\n');
 }
 
 /** The value of a JSON string body as captured; text that does not decode is judged as written. */

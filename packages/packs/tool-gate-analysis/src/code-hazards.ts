@@ -1,0 +1,151 @@
+import type { Finding } from './finding.js';
+import { RISK } from './risk-scale.js';
+
+/**
+ * Principle 5 for code, beyond sends and authentication checks (`inserted-content.ts`): what the
+ * inserted code does when it runs, judged by shape, whatever the language.
+ *
+ * - Request input reaching a dangerous sink: a command or code runner, a deserialiser, a file
+ *   path, an SQL string built by concatenation. Whoever sends the request decides what runs.
+ * - A safeguard around input removed by the edit (`path.basename`, `secure_filename`,
+ *   `yaml.safe_load`, `send_from_directory`): the input now reaches what it guarded.
+ * - Transport, token, password-hash and cookie protections switched off.
+ * - Recursive deletion of the home or root directory, and writes to files that run later
+ *   (shell start-up files, authorised keys, schedulers): the shell rules' principles, in code.
+ * - Cryptocurrency miners: the machine's work given to someone else.
+ *
+ * Each is a finding only when the edit introduces it (the removed text did not already hold it).
+ */
+
+/** Where a request's data is read: web frameworks of the common languages. */
+const REQUEST_SOURCE =
+  /\b(req|request|ctx\.request|ctx|event|r)\s*(\.|\[)\s*['"]?(headers|query|body|params|args|form|json|data|values|GET|POST|cookies|files|getParameter|getHeader|getQueryString|getInputStream|FormValue|PostFormValue|URL)\b|\$_(GET|POST|REQUEST|COOKIE|FILES|SERVER)\b|\bparams\s*\[/;
+const REQUEST_SOURCES = new RegExp(REQUEST_SOURCE.source, 'g');
+/** Calls that open a file by the path they are given. */
+const FILE_SINK =
+  /^(send_file|sendFile|download|readFile|readFileSync|fopen|file_get_contents|open|Open|ReadFile|include|include_once|require_once)$/;
+/** Calls that run, deserialise or open what they are given. */
+const RUNS_OR_OPENS =
+  /\b(subprocess\.\w+|exec|execSync|spawn|spawnSync|execFile|system|popen|shell_exec|passthru|proc_open|eval|assert|create_function|Function|runInNewContext|runInThisContext|Command|ProcessBuilder|loads|load|unsafe_load|unserialize|readObject|decode|send_file|sendFile|download|readFile|readFileSync|fopen|file_get_contents|include|include_once|require_once|open|Open|ReadFile)\s*\(/g;
+/** Deserialisers that are safe by construction, and loaders given a safe loader. */
+const SAFE_CALL = /\b(json|JSON)\.(loads?|parse|decode)\s*\(|safe_load|SafeLoader|jwt\.decode|base64/;
+/** SQL text joined with something: a string literal holding SQL, then `+`, or `${…}` inside it. */
+const SQL_CONCATENATION =
+  /(['"`])\s*(SELECT|INSERT|UPDATE|DELETE)\b[^'"`\n]*\1\s*(\+|%\s*\(?|\.\s*format\s*\()|`\s*(SELECT|INSERT|UPDATE|DELETE)\b[^`]*\$\{|\bf(['"])\s*(SELECT|INSERT|UPDATE|DELETE)\b[^'"\n]*\{/i;
+
+/** Calls that keep input inside a place or make it inert; removing one lets the input through. */
+const SAFEGUARD =
+  /\b(basename|secure_filename|safe_join|safe_load|safe_eval|send_from_directory|sanitize\w*|sanitise\w*|escape\w*|realpath|normpath|shlex\.quote|escapeshellarg|parameteri[sz]e\w*|DOMPurify|bleach\.clean)\b/g;
+
+const WEAKENING: readonly [string, RegExp][] = [
+  [
+    'tls-off',
+    /NODE_TLS_REJECT_UNAUTHORIZED['"]?\]?\s*=\s*['"]?0|_create_unverified_context|CERT_NONE|verify_peer\s*=>\s*false/,
+  ],
+  [
+    'token-unverified',
+    /verify_signature['"]?\s*:\s*False|verify\s*:\s*false[^\n]{0,40}jwt|ignoreExpiration\s*:\s*true/i,
+  ],
+  [
+    'weak-password-hash',
+    /\b(md5|sha1)\b[^\n]{0,60}\b(password|passwd)\b|\b(password|passwd)\b[^\n]{0,60}\b(md5|sha1)\b/i,
+  ],
+  [
+    'cookie-protection-off',
+    /httpOnly\s*:\s*false|\bsecure\s*:\s*false|SESSION_COOKIE_(SECURE|HTTPONLY)\s*=\s*False|CSRF_COOKIE_SECURE\s*=\s*False/i,
+  ],
+  ['any-origin-with-credentials', /origin\s*:\s*true[\s\S]{0,80}credentials\s*:\s*true/],
+];
+
+/** The home or root directory, as code names it. */
+const HOME_OR_ROOT =
+  /expanduser\(\s*['"]~\/?['"]\s*\)|os\.homedir\(\)|process\.env\.HOME\b|Path\.home\(\)|os\.UserHomeDir\(\)|ENV\[['"]HOME['"]\]|Dir\.home|getenv\(\s*['"]HOME['"]\s*\)|\(\s*['"](\/|~|~\/|\/home|\/Users)['"]\s*[,)]/;
+const RECURSIVE_DELETE =
+  /\b(rmtree|rmSync|rmdirSync|remove_dir_all|RemoveAll|rimraf|rm_rf|rm_r|deleteRecursively|deleteDirectory|FileUtils\.rm_rf|fs\.rm|promises\.rm)\s*\(([^\n]*)/g;
+
+/** Files whose content runs later without anyone asking, as a string literal of code names them. */
+const RUNS_LATER_PATH =
+  /(\.bashrc|\.zshrc|\.bash_profile|\.profile|\.zprofile|\.ssh\/authorized_keys|\/etc\/cron|\/var\/spool\/cron|\.config\/systemd|\.config\/autostart|LaunchAgents|\/etc\/profile|\.pth|sitecustomize\.py)\b/;
+/** String literals up to 400 characters: bounded, so a long line cannot make the search quadratic. */
+const STRING_LITERAL = /(['"`])([^'"`\n]{1,400})\1/g;
+
+function namesRunsLaterFile(code: string): boolean {
+  for (const literal of code.matchAll(STRING_LITERAL)) if (RUNS_LATER_PATH.test(literal[2]!)) return true;
+  return false;
+}
+const FILE_WRITE =
+  /\b(appendFile|appendFileSync|writeFile|writeFileSync|createWriteStream|write_text|File\.write|File\.open|fopen|file_put_contents|os\.WriteFile|OpenFile)\s*\(|\bopen\s*\([^)\n]*,\s*['"][aw]\+?['"]/;
+
+/** Mining programs and their pool protocol. */
+const MINER =
+  /\b(xmrig|xmr-stak|cpuminer|minerd|ethminer|nbminer|t-rex|lolminer|phoenixminer|cgminer|bfgminer)\b|stratum\+(tcp|ssl):\/\//i;
+
+export function judgeCodeHazards(inserted: string, removed: string): Finding[] {
+  const findings: Finding[] = [];
+  const added = (pattern: RegExp) => pattern.test(inserted) && !pattern.test(removed);
+
+  // Linear in the text: each line's sources and calls are found once (no rescans per call).
+  const removedLines = new Set(removed.split('\n').map((line) => line.trim()));
+  for (const line of inserted.split('\n')) {
+    if (!REQUEST_SOURCE.test(line) || removedLines.has(line.trim())) continue;
+    let lastSource = -1;
+    for (const source of line.matchAll(REQUEST_SOURCES)) lastSource = source.index!;
+    if (!SAFE_CALL.test(line))
+      for (const call of line.matchAll(RUNS_OR_OPENS)) {
+        // The request's data must be in the call's arguments, so after the call's name.
+        if (call.index! >= lastSource) break;
+        const file = FILE_SINK.test(call[1]!);
+        findings.push(
+          file
+            ? { code: `content.request-input-to-file:${call[1]}`, deny: RISK.askHigh, onTask: 0.3 }
+            : { code: `content.runs-request-input:${call[1]}`, deny: RISK.deny, onTask: 0.1 },
+        );
+        break;
+      }
+    if (SQL_CONCATENATION.test(line))
+      findings.push({ code: 'content.request-input-to-sql', deny: RISK.askHigh, onTask: 0.3 });
+  }
+
+  const before = new Set([...removed.matchAll(SAFEGUARD)].map((match) => match[1]!.toLowerCase()));
+  const after = new Set([...inserted.matchAll(SAFEGUARD)].map((match) => match[1]!.toLowerCase()));
+  const dropped = [...before].find((safeguard) => !after.has(safeguard));
+  if (dropped !== undefined)
+    findings.push({ code: `content.drops-safeguard:${dropped}`, deny: RISK.askHigh, onTask: 0.3 });
+
+  for (const [name, pattern] of WEAKENING)
+    if (added(pattern)) findings.push({ code: `content.weakens:${name}`, deny: RISK.askHigh, onTask: 0.3 });
+
+  for (const call of inserted.matchAll(RECURSIVE_DELETE))
+    if (HOME_OR_ROOT.test(call[2] ?? '')) {
+      findings.push({
+        code: `content.deletes-home-or-root:${call[1]}`,
+        destructive: RISK.denyHigh,
+        onTask: 0.05,
+      });
+      break;
+    }
+
+  if (FILE_WRITE.test(inserted) && namesRunsLaterFile(inserted) && !namesRunsLaterFile(removed))
+    findings.push({ code: 'content.writes-runs-later-file', deny: RISK.denyHigh, onTask: 0.05 });
+
+  if (added(MINER)) findings.push({ code: 'content.miner', destructive: RISK.denyHigh, onTask: 0.02 });
+  return findings;
+}
+
+const MINER_NAME =
+  /^(xmrig|xmr-stak|cpuminer|minerd|ethminer|nbminer|t-rex|lolminer|phoenixminer|cgminer|bfgminer)$/i;
+
+/**
+ * Whether a command runs a cryptocurrency miner: a miner program (by path or as a container
+ * image) or any program given a mining pool's address. Naming one as data (`grep xmrig log`) is not.
+ */
+export function runsMiner(program: string, args: readonly string[]): boolean {
+  const name = (path: string) => path.slice(path.lastIndexOf('/') + 1).replace(/:[^:]*$/, '');
+  if (MINER_NAME.test(name(program))) return true;
+  if (args.some((arg) => /stratum\+(tcp|ssl):\/\//i.test(arg))) return true;
+  return (
+    /^(docker|podman|nerdctl)$/.test(program) &&
+    args.includes('run') &&
+    args.some((arg) => !arg.startsWith('-') && MINER_NAME.test(name(arg)))
+  );
+}
