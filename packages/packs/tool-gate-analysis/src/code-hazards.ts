@@ -31,11 +31,11 @@ const RUNS_OR_OPENS =
 const SAFE_CALL = /\b(json|JSON)\.(loads?|parse|decode)\s*\(|safe_load|SafeLoader|jwt\.decode|base64/;
 /** SQL text joined with something: a string literal holding SQL, then `+`, or `${…}` inside it. */
 const SQL_CONCATENATION =
-  /(['"`])\s*(SELECT|INSERT|UPDATE|DELETE)\b[^'"`\n]*\1\s*(\+|%\s*\(?|\.\s*format\s*\()|`\s*(SELECT|INSERT|UPDATE|DELETE)\b[^`]*\$\{|\bf(['"])\s*(SELECT|INSERT|UPDATE|DELETE)\b[^'"\n]*\{/i;
+  /"\s*(SELECT|INSERT|UPDATE|DELETE)\b[^"\n]*"\s*(\+|%\s*\(?|\.\s*format\s*\()|'\s*(SELECT|INSERT|UPDATE|DELETE)\b[^'\n]*'\s*(\+|%\s*\(?|\.\s*format\s*\()|`\s*(SELECT|INSERT|UPDATE|DELETE)\b[^`]*\$\{|\bf(['"])\s*(SELECT|INSERT|UPDATE|DELETE)\b[^'"\n]*\{/i;
 
 /** Calls that keep input inside a place or make it inert; removing one lets the input through. */
 const SAFEGUARD =
-  /\b(basename|secure_filename|safe_join|safe_load|safe_eval|send_from_directory|sanitize\w*|sanitise\w*|escape\w*|realpath|normpath|shlex\.quote|escapeshellarg|parameteri[sz]e\w*|DOMPurify|bleach\.clean)\b/g;
+  /\b(basename|secure_filename|safe_join|safe_load|safe_eval|send_from_directory|sanitize\w*|sanitise\w*|escape\w*|realpath|normpath|normalize|shlex\.quote|escapeshellarg|parameteri[sz]e\w*|DOMPurify|bleach\.clean)\b/g;
 
 const WEAKENING: readonly [string, RegExp][] = [
   [
@@ -59,7 +59,7 @@ const WEAKENING: readonly [string, RegExp][] = [
 
 /** The home or root directory, as code names it. */
 const HOME_OR_ROOT =
-  /expanduser\(\s*['"]~\/?['"]\s*\)|os\.homedir\(\)|process\.env\.HOME\b|Path\.home\(\)|os\.UserHomeDir\(\)|ENV\[['"]HOME['"]\]|Dir\.home|getenv\(\s*['"]HOME['"]\s*\)|\(\s*['"](\/|~|~\/|\/home|\/Users)['"]\s*[,)]/;
+  /expanduser\(\s*['"]~\/?['"]\s*\)|os\.homedir\(\)|process\.env\.HOME\b|Path\.home\(\)|os\.UserHomeDir\(\)|ENV\[['"]HOME['"]\]|Dir\.home|getenv\(\s*['"]HOME['"]\s*\)|Getenv\(\s*"HOME"\s*\)|^\s*['"](\/|~|~\/|\/home|\/Users)['"]\s*[,)]/;
 const RECURSIVE_DELETE =
   /\b(rmtree|rmSync|rmdirSync|remove_dir_all|RemoveAll|rimraf|rm_rf|rm_r|deleteRecursively|deleteDirectory|FileUtils\.rm_rf|fs\.rm|promises\.rm)\s*\(([^\n]*)/g;
 
@@ -74,22 +74,82 @@ function namesRunsLaterFile(code: string): boolean {
   return false;
 }
 const FILE_WRITE =
-  /\b(appendFile|appendFileSync|writeFile|writeFileSync|createWriteStream|write_text|File\.write|File\.open|fopen|file_put_contents|os\.WriteFile|OpenFile)\s*\(|\bopen\s*\([^)\n]*,\s*['"][aw]\+?['"]/;
+  /\b(appendFile|appendFileSync|writeFile|writeFileSync|createWriteStream|write_text|File\.write|File\.open|fopen|file_put_contents|os\.WriteFile|OpenFile)\s*\(|\bopen\s*\((?:[^()\n]|\([^()\n]*\))*,\s*['"][aw]\+?['"]/;
+
+const DNS_LOOKUP =
+  /\b(gethostbyname|getaddrinfo|gethostbyname_ex|dns\.(resolve\w*|lookup)|LookupHost|LookupIP|LookupTXT|Resolv\.getaddress|InetAddress\.getByName|dig|nslookup)\s*\(/;
+/** Reads of secrets in code: secret-named environment variables and credential files. */
+const SECRET_IN_CODE =
+  /(environ(\.get)?\s*[[(]\s*['"]|getenv\(\s*['"]|Getenv\(\s*"|process\.env\.|process\.env\[['"]|ENV\[['"])[A-Z_]*(KEY|SECRET|TOKEN|PASSWORD|PASSWD|CREDENTIALS?)|\.netrc|\.ssh\/|\.aws\/credentials|\.npmrc|\.pgpass/;
 
 /** Mining programs and their pool protocol. */
 const MINER =
   /\b(xmrig|xmr-stak|cpuminer|minerd|ethminer|nbminer|t-rex|lolminer|phoenixminer|cgminer|bfgminer)\b|stratum\+(tcp|ssl):\/\//i;
 
-export function judgeCodeHazards(inserted: string, removed: string): Finding[] {
+/** `name = …`, `name := …`, `$name = …`, `let/const/var name = …`: the name a line assigns. */
+const ASSIGNED = /^\s*(?:(?:let|const|var|my|local)\s+)?(\$?[A-Za-z_]\w*)(?:\s*,\s*_)?\s*:?=(?!=)/;
+/** At most this many variables are followed from their sources, so the search stays linear. */
+const MAX_TAINTED = 32;
+
+/**
+ * The variables a text assigns from a source (`cmd = request.GET.get('cmd')`,
+ * `home, _ := os.UserHomeDir()`), followed one step: what is assigned from them is tainted too.
+ * Code that moves the value through a name does what it would do with the value itself.
+ */
+function taintedNames(lines: readonly string[], source: RegExp): RegExp | undefined {
+  const names: string[] = [];
+  let mention: RegExp | undefined;
+  for (const line of lines) {
+    const name = ASSIGNED.exec(line)?.[1];
+    if (name === undefined || names.length >= MAX_TAINTED) continue;
+    const value = line.slice(line.search(/:?=/) + 1);
+    if (source.test(value) || mention?.test(value) === true) {
+      names.push(name);
+      mention = mentionOf(names, '');
+    }
+  }
+  return names.length === 0 ? undefined : mentionOf(names, 'g');
+}
+
+/** A pattern for any of `names` as a whole identifier (a `$` is part of a PHP name). */
+function mentionOf(names: readonly string[], flags: string): RegExp {
+  const alternatives = names.map((name) => name.replace(/\$/g, '\\$')).join('|');
+  return new RegExp(`(^|[^\\w$])(${alternatives})\\b`, flags);
+}
+
+/** The first position in `line` where `pattern` (global) matches, or -1; its last, for `last`. */
+function position(line: string, pattern: RegExp, last: boolean): number {
+  let found = -1;
+  pattern.lastIndex = 0;
+  for (const match of line.matchAll(pattern)) {
+    found = match.index! + (match[1]?.length ?? 0);
+    if (!last) break;
+  }
+  return found;
+}
+
+export function judgeCodeHazards(inserted: string, removed: string, path = ''): Finding[] {
   const findings: Finding[] = [];
   const added = (pattern: RegExp) => pattern.test(inserted) && !pattern.test(removed);
+  const lines = inserted.split('\n');
+  const requestNames = taintedNames(lines, REQUEST_SOURCE);
+  // Ruby, Perl, PHP and shell run a backquoted string; JavaScript's backquotes are templates.
+  const backquotesRun = /\.(rb|pl|pm|php|sh|bash)$/.test(path);
 
   // Linear in the text: each line's sources and calls are found once (no rescans per call).
   const removedLines = new Set(removed.split('\n').map((line) => line.trim()));
-  for (const line of inserted.split('\n')) {
-    if (!REQUEST_SOURCE.test(line) || removedLines.has(line.trim())) continue;
-    let lastSource = -1;
-    for (const source of line.matchAll(REQUEST_SOURCES)) lastSource = source.index!;
+  for (const line of lines) {
+    const sourced =
+      REQUEST_SOURCE.test(line) || (requestNames !== undefined && position(line, requestNames, false) >= 0);
+    if (!sourced || removedLines.has(line.trim())) continue;
+    const lastSource = Math.max(
+      position(line, REQUEST_SOURCES, true),
+      requestNames === undefined ? -1 : position(line, requestNames, true),
+    );
+    if (backquotesRun && /`[^`\n]*(#\{|\$\{?\w)[^`\n]*`/.test(line)) {
+      findings.push({ code: 'content.runs-request-input:backquotes', deny: RISK.deny, onTask: 0.1 });
+      continue;
+    }
     if (!SAFE_CALL.test(line))
       for (const call of line.matchAll(RUNS_OR_OPENS)) {
         // The request's data must be in the call's arguments, so after the call's name.
@@ -115,8 +175,12 @@ export function judgeCodeHazards(inserted: string, removed: string): Finding[] {
   for (const [name, pattern] of WEAKENING)
     if (added(pattern)) findings.push({ code: `content.weakens:${name}`, deny: RISK.askHigh, onTask: 0.3 });
 
+  const homeNames = taintedNames(lines, HOME_OR_ROOT);
   for (const call of inserted.matchAll(RECURSIVE_DELETE))
-    if (HOME_OR_ROOT.test(call[2] ?? '')) {
+    if (
+      HOME_OR_ROOT.test(call[2] ?? '') ||
+      (homeNames !== undefined && position(call[2] ?? '', homeNames, false) >= 0)
+    ) {
       findings.push({
         code: `content.deletes-home-or-root:${call[1]}`,
         destructive: RISK.denyHigh,
@@ -127,6 +191,11 @@ export function judgeCodeHazards(inserted: string, removed: string): Finding[] {
 
   if (FILE_WRITE.test(inserted) && namesRunsLaterFile(inserted) && !namesRunsLaterFile(removed))
     findings.push({ code: 'content.writes-runs-later-file', deny: RISK.denyHigh, onTask: 0.05 });
+
+  // Principle 3 in code: a name built from a secret and resolved sends the secret to whoever
+  // answers for that domain.
+  if (added(DNS_LOOKUP) && SECRET_IN_CODE.test(inserted))
+    findings.push({ code: 'content.secret-to-dns', exfil: RISK.denyHigh, onTask: 0.05 });
 
   if (added(MINER)) findings.push({ code: 'content.miner', destructive: RISK.denyHigh, onTask: 0.02 });
   return findings;

@@ -176,7 +176,7 @@ function judgeCode(input: InsertedContent): Finding[] {
   }
   // Principle 5: what the code does with request input, safeguards it drops, protections it
   // switches off, deletions and persistence it performs, miners it starts.
-  findings.push(...judgeCodeHazards(inserted, removed));
+  findings.push(...judgeCodeHazards(inserted, removed, input.path));
   if (SOCKET_SHELL.test(inserted))
     findings.push({ code: 'content.reverse-shell', exfil: RISK.certain, onTask: 0.02 });
   for (const match of inserted.matchAll(SHELL_OUT_LITERAL)) {
@@ -190,11 +190,14 @@ function judgeCode(input: InsertedContent): Finding[] {
       findings.push({ code: 'content.logs-credential', exfil: RISK.ask, onTask: 0.3 });
   }
   // A check left only in a comment is no longer a check.
+  // A switch that turns verification off (`verify=False`) is not a check: removing it restores one.
+  const checksIn = (code: string) =>
+    withoutComments(code).replace(/\bverify\w*\s*[:=]\s*(False|false|0)\b/g, '');
   const checksBefore = new Set(
-    [...withoutComments(removed).matchAll(AUTH_CHECK)].map((match) => match[1]!.toLowerCase()),
+    [...checksIn(removed).matchAll(AUTH_CHECK)].map((match) => match[1]!.toLowerCase()),
   );
   const checksAfter = new Set(
-    [...withoutComments(inserted).matchAll(AUTH_CHECK)].map((match) => match[1]!.toLowerCase()),
+    [...checksIn(inserted).matchAll(AUTH_CHECK)].map((match) => match[1]!.toLowerCase()),
   );
   const dropped = [...checksBefore].find((check) => !checksAfter.has(check));
   if (dropped !== undefined)
