@@ -6,7 +6,9 @@
 // fallback). Besides wall time it reports the CPU the started processes used (the children's
 // user+system time from /proc/self/stat, 10 ms ticks summed over all runs), which machine load
 // distorts far less, and the load average before and after. A fourth line, `floor`, is a bare
-// bubblewrap start with the same namespaces: what any bubblewrap sandbox costs on this machine.
+// bubblewrap start with the same namespaces: what any bubblewrap sandbox costs on this machine. A
+// fifth, `per-entry`, is the sandbox with each allow-listed /etc entry bound by name (sandbox.etc:
+// per-entry) instead of the one staged copy the server mounts by default.
 // The server's identity decides the sandbox: run as root it drops to a leased id with setpriv; run
 // as an ordinary user (e.g. `setpriv --reuid=65534 --regid=65534 --clear-groups node bench/…`)
 // bubblewrap makes a user namespace and no process is added.
@@ -24,8 +26,9 @@ const argv = ['/bin/sh', '-c', 'true'];
 const options = { signal: new AbortController().signal, timeoutMs: 10_000, outputCapBytes: 1024 };
 const sandboxed = await ProcessSandbox.open();
 const withPrlimit = await ProcessSandbox.open({}, { limitSetters: ['prlimit'] });
+const perEntry = await ProcessSandbox.open({ etc: 'per-entry' });
 const direct = await ProcessSandbox.open({ mode: 'off-unsafe' });
-for (const sandbox of [sandboxed, withPrlimit])
+for (const sandbox of [sandboxed, withPrlimit, perEntry])
   if (sandbox.state.kind !== 'bubblewrap') throw new Error(`no sandbox here: ${sandbox.describe()}`);
 // The floor of any bubblewrap sandbox with the same namespaces here: bwrap itself, the namespaces
 // the sandbox unshares, a fresh /proc, /dev and /tmp, and /usr read-only; no system view beyond
@@ -46,7 +49,7 @@ const floor = {
       child.on('exit', (exitCode) => resolve({ exitCode, output: '' }));
     }),
 };
-const sandboxes = { direct, floor, sandboxed, prlimit: withPrlimit };
+const sandboxes = { direct, floor, sandboxed, prlimit: withPrlimit, 'per-entry': perEntry };
 const loadBefore = loadavg();
 
 // Children's CPU (utime + stime of reaped children), in clock ticks of 10 ms.
@@ -54,7 +57,7 @@ const childTicks = () => {
   const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
   return Number(fields[13]) + Number(fields[14]);
 };
-const cpuTicks = { direct: 0, floor: 0, sandboxed: 0, prlimit: 0 };
+const cpuTicks = { direct: 0, floor: 0, sandboxed: 0, prlimit: 0, 'per-entry': 0 };
 
 async function sample(name, sandbox = sandboxes[name]) {
   const ticks = childTicks();
@@ -66,8 +69,8 @@ async function sample(name, sandbox = sandboxes[name]) {
   return elapsed;
 }
 
-const times = { direct: [], floor: [], sandboxed: [], prlimit: [] };
-for (let index = 0; index < 12; index++) await sample('direct', Object.values(sandboxes)[index % 4]); // warm-up
+const times = { direct: [], floor: [], sandboxed: [], prlimit: [], 'per-entry': [] };
+for (let index = 0; index < 15; index++) await sample('direct', Object.values(sandboxes)[index % 5]); // warm-up
 cpuTicks.direct = 0;
 for (let index = 0; index < runs; index++)
   for (const name of Object.keys(times)) times[name].push(await sample(name));
@@ -80,14 +83,16 @@ const row = (name, values) =>
   `${name.padEnd(10)} p50 ${quantile(values, 0.5).toFixed(2).padStart(7)} ms   p90 ${quantile(values, 0.9).toFixed(2).padStart(7)} ms   p99 ${quantile(values, 0.99).toFixed(2).padStart(7)} ms`;
 const load = (values) => values.map((value) => value.toFixed(2)).join(' ');
 console.log(`${sandboxed.describe()}\nload average before: ${load(loadBefore)}; after: ${load(loadAfter)}`);
-console.log(`${runs} runs each, alternating (prlimit: the same sandbox with prlimit setting the limits):`);
+console.log(
+  `${runs} runs each, alternating (prlimit: the same sandbox with prlimit setting the limits; per-entry: /etc bound entry by entry):`,
+);
 for (const name of Object.keys(times)) console.log(row(name, times[name]));
 const cpu = (name) => (cpuTicks[name] * 10) / runs;
 console.log(
   `CPU of the started processes per start: direct ${cpu('direct').toFixed(2)} ms, floor ${cpu('floor').toFixed(2)} ms, sandboxed ${cpu('sandboxed').toFixed(2)} ms (added ${(cpu('sandboxed') - cpu('direct')).toFixed(2)} ms), prlimit ${cpu('prlimit').toFixed(2)} ms (added ${(cpu('prlimit') - cpu('direct')).toFixed(2)} ms)`,
 );
 const p50 = (name) => quantile(times[name], 0.5);
-for (const name of ['floor', 'sandboxed', 'prlimit'])
+for (const name of ['floor', 'sandboxed', 'prlimit', 'per-entry'])
   console.log(
     `${name}: added at p50 ${(p50(name) - p50('direct')).toFixed(2)} ms (aim ≤ 15 ms); ratio to direct at p50 ${(p50(name) / p50('direct')).toFixed(2)}×`,
   );

@@ -13,7 +13,7 @@ const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx
  * The files of /etc that programs need to run (the dynamic linker, name lookup, TLS roots, time zone,
  * Debian's alternatives). Not the rest: /etc holds host secrets (shadow, ssh keys, credentials).
  */
-const ETC_ENTRIES = [
+export const ETC_ENTRIES = [
   'alternatives',
   'ca-certificates',
   'ca-certificates.conf',
@@ -72,6 +72,12 @@ export interface BubblewrapSpec {
   readonly readOnlyPaths: readonly string[];
   readonly writablePaths: readonly string[];
   readonly limits: ProcessLimits;
+  /**
+   * A staged copy of the allow-listed /etc entries (`StagedEtc`), mounted read-only at /etc in one
+   * bind instead of one bind per entry. Without it, or when another mount lies under /etc, each
+   * entry of the system view under /etc is bound by name.
+   */
+  readonly stagedEtc?: string | null;
 }
 
 const MIB = 1024 * 1024;
@@ -126,7 +132,18 @@ export function bubblewrapArguments(spec: BubblewrapSpec): string[] {
         args.push('--perms', '0755', '--dir', parent);
       }
   };
+  const underEtc = (hostPath: string) => hostPath.startsWith('/etc/');
+  const stagedEtc =
+    spec.stagedEtc &&
+    ![...spec.readOnlyPaths, ...spec.writablePaths, spec.workspace].some((hostPath) => underEtc(hostPath))
+      ? spec.stagedEtc
+      : null;
+  if (stagedEtc) {
+    made.add('/etc');
+    args.push('--ro-bind', stagedEtc, '/etc');
+  }
   for (const entry of spec.systemView) {
+    if (stagedEtc && underEtc(entry.path)) continue;
     parentsOf(entry.path);
     if (entry.kind === 'symlink') args.push('--symlink', entry.target, entry.path);
     else args.push('--ro-bind', entry.path, entry.path);

@@ -49,6 +49,23 @@ describe('bubblewrapArguments', () => {
     expect(bubblewrapArguments({ ...spec, network: true })).not.toContain('--unshare-net');
   });
 
+  it('mounts a staged /etc in one read-only bind, unless another mount lies under /etc', () => {
+    const staged = bubblewrapArguments({ ...spec, stagedEtc: '/tmp/arbiter-sandbox-etc-x/1' });
+    const pairs = (args: string[], flag: string) =>
+      args.flatMap((arg, index) => (arg === flag ? [[args[index + 1], args[index + 2]]] : []));
+    expect(pairs(staged, '--ro-bind')).toContainEqual(['/tmp/arbiter-sandbox-etc-x/1', '/etc']);
+    expect(pairs(staged, '--ro-bind').filter(([, to]) => to?.startsWith('/etc/'))).toEqual([]);
+    expect(staged).not.toContain('/etc/passwd');
+
+    const underEtc = bubblewrapArguments({
+      ...spec,
+      stagedEtc: '/tmp/arbiter-sandbox-etc-x/1',
+      readOnlyPaths: ['/etc/agent'],
+    });
+    expect(underEtc).not.toContain('/tmp/arbiter-sandbox-etc-x/1');
+    expect(pairs(underEtc, '--ro-bind')).toContainEqual(['/etc/passwd', '/etc/passwd']);
+  });
+
   it('drops root with setpriv, then the shell command itself sets every limit before its script', () => {
     const args = bubblewrapArguments(spec);
     const program = args.slice(args.indexOf('--') + 1);
@@ -183,6 +200,36 @@ describe('ProcessSandbox with the real bubblewrap', () => {
       { signal: signal(), timeoutMs: 20_000, outputCapBytes: 16_384 },
     );
     expect(limitsMismatch(result.output, { ...DEFAULT_COMMAND_LIMITS, ...limits })).toBeNull();
+  });
+
+  it('shows the allow-listed /etc, staged in one mount, and nothing else of it', async () => {
+    const run = (etc: 'staged' | 'per-entry', command: string) =>
+      ProcessSandbox.open({ etc }).then((opened) =>
+        opened.run(
+          { argv: ['/bin/sh', '-c', command], workspace: workspace(), purpose: 'command' },
+          { signal: signal(), timeoutMs: 20_000, outputCapBytes: 65_536 },
+        ),
+      );
+    const listing = 'ls -A /etc | sort; ls -A /etc/ssl/certs | wc -l; grep -c " /etc" /proc/self/mountinfo';
+    const staged = await run('staged', listing);
+    const perEntry = await run('per-entry', listing);
+    expect(staged.exitCode).toBe(0);
+    const lines = staged.output.trim().split('\n');
+    // The same names and the same certificates either way; one mount for /etc when staged.
+    expect(lines.slice(0, -1)).toEqual(perEntry.output.trim().split('\n').slice(0, -1));
+    expect(lines.at(-1)).toBe('1');
+    expect(Number(perEntry.output.trim().split('\n').at(-1))).toBeGreaterThan(1);
+    expect(lines).toContain('passwd');
+    for (const secret of ['shadow', 'gshadow', 'ssh', 'hostname', 'environment', 'sudoers'])
+      expect(lines).not.toContain(secret);
+    const reads = await run(
+      'staged',
+      'grep -c "^root:" /etc/passwd; test -w /etc/passwd && echo writable; touch /etc/x 2>&1; cat /etc/shadow 2>&1',
+    );
+    expect(reads.output).toMatch(/^1$/m);
+    expect(reads.output).not.toContain('writable');
+    expect(reads.output).toMatch(/touch: cannot touch '\/etc\/x': (Read-only file system|Permission denied)/);
+    expect(reads.output).toMatch(/cat: \/etc\/shadow: No such file or directory/);
   });
 
   it('shows nothing of a root-only directory around the workspace (the data directory)', async () => {

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import {
   bubblewrapArguments,
+  ETC_ENTRIES,
   hostSystemView,
   SANDBOX_PATH,
   type SandboxIdentity,
@@ -20,6 +21,21 @@ import {
 } from './sandbox-config.js';
 import { type LimitSetter, limitsMismatch, SANDBOX_SHELL } from './sandbox-limits.js';
 import { handOverWorkspace, SandboxUsers } from './sandbox-users.js';
+import { StagedEtc } from './staged-etc.js';
+
+/**
+ * One staged /etc per process: /etc is the host's, the same for every sandbox of this process. Made
+ * at the first sandboxed start, removed when the process exits.
+ */
+let sharedEtc: StagedEtc | undefined;
+function stagedEtc(): StagedEtc {
+  if (sharedEtc === undefined) {
+    const staged = new StagedEtc(ETC_ENTRIES);
+    sharedEtc = staged;
+    process.once('exit', () => staged.close());
+  }
+  return sharedEtc;
+}
 
 /** What isolation is in force, decided once when the server starts. */
 export type SandboxState =
@@ -242,6 +258,7 @@ export class ProcessSandbox {
       readOnlyPaths: spec.readOnlyPaths ?? [],
       writablePaths: spec.writablePaths ?? [],
       limits: this.limitsFor(spec.purpose, spec.limits ?? {}),
+      stagedEtc: this.config.etc === 'staged' ? stagedEtc().path() : null,
     });
     const child = spawn((this.state as { bwrap: string }).bwrap, args, {
       env: {},

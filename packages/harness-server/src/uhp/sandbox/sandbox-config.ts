@@ -66,6 +66,11 @@ export const sandboxConfigSchema = z.strictObject({
   network: z.boolean().default(false),
   commandLimits: processLimitsSchema.partial().default({}),
   agentLimits: processLimitsSchema.partial().default({}),
+  /**
+   * How the allow-listed /etc entries are shown: `staged` (the default) mounts one watched copy of
+   * them, `per-entry` binds each from the host. Both show the same files; staged starts faster.
+   */
+  etc: z.enum(['staged', 'per-entry']).default('staged'),
   /** Host ids of sandboxes when the server runs as root. */
   users: userRangeSchema.default(DEFAULT_USER_RANGE),
 });
