@@ -1,6 +1,13 @@
 import { judgeCodeHazards } from './code-hazards.js';
 import type { Finding } from './finding.js';
-import { foreignSourceHosts, isPackageSourceConfig, LOCKFILE, SOURCE_SETTING } from './package-source.js';
+import {
+  foreignSourceHosts,
+  isPackageSourceConfig,
+  isSourceManifest,
+  LOCKFILE,
+  MANIFEST_SOURCE_LINE,
+  SOURCE_SETTING,
+} from './package-source.js';
 import { persistenceKind } from './persistence-target.js';
 import { RISK } from './risk-scale.js';
 import { analyseShellCommand } from './shell-analyser.js';
@@ -75,6 +82,19 @@ export function judgeInsertedContent(input: InsertedContent): Finding[] {
       if (setting === null || !SOURCE_SETTING.test(setting[1]!)) continue;
       if (foreignSourceHosts(setting[2]!).length > 0)
         findings.push({ code: `content.package-source:${setting[1]}`, deny: RISK.askHigh, onTask: 0.3 });
+    }
+  }
+  if (isSourceManifest(path)) {
+    // Principle 7: a manifest line that moves a package source to a host that is not its
+    // ecosystem's registry decides what code every later install runs, as a registry setting does.
+    const before = new Set(foreignSourceHosts(removed));
+    for (const line of inserted.split('\n')) {
+      if (!MANIFEST_SOURCE_LINE.test(line)) continue;
+      const host = foreignSourceHosts(line).find((candidate) => !before.has(candidate));
+      if (host !== undefined) {
+        findings.push({ code: `content.package-source:manifest:${host}`, deny: RISK.askHigh, onTask: 0.3 });
+        break;
+      }
     }
   }
   if (REQUIREMENTS_FILE.test(path)) {

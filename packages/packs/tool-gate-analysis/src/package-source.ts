@@ -18,6 +18,20 @@ export function isPackageSourceConfig(path: string): boolean {
   return SOURCE_CONFIG_FILES.test(path);
 }
 
+/**
+ * Package manifests that can name where their packages come from: a Gemfile's `source` and `git:`,
+ * a Pipfile's `[[source]]`, Gradle's `maven { url }`, a POM's repositories, Composer's
+ * repositories, Cargo's `git`, `registry` and `index`.
+ */
+const SOURCE_MANIFEST =
+  /(^|\/)(Gemfile|gems\.rb|Pipfile|build\.gradle(\.kts)?|settings\.gradle(\.kts)?|pom\.xml|composer\.json|Cargo\.toml)$/;
+/** A manifest line that says where packages come from (not a homepage or a licence link). */
+export const MANIFEST_SOURCE_LINE = /\b(source|url|git|registry|index|repositor(y|ies)|maven|mirror)\b/i;
+
+export function isSourceManifest(path: string): boolean {
+  return SOURCE_MANIFEST.test(path);
+}
+
 /** Configuration keys and options that name a package source. */
 export const SOURCE_SETTING =
   /^(--?)?((global|install|download|wheel)\.)?(registry|@[\w-]+:registry|index-url|index_url|extra-index-url|extra_index_url|find-links|trusted-host|npmRegistryServer|source|sources|add-source|mirror|repository-url)$/i;

@@ -5,6 +5,17 @@ import { RISK } from './risk-scale.js';
  * source alone is a read; reaching a network sink it becomes a flow (see shell-flow.ts).
  */
 
+/**
+ * A browser profile's session and password stores: a cookie is a logged-in session, so reading the
+ * store is reading every site's credential (Chromium's `Cookies`, `Login Data` and `Web Data`,
+ * Firefox's `cookies.sqlite`, `logins.json` and its key databases, Safari's binary cookies).
+ */
+const BROWSER_SESSION_STORES: readonly RegExp[] = [
+  /(^|\/)\.mozilla\/.*\/(logins\.json|key[34]\.db|cookies\.sqlite|formhistory\.sqlite)$/,
+  /(^|\/)(Login Data|Cookies|Web Data)$/,
+  /(^|\/)Cookies\.binarycookies$/,
+];
+
 const CREDENTIAL_PATH_PATTERNS: readonly RegExp[] = [
   /(^|\/)\.ssh(\/|$)/,
   /(^|\/)\.aws\/(credentials|config)$|(^|\/)\.aws(\/|$)/,
@@ -26,8 +37,7 @@ const CREDENTIAL_PATH_PATTERNS: readonly RegExp[] = [
   /^\/etc\/(shadow|gshadow|sudoers)$/,
   /^\/proc\/[^/]+\/environ$/,
   /(^|\/)Library\/Keychains(\/|$)/,
-  /(^|\/)\.mozilla\/.*\/(logins\.json|key4\.db)$/,
-  /(^|\/)(Login Data|Cookies)$/,
+  ...BROWSER_SESSION_STORES,
   /(^|\/)\.terraform\.d\/credentials\.tfrc\.json$/,
   /(^|\/)terraform\.tfstate$/,
 ];
@@ -52,8 +62,7 @@ const KEY_MATERIAL_PATTERNS: readonly RegExp[] = [
   /^\/etc\/(shadow|gshadow)$/,
   /^\/proc\/[^/]+\/environ$/,
   /(^|\/)Library\/Keychains\//,
-  /(^|\/)\.mozilla\/.*\/(logins\.json|key4\.db)$/,
-  /(^|\/)(Login Data|Cookies)$/,
+  ...BROWSER_SESSION_STORES,
 ];
 
 export function isKeyMaterialPath(path: string): boolean {

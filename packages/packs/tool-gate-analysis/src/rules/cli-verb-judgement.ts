@@ -260,6 +260,29 @@ export function judgeCliVerbs(args: readonly string[]): CliJudgement {
   return { kind: candidate?.kind, verb: candidate?.verb, dryRun };
 }
 
+/**
+ * Principle: granting access changes who may do what, whatever verb a CLI names it with (`create
+ * clusterrolebinding`, `add-iam-policy-binding`, `attach-user-policy`, `role assignment create`, a
+ * collaborator or ACL entry added). It is asked even where the verb reads as additive, and a grant
+ * of an administrator's role (cluster-admin, AdministratorAccess, Owner) is denied.
+ */
+const ACCESS_OBJECT =
+  /^((cluster)?role-?bindings?|(add|set)-iam-policy-bindings?|(attach|put)-(user|group|role)-policy|role-assignments?|policy-bindings?|collaborators?|acls?|set-acl|permissions?|add-members?|members?-add|grants?)$/i;
+const ADMIN_ROLE =
+  /(^|[=/:])(cluster-admin|admin|administrator|owner|AdministratorAccess|IAMFullAccess|roles\/(owner|editor)|User Access Administrator)$/i;
+
+function accessGrant(args: readonly string[]): { object: string; admin: boolean } | undefined {
+  const words = args.filter((arg) => !arg.startsWith('-')).flatMap((arg) => arg.split('/'));
+  let object = words.find((word) => ACCESS_OBJECT.test(word));
+  // Two-word objects: `az role assignment create`.
+  for (let index = 0; object === undefined && index + 1 < words.length; index++) {
+    const pair = `${words[index]}-${words[index + 1]}`;
+    if (ACCESS_OBJECT.test(pair)) object = pair;
+  }
+  if (object === undefined) return undefined;
+  return { object: object.toLowerCase(), admin: args.some((arg) => ADMIN_ROLE.test(arg)) };
+}
+
 /** Judges a CLI call by its verbs and reports what it decided. */
 export function judgeByVerbs(
   scope: CommandScope,
@@ -288,6 +311,17 @@ export function judgeByVerbs(
         : { code, uncertain: true, onTask: 0.6 },
     );
     return;
+  }
+  if (!dryRun && kind !== 'read') {
+    const grant = accessGrant(args);
+    if (grant !== undefined) {
+      scope.add({
+        code: `cli.${program}.grants-access:${grant.object}${grant.admin ? ':admin' : ''}`,
+        destructive: grant.admin ? RISK.deny : RISK.askHigh,
+        onTask: 0.2,
+      });
+      return;
+    }
   }
   const production = taskMentions(scope.task, 'production') || taskMentions(scope.task, 'deploy');
   switch (dryRun ? 'read' : kind) {

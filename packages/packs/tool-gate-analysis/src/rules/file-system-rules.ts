@@ -8,7 +8,7 @@ import { taskMentions } from '../task-scope.js';
 import { hasFlag, parseOptions } from './option-parse.js';
 
 /** Severity of destroying `target`; recursive removal of a directory tree is the broad case. */
-function deletionSeverity(
+export function deletionSeverity(
   scope: CommandScope,
   target: string,
   recursive: boolean,

@@ -2,6 +2,7 @@ import { RISK } from '../risk-scale.js';
 import { isCredentialPath, secretLiteralKind, urlCarriesSecret } from '../secret-source.js';
 import type { CommandRule, CommandScope } from '../shell-command.js';
 import { classifyVerb } from './cli-verb.js';
+import { deletionSeverity } from './file-system-rules.js';
 import { unbundleShortOptions } from './option-parse.js';
 
 /**
@@ -358,10 +359,13 @@ const rsync: CommandRule = (scope) => {
   );
   const deleting = args.find((arg) => RSYNC_DELETES.test(arg));
   if (deleting !== undefined && !dryRun) {
+    // What the source lacks is deleted beneath the destination: a recursive deletion of it, judged
+    // as `rm -r` of that place would be; on another host nothing tells what it holds.
     const destination = operands[operands.length - 1] ?? '';
-    const path = isRemote(destination) ? undefined : scope.path(destination);
-    const severity = path === undefined || path.scope !== 'temp' ? RISK.deny : RISK.routine;
-    scope.add({ code: `shell.rsync${deleting}:${path?.normalised ?? destination}`, destructive: severity });
+    const deletion = isRemote(destination)
+      ? { severity: RISK.deny, label: destination }
+      : deletionSeverity(scope, destination, true);
+    scope.add({ code: `shell.rsync${deleting}:${deletion.label}`, destructive: deletion.severity });
   }
   if (!dryRun) judgeTransfer(scope, 'rsync', operands);
 };
