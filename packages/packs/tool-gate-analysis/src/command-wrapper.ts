@@ -11,12 +11,20 @@ interface WrapperShape {
   positionalBefore: number;
   /** Options after which the wrapper does not run a command (`command -v git`). */
   queryOptions?: ReadonlySet<string>;
+  /** Options whose value is a shell command line the wrapper runs (`flock FILE -c 'cmd'`). */
+  shellOptions?: ReadonlySet<string>;
 }
 
-const shape = (options: string[], positionalBefore = 0, queryOptions?: string[]): WrapperShape => ({
+const shape = (
+  options: string[],
+  positionalBefore = 0,
+  queryOptions?: string[],
+  shellOptions?: string[],
+): WrapperShape => ({
   optionsWithValue: new Set(options),
   positionalBefore,
   queryOptions: queryOptions === undefined ? undefined : new Set(queryOptions),
+  shellOptions: shellOptions === undefined ? undefined : new Set(shellOptions),
 });
 
 const WRAPPERS: ReadonlyMap<string, WrapperShape> = new Map([
@@ -45,7 +53,25 @@ const WRAPPERS: ReadonlyMap<string, WrapperShape> = new Map([
   ['unbuffer', shape([])],
   ['caffeinate', shape(['-t', '-w'])],
   ['chroot', shape(['--userspec', '--groups'], 1)],
-  ['flock', shape(['-w', '--timeout', '-E', '-c'], 1)],
+  ['flock', shape(['-w', '--timeout', '-E', '--conflict-exit-code'], 1, undefined, ['-c', '--command'])],
+  ['sg', shape([], 1, undefined, ['-c'])],
+  // Schedulers, resource and personality setters, debuggers and profilers: each runs the command
+  // that follows its own options (and its one positional argument: a priority, a CPU mask, an
+  // architecture, a time).
+  ['chrt', shape([], 1)],
+  ['taskset', shape([], 1)],
+  ['numactl', shape(['-N', '-m', '-C', '-i', '-p', '--cpunodebind', '--membind', '--physcpubind'])],
+  ['setarch', shape([], 1)],
+  ['linux32', shape([])],
+  ['linux64', shape([])],
+  ['cpulimit', shape(['-l', '--limit', '-p', '--pid', '-e', '--exe'])],
+  ['prlimit', shape(['-p', '--pid'])],
+  ['unshare', shape(['-S', '--setuid', '-G', '--setgid', '--wd', '-R', '--root'])],
+  ['faketime', shape(['-f'], 1)],
+  ['rlwrap', shape(['-f', '-H', '-S', '-P', '-l'])],
+  ['valgrind', shape([])],
+  ['catchsegv', shape([])],
+  ['chpst', shape(['-u', '-U', '-e', '-/', '-n', '-l', '-L', '-m', '-d', '-o', '-p', '-f', '-c'])],
   ['strace', shape(['-e', '-o', '-p', '-s', '-u'])],
   ['ltrace', shape(['-e', '-o', '-p', '-s', '-u'])],
   ['torsocks', shape([])],
@@ -85,6 +111,10 @@ export function unwrapCommand(scope: CommandScope): boolean {
     }
     if (program === 'env' && (arg === '-S' || arg === '--split-string')) {
       scope.runShell(args.slice(index + 1).join(' '), 'env-S');
+      return true;
+    }
+    if (wrapper.shellOptions?.has(arg)) {
+      if (index + 1 < args.length) scope.runShell(args[index + 1]!, `${program}${arg}`);
       return true;
     }
     if (arg.startsWith('-') && arg.length > 1) {

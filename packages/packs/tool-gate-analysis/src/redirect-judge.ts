@@ -1,3 +1,4 @@
+import { judgeFileRead } from './file-read-judge.js';
 import { literalOutput } from './literal-output.js';
 import { isPackageSourceConfig } from './package-source.js';
 import { persistenceFinding } from './persistence-target.js';
@@ -25,10 +26,8 @@ export function judgeRedirect(redirect: Redirect, scope: CommandScope): void {
   }
   const path = scope.path(target);
   if (reads) {
-    if (isCredentialPath(path.normalised)) {
-      scope.add({ code: `secret.read:${path.normalised}`, exfil: RISK.askLow, onTask: 0.5 });
-      scope.secretSource(path.normalised);
-    }
+    // Principle 1: `cmd < file` reads the file as `cmd file` would; one judgement for both.
+    judgeFileRead(scope, target);
     return;
   }
   if (/^\/dev\/(sd|hd|nvme|disk|rdisk|mmcblk|vd|xvd|md|dm-|mapper\/)/.test(target)) {

@@ -185,6 +185,18 @@ function walk(node: ShellNode, state: WalkState, depth: number, variables: Shell
     case 'function_definition':
       judgeFunction(node, state);
       break;
+    case 'command_substitution': {
+      // Bash reads `$(< file)` as `$(cat file)`: the file's contents become the word.
+      const children = node.namedChildren.filter((child) => child !== null);
+      const redirect =
+        children.length === 1 && children[0]!.type === 'file_redirect' ? children[0]! : undefined;
+      const destination = redirect?.childForFieldName('destination');
+      if (redirect !== undefined && destination != null && /^\s*</.test(redirect.text)) {
+        analyseSource(`cat ${destination.text}`, state, depth + 1, new Map(variables));
+        return;
+      }
+      break;
+    }
     case 'ERROR':
       state.parsed = false;
       break;

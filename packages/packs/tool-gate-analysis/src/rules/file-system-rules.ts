@@ -1,8 +1,9 @@
+import { judgeFileRead } from '../file-read-judge.js';
 import { literalOutput } from '../literal-output.js';
 import { scopeSeverity } from '../path-scope.js';
 import { persistenceFinding } from '../persistence-target.js';
 import { RISK } from '../risk-scale.js';
-import { credentialReadRisk, isCredentialPath } from '../secret-source.js';
+import { isCredentialPath } from '../secret-source.js';
 import type { CommandRule, CommandScope } from '../shell-command.js';
 import { taskMentions } from '../task-scope.js';
 import { hasFlag, parseOptions } from './option-parse.js';
@@ -127,6 +128,7 @@ const truncate: CommandRule = (scope) => {
 
 const dd: CommandRule = (scope) => {
   for (const arg of scope.command.args) {
+    if (arg.startsWith('if=')) judgeFileRead(scope, arg.slice(3));
     if (!arg.startsWith('of=')) continue;
     const target = arg.slice(3);
     if (target.startsWith('/dev/') && !/^\/dev\/(null|stdout|stderr)$/.test(target))
@@ -244,19 +246,7 @@ const mktemp: CommandRule = (scope) => {
 
 /** Readers: reading a credential file is a secret source; the read itself is harmless. */
 export const readFiles: CommandRule = (scope) => {
-  const parsed = parseOptions(scope.command.args);
-  for (const operand of parsed.operands) {
-    const path = scope.path(operand);
-    if (isCredentialPath(path.normalised) || isCredentialPath(operand)) {
-      const outside = path.scope === 'home' || path.scope === 'system' || path.scope === 'unknown';
-      scope.add({
-        code: `secret.read:${path.normalised}`,
-        exfil: credentialReadRisk(path.normalised, outside),
-        onTask: outside ? 0.3 : 0.6,
-      });
-      scope.secretSource(path.normalised);
-    }
-  }
+  for (const operand of parseOptions(scope.command.args).operands) judgeFileRead(scope, operand);
 };
 
 const tee: CommandRule = (scope) => {

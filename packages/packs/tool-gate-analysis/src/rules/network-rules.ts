@@ -1,3 +1,4 @@
+import { judgeFileRead } from '../file-read-judge.js';
 import { RISK } from '../risk-scale.js';
 import { isCredentialPath, secretLiteralKind, urlCarriesSecret } from '../secret-source.js';
 import type { CommandRule, CommandScope } from '../shell-command.js';
@@ -24,6 +25,12 @@ function isRawPublicIp(host: string): boolean {
 }
 
 function judgeUrl(scope: CommandScope, url: string, sending: boolean): void {
+  // A file URL is no request: the program reads that local file (principle 1).
+  const file = /^file:\/\/(?:localhost)?(\/[^?#]*)/i.exec(url)?.[1];
+  if (file !== undefined) {
+    judgeFileRead(scope, decodeURIComponentSafely(file));
+    return;
+  }
   const host = hostOf(url);
   // A URL built from command output carries that output to the server, like a request body.
   if (/\$\(|`/.test(url)) scope.networkSink(`url-from-data:${host ?? ''}`);
@@ -37,6 +44,14 @@ function judgeUrl(scope: CommandScope, url: string, sending: boolean): void {
     scope.add({ code: `net.cloud-metadata:${host}`, exfil: RISK.deny, onTask: 0.05 });
   } else if (isRawPublicIp(host)) {
     scope.add({ code: `net.raw-ip:${host}`, exfil: sending ? RISK.askHigh : RISK.askLow, onTask: 0.4 });
+  }
+}
+
+function decodeURIComponentSafely(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
   }
 }
 
