@@ -27,14 +27,20 @@ import { StagedEtc } from './staged-etc.js';
  * One staged /etc per process: /etc is the host's, the same for every sandbox of this process. Made
  * at the first sandboxed start, removed when the process exits.
  */
-let sharedEtc: StagedEtc | undefined;
-function stagedEtc(): StagedEtc {
+let sharedEtc: StagedEtc | null | undefined;
+/** The staged /etc to mount, or null where none can be made (the entries are bound by name). */
+function stagedEtcPath(): string | null {
   if (sharedEtc === undefined) {
-    const staged = new StagedEtc(ETC_ENTRIES);
-    sharedEtc = staged;
-    process.once('exit', () => staged.close());
+    try {
+      const staged = new StagedEtc(ETC_ENTRIES);
+      sharedEtc = staged;
+      process.once('exit', () => staged.close());
+    } catch {
+      // No private directory could be made (an unwritable TMPDIR): bind by name, as before.
+      sharedEtc = null;
+    }
   }
-  return sharedEtc;
+  return sharedEtc?.path() ?? null;
 }
 
 /** What isolation is in force, decided once when the server starts. */
@@ -258,7 +264,7 @@ export class ProcessSandbox {
       readOnlyPaths: spec.readOnlyPaths ?? [],
       writablePaths: spec.writablePaths ?? [],
       limits: this.limitsFor(spec.purpose, spec.limits ?? {}),
-      stagedEtc: this.config.etc === 'staged' ? stagedEtc().path() : null,
+      stagedEtc: this.config.etc === 'staged' ? stagedEtcPath() : null,
     });
     const child = spawn((this.state as { bwrap: string }).bwrap, args, {
       env: {},
