@@ -1,4 +1,5 @@
 import { judgeCodeHazards } from './code-hazards.js';
+import { composeHostAccess } from './container-host-access.js';
 import type { Finding } from './finding.js';
 import {
   foreignSourceHosts,
@@ -10,6 +11,7 @@ import {
 } from './package-source.js';
 import { persistenceKind } from './persistence-target.js';
 import { RISK } from './risk-scale.js';
+import { commandsInConfig } from './run-later-config.js';
 import { analyseShellCommand } from './shell-analyser.js';
 
 /**
@@ -122,6 +124,19 @@ export function judgeInsertedContent(input: InsertedContent): Finding[] {
       .flatMap((line) => /^\s*RUN\s+(?!\[)(.*)$/i.exec(line)?.[1] ?? []);
     if (runs.length > 0) findings.push(...judgeShellText(runs.join('\n'), input, false));
   }
+  // Principle 2: commands a configuration file declares run later, unasked; they are read now.
+  const before = new Set(commandsInConfig(path, removed));
+  const later = commandsInConfig(path, inserted).filter((command) => !before.has(command));
+  if (later.length > 0) findings.push(...judgeShellText(later.join('\n'), input, false));
+  if (/(^|\/)(docker-)?compose(\.[\w-]+)?\.ya?ml$/.test(path)) {
+    const access = composeHostAccess(inserted);
+    if (access !== undefined && composeHostAccess(removed) !== access)
+      findings.push({
+        code: `content.container-host-access:${access}`,
+        destructive: RISK.askHigh,
+        onTask: 0.3,
+      });
+  }
   if (/(^|\/)package\.json$/.test(path)) findings.push(...judgePackageScripts(input));
   if (/(^|\/)\.vscode\/tasks\.json$/.test(path)) findings.push(...judgeEditorTasks(input));
   if (/(^|\/)\.vscode\/settings\.json$|\.code-workspace$/.test(path))
@@ -157,6 +172,8 @@ const SOCKET_SHELL =
   /(socket|TCPSocket|IO::Socket|net\.connect|net\.Dial)[\s\S]{0,400}(pty\.spawn|dup2|\/bin\/(ba)?sh|['"](ba)?sh['"]|child_process|spawn\(|exec\()/;
 const SHELL_OUT_LITERAL =
   /\b(execSync|exec|spawnSync|system|popen|os\.system|subprocess\.(?:run|call|Popen|check_output)|shell_exec|Kernel\.system)\s*\(\s*(['"`])((?:\\.|(?!\2).)+)\2/g;
+const SHELL_DASH_C_LITERAL =
+  /["'`](?:\/(?:usr\/)?bin\/)?(?:sh|bash|zsh|dash)["'`]\s*\)?\s*(?:,|\.args?\(\s*\[?)\s*["'`]-c["'`]\s*\]?\s*\)?\s*(?:,|\.args?\(\s*)\s*(["'`])((?:\\.|(?!\1).)+)\1/g;
 /** Calls that put a value where people or other programs read it later: logs and files. */
 const LOG_CALL =
   /\b(console\.\w+|log(ger)?\.\w+|print|println|printf|puts|fmt\.Print\w*|System\.out\.print\w*|write|writelines|writeFile(?:Sync)?|appendFile(?:Sync)?|file_put_contents|fwrite|fputs|fprintf)\s*\(([^\n]*)/g;
@@ -199,6 +216,13 @@ function judgeCode(input: InsertedContent): Finding[] {
   findings.push(...judgeCodeHazards(inserted, removed, input.path));
   if (SOCKET_SHELL.test(inserted))
     findings.push({ code: 'content.reverse-shell', exfil: RISK.certain, onTask: 0.02 });
+  // `exec.Command("sh", "-c", "…")`, `Command::new("sh").arg("-c").arg("…")`,
+  // `ProcessBuilder("bash", "-c", "…")`: the literal after a shell's -c is a command line.
+  for (const match of inserted.matchAll(SHELL_DASH_C_LITERAL)) {
+    const command = match[2]!.replace(/\\(["'\\`])/g, '$1');
+    for (const finding of analyseShellCommand(command, { cwd: input.cwd, task: input.task }).findings)
+      findings.push({ ...finding, code: `content.shell-out:${finding.code}` });
+  }
   for (const match of inserted.matchAll(SHELL_OUT_LITERAL)) {
     const command = match[3]!.replace(/\\(["'\\`])/g, '$1');
     for (const finding of analyseShellCommand(command, { cwd: input.cwd, task: input.task }).findings)

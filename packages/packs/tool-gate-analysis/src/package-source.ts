@@ -21,12 +21,17 @@ export function isPackageSourceConfig(path: string): boolean {
 /**
  * Package manifests that can name where their packages come from: a Gemfile's `source` and `git:`,
  * a Pipfile's `[[source]]`, Gradle's `maven { url }`, a POM's repositories, Composer's
- * repositories, Cargo's `git`, `registry` and `index`.
+ * repositories, Cargo's `git`, `registry` and `index`, a pyproject's direct references, the
+ * repositories pre-commit fetches its hooks from, Renovate's registries.
  */
 const SOURCE_MANIFEST =
-  /(^|\/)(Gemfile|gems\.rb|Pipfile|build\.gradle(\.kts)?|settings\.gradle(\.kts)?|pom\.xml|composer\.json|Cargo\.toml)$/;
-/** A manifest line that says where packages come from (not a homepage or a licence link). */
-export const MANIFEST_SOURCE_LINE = /\b(source|url|git|registry|index|repositor(y|ies)|maven|mirror)\b/i;
+  /(^|\/)(Gemfile|gems\.rb|Pipfile|build\.gradle(\.kts)?|settings\.gradle(\.kts)?|pom\.xml|composer\.json|Cargo\.toml|pyproject\.toml|\.pre-commit-config\.ya?ml|(\.github\/)?renovate\.json5?|\.renovaterc(\.json)?)$/;
+/**
+ * A manifest line that says where packages or hooks come from (not a homepage or a licence link):
+ * a source, registry, index, repository or mirror setting, or a direct reference (`name @ URL`).
+ */
+export const MANIFEST_SOURCE_LINE =
+  /\b(source|url|git|registry|registryUrls|index|repositor(y|ies)|repo|maven|mirror)\b|\s@\s*\S+:\/\//i;
 
 export function isSourceManifest(path: string): boolean {
   return SOURCE_MANIFEST.test(path);

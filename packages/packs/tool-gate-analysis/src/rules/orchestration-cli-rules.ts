@@ -1,3 +1,4 @@
+import { mountsHost } from '../container-host-access.js';
 import { RISK } from '../risk-scale.js';
 import { isCredentialPath } from '../secret-source.js';
 import type { CommandScope } from '../shell-command.js';
@@ -52,8 +53,7 @@ export function judgeContainerCli(scope: CommandScope, program: string, args: re
     }
     const mountsRoot = args.some(
       (arg, index) =>
-        (args[index - 1] === '-v' || args[index - 1] === '--volume') &&
-        /^\/(:|$)|^\/(etc|home|root|var)(:|\/)/.test(arg),
+        (args[index - 1] === '-v' || args[index - 1] === '--volume') && mountsHost(arg.split(':')[0]!),
     );
     const privileged = args.includes('--privileged') || args.some((arg) => arg.startsWith('--pid=host'));
     if (mountsRoot || privileged) {
