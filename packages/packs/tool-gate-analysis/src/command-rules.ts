@@ -6,6 +6,7 @@ import { JVM_LAUNCHER_RULES } from './rules/jvm-launcher-rules.js';
 import { NETWORK_RULES } from './rules/network-rules.js';
 import { PROCESS_RULES } from './rules/process-rules.js';
 import { SHELL_RULES } from './rules/shell-rules.js';
+import { SYSTEM_SETTING_RULES } from './rules/system-setting-rules.js';
 import type { CommandRule } from './shell-command.js';
 
 /** Every program-specific rule, by program name (each name belongs to one family). */
@@ -17,6 +18,7 @@ const COMMAND_RULES: ReadonlyMap<string, CommandRule> = new Map([
   ...NETWORK_RULES,
   ...GIT_RULES,
   ...SHELL_RULES,
+  ...SYSTEM_SETTING_RULES,
   ...FILE_SYSTEM_RULES,
 ]);
 

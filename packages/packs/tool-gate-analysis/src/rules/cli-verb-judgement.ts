@@ -218,14 +218,26 @@ export interface CliJudgement {
   dryRun: boolean;
 }
 
-export function judgeCliVerbs(args: readonly string[]): CliJudgement {
+/**
+ * CLIs whose grammar puts the verb first (`kubectl patch deploy api`): the words after it are a
+ * resource and its name, which may be spelled like verbs (a deployment named `api` or `restore`).
+ * Only the verb decides.
+ */
+const VERB_FIRST = new Set(['kubectl', 'oc']);
+/** Their command groups, whose verb is the next word. */
+const COMMAND_GROUPS = new Set(['config', 'rollout', 'auth', 'certificate', 'alpha', 'plugin', 'adm']);
+
+export function judgeCliVerbs(args: readonly string[], verbFirst = false): CliJudgement {
   const dryRun = args.some((arg) => DRY_RUN_FLAGS.test(arg) && arg !== '-n');
   const options: string[] = [];
   for (const arg of args) {
     if (arg === '--') break;
     if (arg.startsWith('-')) options.push(arg);
   }
-  const words = commandWords(args);
+  const path = commandWords(args);
+  // A verb-first CLI's command groups (`kubectl config view`, `kubectl rollout undo`) put the verb
+  // second.
+  const words = !verbFirst ? path : COMMAND_GROUPS.has(path[0] ?? '') ? path.slice(1, 2) : path.slice(0, 1);
   // Safety first: a destructive verb anywhere in the command path or a destructive flag decides.
   const destructiveFlag = options.find(
     (option) => DESTRUCTIVE_FLAGS.test(option) || /^--(delete|remove)$/.test(option),
@@ -291,7 +303,10 @@ export function judgeByVerbs(
   known: boolean,
 ): void {
   const separator = args.indexOf('--');
-  const { kind, verb, dryRun } = judgeCliVerbs(separator >= 0 ? args.slice(0, separator) : args);
+  const { kind, verb, dryRun } = judgeCliVerbs(
+    separator >= 0 ? args.slice(0, separator) : args,
+    VERB_FIRST.has(program),
+  );
   if ((verb === 'run' || verb === 'exec') && separator >= 0 && args.length > separator + 1) {
     // `doppler run -- cmd`, `kubectl exec pod -- cmd`: the wrapped command is what runs.
     scope.runArgv(args.slice(separator + 1), `${program}-${verb}`);

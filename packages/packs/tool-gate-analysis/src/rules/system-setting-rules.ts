@@ -1,0 +1,70 @@
+import { RISK } from '../risk-scale.js';
+import type { CommandRule, CommandScope } from '../shell-command.js';
+
+/**
+ * Programs that show a host setting and also set it: the network (`ip`, `ifconfig`, `route`),
+ * the clock (`date`), the host's name (`hostname`), kernel parameters (`sysctl`). Principle: the
+ * showing form is a read; the setting form changes the machine for everyone on it (a link taken
+ * down cuts the session, a clock set back breaks certificates and builds), which the task must
+ * name and a person must see: asked.
+ */
+function changes(scope: CommandScope, program: string, what: string): void {
+  scope.add({ code: `system.${program}.sets:${what}`, destructive: RISK.askHigh, onTask: 0.2 });
+}
+
+/** `ip [options] OBJECT COMMAND …`: reads are `show`, `list`, `get`, `monitor` or no command. */
+const IP_CHANGES =
+  /^(set|add|del|delete|flush|change|replace|append|prepend|exec|attach|detach|save|restore)$/;
+
+const ip: CommandRule = (scope) => {
+  const words = scope.command.args.filter((arg) => !arg.startsWith('-'));
+  const verb = words.slice(1).find((word) => IP_CHANGES.test(word));
+  if (verb !== undefined) changes(scope, 'ip', `${words[0] ?? ''}-${verb}`);
+};
+
+/** `ifconfig [IFACE]` shows; anything after the interface (`down`, an address, `mtu 1400`) sets. */
+const ifconfig: CommandRule = (scope) => {
+  const words = scope.command.args.filter((arg) => !arg.startsWith('-'));
+  if (words.length > 1) changes(scope, 'ifconfig', words.slice(1).join(' '));
+};
+
+const route: CommandRule = (scope) => {
+  if (scope.command.args.some((arg) => /^(add|del|delete|flush|change)$/.test(arg)))
+    changes(scope, 'route', 'table');
+};
+
+/** `date -s TIME`, `date --set=TIME`, or a bare `MMDDhhmm[[CC]YY][.ss]` operand sets the clock. */
+const date: CommandRule = (scope) => {
+  const args = scope.command.args;
+  if (
+    args.some((arg) => arg === '-s' || arg.startsWith('--set') || /^\d{8}(\d{2}){0,2}(\.\d{2})?$/.test(arg))
+  )
+    changes(scope, 'date', 'clock');
+};
+
+/** `hostname NAME` or `hostname -F FILE` renames the host; options alone (`-I`, `-f`) show. */
+const hostname: CommandRule = (scope) => {
+  const args = scope.command.args;
+  if (args.includes('-F') || args.includes('--file') || args.some((arg) => !arg.startsWith('-')))
+    changes(scope, 'hostname', 'name');
+};
+
+/** `sysctl -w key=value`, `sysctl key=value`, `sysctl -p FILE` set kernel parameters. */
+const sysctl: CommandRule = (scope) => {
+  const args = scope.command.args;
+  if (
+    args.some(
+      (arg) => arg === '-w' || arg === '--write' || arg === '-p' || arg === '--load' || /^[\w.]+=/.test(arg),
+    )
+  )
+    changes(scope, 'sysctl', args.find((arg) => arg.includes('=')) ?? 'parameters');
+};
+
+export const SYSTEM_SETTING_RULES: ReadonlyMap<string, CommandRule> = new Map([
+  ['ip', ip],
+  ['ifconfig', ifconfig],
+  ['route', route],
+  ['date', date],
+  ['hostname', hostname],
+  ['sysctl', sysctl],
+]);
