@@ -664,7 +664,7 @@ export function sensitiveReadFinding(raw: string, cwd: string | undefined): Find
   }
   if (isOtherUsersFile(raw, cwd))
     return { code: `secret.other-user:${where}`, exfil: RISK.askHigh, onTask: 0.3 };
-  if (where === '~' || where === '/' || /^\/(home|Users)\/[^/]+$/.test(where) || where === '/root') {
+  if (where === '~' || where === '/' || /^\/(home|Users)(\/[^/]+)?$/.test(where) || where === '/root') {
     return { code: `secret.harvest-scope:${where}`, exfil: RISK.ask, onTask: 0.4 };
   }
   return undefined;

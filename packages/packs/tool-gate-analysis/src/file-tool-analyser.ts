@@ -8,7 +8,9 @@ import { classifyToolName } from './rules/cli-verb.js';
 import { sqlFindings } from './rules/database-rules.js';
 import {
   credentialReadRisk,
+  isCloudMetadataHost,
   isCredentialPath,
+  isLocalControlPlanePort,
   secretLiteralKind,
   urlCarriesSecret,
 } from './secret-source.js';
@@ -115,6 +117,10 @@ function analyseRead(context: FileToolContext): FileToolAnalysis {
   return { findings, path };
 }
 
+/** What a search for secrets looks for: key headers, token prefixes, the names of secrets. */
+const SECRET_SIGNATURE =
+  /PRIVATE KEY|BEGIN [A-Z ]*KEY|AKIA|ASIA\[|gh[pousr]_|github_pat|xox[abprs]|sk_live|sk-|secret|passw(or)?d|token|api[-_]?key|credential/i;
+
 /**
  * Grep and Glob read what they search. Principle 1: where they search is a path argument like any
  * other, so a search rooted in a credential store, another user's home or a system secret is judged
@@ -132,6 +138,17 @@ function analyseSearch(context: FileToolContext): FileToolAnalysis {
   for (const root of roots)
     for (const finding of analyseRead({ ...context, args: { file_path: root } }).findings)
       if (!finding.code.startsWith('tool.read:')) findings.push(finding);
+  // Principle 1: outside the workspace, a search for what secrets look like (a key's header, a
+  // token's prefix, `password`) or a glob for credential files is a harvest of secrets.
+  const outside = roots.some((root) => {
+    const { scope } = classifyPath(root, context.cwd);
+    return scope === 'home' || scope === 'system' || scope === 'unknown';
+  });
+  if (outside && pattern !== undefined) {
+    const credentialGlob = context.canonical === 'Glob' && isCredentialPath(pattern.replace(/[*?]/g, ''));
+    if (SECRET_SIGNATURE.test(pattern) || credentialGlob)
+      findings.push({ code: `secret.harvest-pattern:${kind}`, exfil: RISK.ask, onTask: 0.2 });
+  }
   return { findings };
 }
 
@@ -221,8 +238,6 @@ function judgeWriteTarget(context: FileToolContext, path: string, content: strin
   return findings;
 }
 
-const METADATA = /^(169\.254\.169\.254|metadata\.google\.internal|100\.100\.100\.200)$/;
-
 function analyseFetch(context: FileToolContext): FileToolAnalysis {
   const url = text(context.args.url) ?? text(context.args.prompt)?.match(/https?:\/\/\S+/)?.[0];
   if (url === undefined)
@@ -244,7 +259,7 @@ function analyseFetch(context: FileToolContext): FileToolAnalysis {
   const host = parsed.hostname.replace(/^\[|\]$/g, '');
   if (urlCarriesSecret(url))
     findings.push({ code: `net.secret-in-url:${host}`, exfil: RISK.denyHigh, onTask: 0.2 });
-  if (METADATA.test(host))
+  if (isCloudMetadataHost(host))
     findings.push({ code: `net.cloud-metadata:${host}`, exfil: RISK.deny, onTask: 0.05 });
   else if (
     /^\d{1,3}(\.\d{1,3}){3}$/.test(host) &&
@@ -252,7 +267,11 @@ function analyseFetch(context: FileToolContext): FileToolAnalysis {
   )
     findings.push({ code: `net.raw-ip:${host}`, exfil: RISK.askLow, onTask: 0.5 });
   else if (/^(localhost|127\.|0\.0\.0\.0|\[?::1)/.test(host))
-    findings.push({ code: 'net.fetch-local', onTask: 0.85 });
+    findings.push(
+      isLocalControlPlanePort(parsed.port)
+        ? { code: `net.local-control-plane:${parsed.port}`, exfil: RISK.ask, onTask: 0.2 }
+        : { code: 'net.fetch-local', onTask: 0.85 },
+    );
   findings.push(...secretsInArguments({ prompt: context.args.prompt }, 'fetch'));
   const carried = encodedDataInUrl(parsed);
   if (carried !== undefined)

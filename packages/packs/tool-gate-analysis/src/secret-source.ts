@@ -16,7 +16,30 @@ const BROWSER_SESSION_STORES: readonly RegExp[] = [
   /(^|\/)Cookies\.binarycookies$/,
 ];
 
+/**
+ * Secrets mounted for programs (Docker and Kubernetes secrets), cluster credentials (kubeconfigs,
+ * a control plane's own), cryptocurrency wallets and desktop keyrings: key material wherever it is.
+ */
+const MOUNTED_AND_WALLET_KEYS: readonly RegExp[] = [
+  /^\/(var\/)?run\/secrets\//,
+  /(^|\/)(kubeconfig|admin\.conf|kubelet\.conf|super-admin\.conf)$/,
+  /^\/etc\/kubernetes\/pki\//,
+  /(^|\/)wallet\.dat$|(^|\/)\.(bitcoin|ethereum|electrum|monero)\/|(^|\/)keystore\/UTC--/,
+  /(^|\/)\.local\/share\/keyrings\/|\.keyring$/,
+];
+
+/**
+ * Where command-line clients keep the session of the account they are logged in to (`hub`,
+ * `glab`, `doctl`, `rclone`, Netlify, Heroku, Vercel, Wrangler, ngrok, Stripe, Sentry, Snyk, 1Password,
+ * gopass, Pulumi, Terraform Cloud, Oracle Cloud, Gradle's and Maven's publishing tokens, mail
+ * clients' passwords, FileZilla's saved servers).
+ */
+const LOGGED_IN_CLIENT_STATE =
+  /(^|\/)\.config\/(hub|glab-cli|doctl|rclone|netlify|heroku|configstore|ngrok|stripe|op|gopass|sentry|snyk|railway|fly|filezilla)(\/|$)|(^|\/)\.(vercel|wrangler|fly|netlify|ngrok2|railway|pulumi|oci)\/|(^|\/)\.(terraformrc|sentryclirc|msmtprc|fetchmailrc|dockercfg|vault-token)$|(^|\/)\.gradle\/gradle\.properties$/;
+
 const CREDENTIAL_PATH_PATTERNS: readonly RegExp[] = [
+  ...MOUNTED_AND_WALLET_KEYS,
+  LOGGED_IN_CLIENT_STATE,
   /(^|\/)\.ssh(\/|$)/,
   /(^|\/)\.aws\/(credentials|config)$|(^|\/)\.aws(\/|$)/,
   /(^|\/)\.config\/gcloud(\/|$)/,
@@ -47,6 +70,7 @@ const NOT_A_SECRET = /\.(example|sample|template|dist)$|\.pub$/;
 
 /** Keys and cloud or login credentials: reading one outside the workspace is itself a leak to the model. */
 const KEY_MATERIAL_PATTERNS: readonly RegExp[] = [
+  ...MOUNTED_AND_WALLET_KEYS,
   /(^|\/)\.ssh\/(?!known_hosts$|config$)[^/]+$/,
   /(^|\/)id_(rsa|dsa|ecdsa|ed25519)$/,
   /\.(pem|key|p12|pfx|jks|keystore|kdbx)$/,
@@ -64,6 +88,35 @@ const KEY_MATERIAL_PATTERNS: readonly RegExp[] = [
   /(^|\/)Library\/Keychains\//,
   ...BROWSER_SESSION_STORES,
 ];
+
+/** Cloud instance metadata services: they hand out the instance's credentials to any local caller. */
+const METADATA_HOSTS =
+  /^(169\.254\.169\.254|169\.254\.170\.2|metadata\.google\.internal|metadata|100\.100\.100\.200|\[?fd00:ec2::254\]?)$/i;
+
+export function isCloudMetadataHost(host: string): boolean {
+  return METADATA_HOSTS.test(host);
+}
+
+/**
+ * Loopback ports of services that hold the machine's secrets or control it: the Docker engine's
+ * API (2375, 2376, 4243), etcd (2379), a Kubernetes API server (6443) and kubelet (10250, 10255),
+ * Vault (8200) and Consul (8500). A request to one is a read of secrets or a command to the host.
+ */
+const CONTROL_PLANE_PORTS = new Set([
+  '2375',
+  '2376',
+  '4243',
+  '2379',
+  '6443',
+  '10250',
+  '10255',
+  '8200',
+  '8500',
+]);
+
+export function isLocalControlPlanePort(port: string): boolean {
+  return CONTROL_PLANE_PORTS.has(port);
+}
 
 export function isKeyMaterialPath(path: string): boolean {
   if (NOT_A_SECRET.test(path)) return false;

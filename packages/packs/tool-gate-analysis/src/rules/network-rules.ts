@@ -1,6 +1,12 @@
 import { judgeFileRead } from '../file-read-judge.js';
 import { RISK } from '../risk-scale.js';
-import { isCredentialPath, secretLiteralKind, urlCarriesSecret } from '../secret-source.js';
+import {
+  isCloudMetadataHost,
+  isCredentialPath,
+  isLocalControlPlanePort,
+  secretLiteralKind,
+  urlCarriesSecret,
+} from '../secret-source.js';
 import type { CommandRule, CommandScope } from '../shell-command.js';
 import { classifyVerb } from './cli-verb.js';
 import { deletionSeverity } from './file-system-rules.js';
@@ -11,8 +17,6 @@ import { unbundleShortOptions } from './option-parse.js';
  * flow analysis, and judges its own arguments: secrets in URLs, raw IP addresses and cloud
  * metadata endpoints, HTTP methods that delete, reverse and bind shells.
  */
-const METADATA_HOSTS =
-  /^(169\.254\.169\.254|metadata\.google\.internal|metadata|100\.100\.100\.200|fd00:ec2::254|\[fd00:ec2::254\])$/;
 
 function hostOf(url: string): string | undefined {
   const match = /^(?:[a-z][a-z0-9+.-]*:\/\/)?(?:[^@/\s]*@)?(\[[^\]]+\]|[^:/?#\s]+)/i.exec(url);
@@ -39,9 +43,13 @@ function judgeUrl(scope: CommandScope, url: string, sending: boolean): void {
     scope.add({ code: `net.secret-in-url:${host ?? ''}`, exfil: RISK.denyHigh, onTask: 0.2 });
   }
   if (host === undefined) return;
-  if (METADATA_HOSTS.test(host)) {
+  const port = /^(?:[a-z][a-z0-9+.-]*:\/\/)?(?:[^@/\s]*@)?(?:\[[^\]]+\]|[^:/?#\s]+):(\d+)/i.exec(url)?.[1];
+  if (isCloudMetadataHost(host)) {
     scope.secretSource(`cloud-metadata:${host}`);
     scope.add({ code: `net.cloud-metadata:${host}`, exfil: RISK.deny, onTask: 0.05 });
+  } else if (LOCAL_HOST.test(host) && port !== undefined && isLocalControlPlanePort(port)) {
+    scope.secretSource(`control-plane:${port}`);
+    scope.add({ code: `net.local-control-plane:${port}`, exfil: RISK.ask, onTask: 0.2 });
   } else if (isRawPublicIp(host)) {
     scope.add({ code: `net.raw-ip:${host}`, exfil: sending ? RISK.askHigh : RISK.askLow, onTask: 0.4 });
   }
