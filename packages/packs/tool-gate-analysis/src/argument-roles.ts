@@ -132,6 +132,16 @@ const WRITES_LAST_OPERAND = new Set(['cp', 'mv', 'ln', 'install', 'rsync', 'ditt
 /** Verbs of any CLI that copy their first operands to the last (`gsutil cp`, `aws s3 cp`, `kubectl cp`, `rclone copy`). */
 const COPY_VERBS = new Set(['cp', 'mv', 'copy', 'copyto', 'moveto', 'sync', 'download', 'rsync']);
 const WRITES_EVERY_OPERAND = new Set(['tee', 'touch', 'truncate']);
+/** `xxd [-r] IN OUT`: a second operand is the output. */
+const WRITES_SECOND_OPERAND = new Set(['xxd']);
+/** Options that carry a command for one program only. */
+const PROGRAM_CODE_OPTIONS: Readonly<Record<string, readonly string[]>> = Object.assign(Object.create(null), {
+  split: ['--filter'],
+  man: ['-P', '--pager'],
+});
+/** sed's `w FILE` (after an optional address) and the `w FILE` flag of `s///`. */
+const SED_WRITE =
+  /(?:^|[;\n{}])\s*(?:\d+(?:,\d+)?|\$|\/(?:[^/\\]|\\.)*\/)?\s*[wW]\s+([^;\n}\s]+)|\/[gpiIeEmM0-9]*w\s+([^;\n}\s]+)/g;
 /** Archivers write the archive named first. */
 const WRITES_FIRST_OPERAND = new Set(['zip', 'jar']);
 const EDITORS = new Set(['vim', 'vi', 'nvim', 'ex', 'view', 'gvim', 'mvim', 'vimdiff']);
@@ -242,6 +252,13 @@ export function roleArguments(program: string, args: readonly string[]): RoledAr
         continue;
       }
     }
+    // Per-program refinement: options whose value is a command for that program only
+    // (`split --filter 'cmd'`, `man -P 'pager'`); elsewhere the same names mean something else.
+    if (PROGRAM_CODE_OPTIONS[program]?.includes(name)) {
+      const value = next();
+      if (value !== undefined) roles.push({ role: 'code', value, via: name });
+      continue;
+    }
     // Per-program refinement: tar extracts into its `-C` directory.
     const tarExtractDirectory =
       (program === 'tar' && (name === '-C' || name === '--directory')) ||
@@ -294,6 +311,11 @@ export function roleArguments(program: string, args: readonly string[]): RoledAr
       roles.push({ role: 'path-read', value: inline, via: name });
     else if (!arg.startsWith('-')) operands.push(arg);
   }
+  // Per-program refinement: sed's `w FILE` command and `s///w FILE` flag write FILE.
+  if (program === 'sed' || program === 'gsed')
+    for (const arg of args)
+      for (const match of arg.matchAll(SED_WRITE))
+        roles.push({ role: 'path-written', value: match[1] ?? match[2]!, via: 'sed-w' });
   const last = operands.length - 1;
   const copies =
     WRITES_LAST_OPERAND.has(program) || operands.slice(0, 2).some((operand) => COPY_VERBS.has(operand));
@@ -303,7 +325,8 @@ export function roleArguments(program: string, args: readonly string[]): RoledAr
     const written =
       WRITES_EVERY_OPERAND.has(program) ||
       (copies && position === last && last > 0) ||
-      (WRITES_FIRST_OPERAND.has(program) && position === 0);
+      (WRITES_FIRST_OPERAND.has(program) && position === 0) ||
+      (WRITES_SECOND_OPERAND.has(program) && position === 1);
     roles.push({ role: written ? 'path-written' : 'path-read', value: operand, via: '' });
   });
   return roles;

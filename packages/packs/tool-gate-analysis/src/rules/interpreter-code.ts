@@ -16,7 +16,7 @@ const SHELL_OUT =
 const DELETES =
   /\b(rmtree|os\.remove|os\.unlink|os\.rmdir|os\.removedirs|\.unlink\(|\.rmdir\(|unlinkSync|rmSync|rmdirSync|fs\.rm\b|fs\.unlink\b|fs\.promises\.rm|fsPromises\.rm|rm_rf|rm_r\b|FileUtils\.rm|FileUtils\.remove|File\.delete|Dir\.rmdir|remove_tree|\bunlink\b|removeSync|emptyDirSync|\.truncate\()/;
 const WRITES =
-  /\bopen\([^)]*['"][wa]\+?b?['"]|writeFileSync|appendFileSync|fs\.writeFile|File\.write|write_text|write_bytes|IO\.write|file_put_contents/;
+  /\bopen\([^)]*['"][wa]\+?b?['"]|\bopen\s*\(?[^)\n]*['"](?:>>?|\+[<>])|writeFileSync|appendFileSync|fs\.writeFile|File\.write|write_text|write_bytes|IO\.write|file_put_contents/;
 const NETWORK =
   /\b(requests\.(?:post|put|patch|get)|urllib\.request|urlopen|http\.client|httpx|aiohttp|fetch\(|axios|https?\.request|Net::HTTP|LWP::|HTTP::Tiny|IO::Socket|socket\.socket|socket\.create_connection|net\.connect|net\.createConnection|TCPSocket|curl_exec|dns\.resolver|gethostbyname)/;
 const SOCKET_SHELL =
@@ -156,7 +156,10 @@ const HOME_SPELLINGS =
 
 function pathLiterals(code: string): string[] {
   const paths: string[] = [];
-  for (const match of code.matchAll(/(['"])((?:~|\/|\.{1,2}\/|\$HOME)[^'"\n]*)\1/g)) paths.push(match[2]!);
+  // Perl's `$ENV{HOME}` and Ruby's `Dir.home + "/x"` name the home like `$HOME` does.
+  const spelled = code.replace(/\$ENV\{HOME\}/g, '$HOME').replace(/\bDir\.home\s*\+\s*(['"])/g, '$1$HOME');
+  for (const match of spelled.matchAll(/(['"])(?:>>?|\+?[<>])?((?:~|\/|\.{1,2}\/|\$HOME)[^'"\n]*)\1/g))
+    paths.push(match[2]!);
   if (HOME_SPELLINGS.test(code)) paths.push('~');
   return paths;
 }
