@@ -161,7 +161,11 @@ function analyseWrite(context: FileToolContext): FileToolAnalysis {
       const paths = [...patch.matchAll(/^\*\*\* (?:Add|Update|Delete) File: (.+)$/gm)].map((match) =>
         match[1]!.trim(),
       );
-      const findings = paths.flatMap((each) => judgeWriteTarget(context, each, ''));
+      // Principle 5: each file's `+` lines are what the patch inserts and its `-` lines what it
+      // removes, judged as an Edit of that file would be.
+      const findings = patchFiles(patch).flatMap((file) =>
+        judgeWriteTarget(context, file.path, file.inserted, file.removed),
+      );
       if (/^\*\*\* Delete File:/m.test(patch))
         findings.push({ code: 'tool.patch.deletes-file', destructive: RISK.low });
       return {
@@ -175,7 +179,13 @@ function analyseWrite(context: FileToolContext): FileToolAnalysis {
       ],
     };
   }
-  const content = [text(context.args.content), text(context.args.new_string), text(context.args.new_str)]
+  // NotebookEdit's `new_source` is a cell's code.
+  const content = [
+    text(context.args.content),
+    text(context.args.new_string),
+    text(context.args.new_str),
+    text(context.args.new_source),
+  ]
     .concat(
       Array.isArray(context.args.edits)
         ? context.args.edits.map((edit) => text((edit as Record<string, unknown>)?.new_string))
@@ -194,6 +204,22 @@ function analyseWrite(context: FileToolContext): FileToolAnalysis {
     .filter((value) => value !== undefined)
     .join('\n');
   return { findings: judgeWriteTarget(context, path, content, removed), path };
+}
+
+/** The files of a Codex patch (`*** Add File:`, `*** Update File:`, `*** Delete File:`) with their `+` and `-` lines. */
+function patchFiles(patch: string): { path: string; inserted: string; removed: string }[] {
+  const files: { path: string; inserted: string[]; removed: string[] }[] = [];
+  for (const line of patch.split('\n')) {
+    const header = /^\*\*\* (?:Add|Update|Delete) File: (.+)$/.exec(line);
+    if (header !== null) files.push({ path: header[1]!.trim(), inserted: [], removed: [] });
+    else if (line.startsWith('+')) files.at(-1)?.inserted.push(line.slice(1));
+    else if (line.startsWith('-')) files.at(-1)?.removed.push(line.slice(1));
+  }
+  return files.map((file) => ({
+    path: file.path,
+    inserted: file.inserted.join('\n'),
+    removed: file.removed.join('\n'),
+  }));
 }
 
 function judgeWriteTarget(context: FileToolContext, path: string, content: string, removed = ''): Finding[] {

@@ -40,7 +40,11 @@ const SHELL_FILE = /\.(sh|bash|zsh|ksh|command)$|(^|\/)\.envrc$|(^|\/)(Makefile|
 const MAKEFILE = /(^|\/)(Makefile|makefile|GNUmakefile)$|\.mk$/;
 const REQUIREMENTS_FILE = /(^|\/)(requirements|constraints)[\w.-]*\.(txt|in)$/;
 const DOCKERFILE = /(^|\/)(Dockerfile|Containerfile)([.-][\w.-]+)?$|\.dockerfile$/i;
-const CODE_FILE = /\.(js|mjs|cjs|jsx|ts|tsx|py|rb|go|php|java|kt|cs|rs|pl|lua|swift|scala|ex|exs)$/;
+const CODE_FILE = /\.(js|mjs|cjs|jsx|ts|tsx|py|ipynb|rb|go|php|java|kt|cs|rs|pl|lua|swift|scala|ex|exs)$/;
+/** Directories whose executables tools run for the project (npm scripts, a virtual environment). */
+const TOOL_BIN = /(^|\/)(node_modules\/\.bin|\.?venv\/bin|\.tox\/[^/]+\/bin|vendor\/bin)\//;
+/** A file that names its interpreter: a shell shebang makes it a shell script whatever its name. */
+const SHELL_SHEBANG = /^#!\s*\/(?:usr\/)?(?:local\/)?bin\/(?:env\s+)?(?:ba|z|da|k)?sh\b/;
 const AGENT_SETTINGS =
   /(^|\/)(\.claude\/settings(\.local)?\.json|\.gemini\/settings\.json|\.codex\/config\.toml|\.cursor\/[^/]+\.json|\.mcp\.json)$/;
 /** Files whose shell runs without anyone invoking it (start-up, hooks, schedulers, direnv). */
@@ -59,14 +63,18 @@ export function judgeInsertedContent(input: InsertedContent): Finding[] {
     return [{ code: 'content.too-long', uncertain: true, destructive: RISK.askLow }];
   const findings: Finding[] = [];
   const kind = persistenceKind(path);
-  const runsUnasked = (kind !== undefined && RUNS_UNASKED.has(kind)) || /(^|\/)\.envrc$/.test(path);
+  // Tools run what their own bin directories hold (`npm run build` runs node_modules/.bin/tsc): a
+  // file written there by hand runs later, unasked.
+  const runsUnasked =
+    (kind !== undefined && RUNS_UNASKED.has(kind)) || /(^|\/)\.envrc$/.test(path) || TOOL_BIN.test(path);
   if (kind === 'ci-workflow') findings.push(...judgeWorkflow(input));
   else if (MAKEFILE.test(path))
     // A makefile's shell is its recipe lines (tab-indented); targets and variables are make's.
     findings.push(...judgeShellText(recipeLines(inserted), input, false));
-  else if (SHELL_FILE.test(path) || runsUnasked)
+  else if (SHELL_FILE.test(path) || runsUnasked || SHELL_SHEBANG.test(inserted))
     findings.push(...judgeShellText(inserted, input, runsUnasked));
-  if (CODE_FILE.test(path) || SHELL_FILE.test(path)) findings.push(...judgeCode(input));
+  if (CODE_FILE.test(path) || SHELL_FILE.test(path) || SHELL_SHEBANG.test(inserted))
+    findings.push(...judgeCode(input));
   if (AGENT_SETTINGS.test(path)) findings.push(...judgeAgentSettings(input));
   if (LOCKFILE.test(path)) {
     const before = new Set(foreignSourceHosts(removed));

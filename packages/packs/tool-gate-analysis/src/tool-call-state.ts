@@ -95,7 +95,10 @@ export function readToolCallState(
 
 /** The shell command of a shell tool call, in any host's spelling (`command` may be an argv array). */
 export function shellCommandOf(args: Record<string, unknown>): string | undefined {
-  const command = args.command ?? args.cmd;
+  // Codex's local shell call nests its argv in an action: `{ action: { type: 'exec', command } }`.
+  const action =
+    typeof args.action === 'object' && args.action !== null ? (args.action as Record<string, unknown>) : {};
+  const command = args.command ?? args.cmd ?? action.command;
   if (typeof command === 'string') return command;
   if (Array.isArray(command) && command.every((part) => typeof part === 'string')) {
     const argv = command as string[];
