@@ -1,4 +1,5 @@
 import { runsMiner } from './code-hazards.js';
+import { environmentChangeFinding } from './environment-change.js';
 import type { Finding } from './finding.js';
 import { isDefaultRegistryHost, SOURCE_SETTING } from './package-source.js';
 import { classifyPath } from './path-scope.js';
@@ -604,6 +605,8 @@ function judgeTransportTrust(scope: CommandScope, setting: { key: string; value:
 /** Principle 2: a command carried in an environment variable is code. */
 function judgeEnvironment(scope: CommandScope, name: string, value: string): void {
   if (environmentWeakensTransportTrust(name, value)) scope.add(transportTrustFinding(`$${name}`));
+  const change = environmentChangeFinding(name, value);
+  if (change !== undefined) scope.add(change);
   // Known command-holding variables, and any variable whose value is shaped like a command
   // (`BROWSER="sh -c …"`, `X="a | b"`): a program may run it.
   if (

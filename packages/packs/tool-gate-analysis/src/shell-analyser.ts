@@ -1,5 +1,6 @@
 import { parseBash } from './bash-parser.js';
 import { judgeCommand } from './command-judge.js';
+import { environmentChangeFinding } from './environment-change.js';
 import { type Finding, FindingSet } from './finding.js';
 import { classifyPath } from './path-scope.js';
 import { judgeRedirect } from './redirect-judge.js';
@@ -185,6 +186,13 @@ function walk(node: ShellNode, state: WalkState, depth: number, variables: Shell
     case 'function_definition':
       judgeFunction(node, state);
       break;
+    case 'unset_command':
+      // `unset HISTFILE`: the session's history is no longer kept.
+      for (const child of node.namedChildren) {
+        const change = child === null ? undefined : environmentChangeFinding(child.text, undefined);
+        if (change !== undefined) state.findings.add(change);
+      }
+      return;
     case 'command_substitution': {
       // Bash reads `$(< file)` as `$(cat file)`: the file's contents become the word.
       const children = node.namedChildren.filter((child) => child !== null);
@@ -219,6 +227,8 @@ function assign(node: ShellNode, state: WalkState, depth: number, variables: She
   if (name === null) return;
   if (value === null) {
     variables.set(name.text, '');
+    const change = environmentChangeFinding(name.text, '');
+    if (change !== undefined) state.findings.add(change);
     return;
   }
   // The analysis splits words as the default IFS does; a script that sets its own splits them in
@@ -229,6 +239,8 @@ function assign(node: ShellNode, state: WalkState, depth: number, variables: She
   // `export NODE_TLS_REJECT_UNAUTHORIZED=0`: every later command of the call downloads unchecked.
   if (environmentWeakensTransportTrust(name.text, evaluated.text))
     state.findings.add(transportTrustFinding(`$${name.text}`));
+  const change = environmentChangeFinding(name.text, evaluated.text);
+  if (change !== undefined) state.findings.add(change);
   if (MKTEMP.test(value.text)) variables.set(name.text, MKTEMP_PATH);
   else if (evaluated.dynamic) variables.delete(name.text);
   else variables.set(name.text, evaluated.text);

@@ -155,6 +155,22 @@ const permissions: CommandRule = (scope) => {
   const parsed = parseOptions(scope.command.args, new Set(['--reference', '--from']));
   const recursive = hasFlag(parsed, '-R', '--recursive');
   const targets = parsed.operands.slice(1);
+  // The set-user-ID or set-group-ID bit makes a program run with its owner's rights, whoever starts
+  // it: made on a copy of a shell or on a root-owned file, it is a way to root (privilege escalation).
+  const mode = program === 'chmod' ? (parsed.operands[0] ?? '') : '';
+  // Symbolic `u+s`, `g=s`, `+s`; octal with the 4000 (set-user-ID) or 2000 (set-group-ID) bit.
+  const setsId = /(^|,)[ugoa]*[+=][rwxXt]*s/.test(mode) || /^0?[2-7][0-7]{3}$/.test(mode);
+  /^[ugoa]*[+=][rwxXt]*s/.test(mode) ||
+    /(^|,)[ugoa]*[+=][^,]*s/.test(mode) ||
+    (/^[0-7]?[2-7][0-7]{3}$/.test(mode) && /^[0-7]?[2367]/.test(mode.padStart(5, '0').slice(1)));
+  for (const target of setsId ? targets : []) {
+    const path = scope.path(target);
+    scope.add({
+      code: `shell.chmod.set-id:${path.normalised}`,
+      destructive: path.scope === 'workspace' || path.scope === 'temp' ? RISK.askHigh : RISK.deny,
+      onTask: 0.1,
+    });
+  }
   for (const target of targets) {
     const path = scope.path(target);
     let severity: number;
@@ -213,6 +229,12 @@ const copyOrMove: CommandRule = (scope) => {
 
 /** Programs that only create: judged by where they create (persistence, system places). */
 const creating: CommandRule = (scope) => {
+  // `touch -d 2020-01-01 file`, `-t`, `-r ref`: a backdated file hides when it changed.
+  if (
+    scope.command.program === 'touch' &&
+    scope.command.args.some((arg) => /^(-[dtr]|--date|--reference)(=|$)/.test(arg))
+  )
+    scope.add({ code: 'tamper.touch-times', destructive: RISK.askLow, uncertain: true, onTask: 0.3 });
   const parsed = parseOptions(scope.command.args, new Set(['-m', '--mode']));
   for (const operand of parsed.operands) {
     const path = scope.path(operand);
