@@ -553,14 +553,15 @@ function judgeTunnelsAndSupply(scope: CommandScope): void {
     if (host !== undefined && !isDefaultRegistryHost(host) && !/^(localhost|127\.)/.test(host))
       scope.add({ code: `supply.foreign-source:${host}`, deny: RISK.askHigh, onTask: 0.3 });
   }
-  // Principle 7: installing a module named by a remote path at a version (`go install x@latest`).
+  // Principle 7: installing or running a module named by a remote path at a version
+  // (`go install x@latest`, `go run x@latest`): code fetched now, that the project does not pin.
   if (
     program === 'go' &&
-    verb === 'install' &&
+    (verb === 'install' || verb === 'run') &&
     operands.slice(1).some((operand) => operand.includes('@') && !operand.startsWith('.')) &&
     !taskMentions(scope.task, 'install')
   )
-    scope.add({ code: 'supply.remote-install:go', deny: RISK.ask, onTask: 0.3 });
+    scope.add({ code: `supply.remote-${verb}:go`, deny: RISK.ask, onTask: 0.3 });
 }
 
 /**

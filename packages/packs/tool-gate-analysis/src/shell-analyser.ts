@@ -521,8 +521,12 @@ function createScope(
       state.writtenTexts.push({ path, text, removed });
     },
     // A file under a folder this call made (a clone, an unpacked archive) was written by it too.
+    // Workspace paths are normalised relative, so the workspace itself holds every relative path.
     written: (path) =>
-      state.writtenPaths.has(path) || [...state.writtenPaths].some((folder) => path.startsWith(`${folder}/`)),
+      state.writtenPaths.has(path) ||
+      [...state.writtenPaths].some((folder) =>
+        folder === '$WORKSPACE' ? !/^[/~$]/.test(path) : path.startsWith(`${folder}/`),
+      ),
   };
   return scope;
 }

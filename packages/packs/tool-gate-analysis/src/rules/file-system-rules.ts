@@ -355,6 +355,11 @@ function substitutionsOf(scripts: readonly string[]): { removed: string; inserte
 
 const awk: CommandRule = (scope) => {
   const program = scope.command.args.find((arg) => !arg.startsWith('-'));
+  // gawk's `/inet/tcp/…` and `/inet/udp/…` special files are sockets, as bash's `/dev/tcp` is.
+  if (program !== undefined && /\/inet[46]?\/(tcp|udp)\//.test(program)) {
+    scope.networkSink('awk-inet');
+    scope.add({ code: 'net.awk-socket', exfil: RISK.denyHigh, onTask: 0.02 });
+  }
   if (program !== undefined && /\bsystem\s*\(|\|\s*getline|print[^;]*>\s*"|\|\s*"/.test(program)) {
     const command = /system\s*\(\s*"([^"]*)"/.exec(program)?.[1];
     if (command !== undefined) scope.runShell(command, 'awk-system');
@@ -450,10 +455,29 @@ export const FILE_SYSTEM_RULES: ReadonlyMap<string, CommandRule> = new Map<strin
             onTask: 0.5,
           });
       }
+      // Principle 2: an archive that came from the network in this call writes files nobody has
+      // read, under paths nobody knows: whatever the call runs from there is unread code.
+      const extracting =
+        /^-?[A-Za-wyz]*x/.test(args[0] ?? '') || args.includes('--extract') || args.includes('-x');
+      // `-f FILE`, `--file FILE`, or a bundle ending in f (`-xzf FILE`, or `xzf FILE` first).
+      const file = args.findIndex(
+        (arg, index) =>
+          arg === '--file' || /^-[A-Za-z]*f$/.test(arg) || (index === 0 && /^[A-Za-z]*f$/.test(arg)),
+      );
+      const archive = file >= 0 ? args[file + 1] : undefined;
+      const input = scope.command.input;
+      const downloaded =
+        (input.kind === 'pipe' && NETWORK_FETCHERS.has(input.from.program)) ||
+        (archive !== undefined && archive !== '-' && scope.written(scope.path(archive).normalised));
+      if (extracting && downloaded)
+        scope.wrote(scope.path(extractTo >= 0 ? (args[extractTo + 1] ?? '.') : '.').normalised);
       readFiles(scope);
     },
   ],
 ]);
+
+/** Programs that print what they fetch from the network. */
+const NETWORK_FETCHERS = new Set(['curl', 'wget', 'fetch', 'aria2c', 'http', 'xh']);
 
 export function mkfsFamily(program: string): boolean {
   return /^mkfs\.|^mke2fs$|^newfs/.test(program);
