@@ -6,7 +6,7 @@ import { classifyPath } from './path-scope.js';
 import { persistenceFinding, persistenceKind } from './persistence-target.js';
 import { READ_ONLY_PROGRAMS } from './program-catalog.js';
 import { RISK } from './risk-scale.js';
-import { isCredentialPath, isKeyMaterialPath, isSecretVariableName } from './secret-source.js';
+import { isCredentialPath, isKeyMaterialPath, isSecretVariableName, SECRET_SHAPE } from './secret-source.js';
 import type { CommandScope } from './shell-command.js';
 import { taskMentions } from './task-scope.js';
 import {
@@ -38,6 +38,10 @@ export interface RoledArgument {
  * Principle 1: an output option of any program writes where it names (`-o`, `--output`,
  * `-out`, `--result-file`, `-fprintf`, `--junit-xml`, …).
  */
+/** Programs whose first pattern argument is what they search for. */
+const SEARCH_PROGRAMS = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'zgrep', 'ugrep']);
+/** Single-dash long options that name a file read, as OpenSSL and keytool spell them. */
+const INPUT_OPTION = /^(-in|-inkey|-CAkey|-signkey|-certfile|-keystore|-srckeystore)$/;
 const OUTPUT_OPTION =
   /^(-o|-O|-out|--out|-keyout|-fprint0?|-fprintf|-fls|--[a-z-]*(output|outfile|out-file|output-file|output-dir|output-directory|outdir|out-dir|result-file|report-file|log-file|junit-?xml|junitxml|dump-to|save-to|write-to|output-document|target-directory))$/i;
 
@@ -260,6 +264,12 @@ export function roleArguments(program: string, args: readonly string[]): RoledAr
       if (value !== undefined) roles.push({ role: 'code', value, via: name });
       continue;
     }
+    // OpenSSL-style input options name the file read (`-in cert.p12`, `-inkey key.pem`).
+    if (INPUT_OPTION.test(name)) {
+      const value = next();
+      if (value !== undefined) roles.push({ role: 'path-read', value, via: name });
+      continue;
+    }
     // Per-program refinement: tar extracts into its `-C` directory.
     const tarExtractDirectory =
       (program === 'tar' && (name === '-C' || name === '--directory')) ||
@@ -403,6 +413,20 @@ export function judgeArguments(scope: CommandScope): void {
   // A miner gives the machine's work to someone else, whatever starts it.
   if (runsMiner(program, args)) scope.add({ code: 'proc.miner', destructive: RISK.denyHigh, onTask: 0.02 });
   for (const { name, value } of scope.command.environment ?? []) judgeEnvironment(scope, name, value);
+  // A search for a live secret's shape (a key header, a token prefix) prints the secrets it finds.
+  if (SEARCH_PROGRAMS.has(program) || (program === 'git' && args[0] === 'grep')) {
+    const pattern = args.find((arg) => SECRET_SHAPE.test(arg));
+    if (pattern !== undefined) {
+      scope.secretSource(`search:${pattern}`);
+      scope.add({ code: `secret.harvest-pattern:${program}`, exfil: RISK.ask, onTask: 0.2 });
+    }
+  }
+  // A query that selects a container's environment (`.Config.Env`, `{{.Config.Env}}`) reads the
+  // secrets a container is given.
+  if (args.some((arg) => /\.Config\.Env\b/.test(arg))) {
+    scope.secretSource('container-environment');
+    scope.add({ code: 'secret.container-environment', exfil: RISK.ask, onTask: 0.3 });
+  }
   const metadataOnly =
     METADATA_ONLY.has(program) ||
     (program === 'find' && !args.some((arg) => /^-(exec|execdir|ok|okdir|fprintf|fprint0?|fls)$/.test(arg)));

@@ -11,6 +11,7 @@ import {
   isCloudMetadataHost,
   isCredentialPath,
   isLocalControlPlanePort,
+  SECRET_SHAPE,
   secretLiteralKind,
   urlCarriesSecret,
 } from './secret-source.js';
@@ -118,8 +119,7 @@ function analyseRead(context: FileToolContext): FileToolAnalysis {
 }
 
 /** What a search for secrets looks for: key headers, token prefixes, the names of secrets. */
-const SECRET_SIGNATURE =
-  /PRIVATE KEY|BEGIN [A-Z ]*KEY|AKIA|ASIA\[|gh[pousr]_|github_pat|xox[abprs]|sk_live|sk-|secret|passw(or)?d|token|api[-_]?key|credential/i;
+const SECRET_SIGNATURE = /secret|passw(or)?d|token|api[-_]?key|credential/i;
 
 /**
  * Grep and Glob read what they search. Principle 1: where they search is a path argument like any
@@ -144,7 +144,10 @@ function analyseSearch(context: FileToolContext): FileToolAnalysis {
     const { scope } = classifyPath(root, context.cwd);
     return scope === 'home' || scope === 'system' || scope === 'unknown';
   });
-  if (outside && pattern !== undefined) {
+  // A search for a live secret's shape (a key header, a token prefix) prints secrets wherever it runs.
+  if (pattern !== undefined && SECRET_SHAPE.test(pattern))
+    findings.push({ code: `secret.harvest-pattern:${kind}`, exfil: RISK.ask, onTask: 0.2 });
+  else if (outside && pattern !== undefined) {
     const credentialGlob = context.canonical === 'Glob' && isCredentialPath(pattern.replace(/[*?]/g, ''));
     if (SECRET_SIGNATURE.test(pattern) || credentialGlob)
       findings.push({ code: `secret.harvest-pattern:${kind}`, exfil: RISK.ask, onTask: 0.2 });

@@ -35,7 +35,7 @@ const MOUNTED_AND_WALLET_KEYS: readonly RegExp[] = [
  * clients' passwords, FileZilla's saved servers).
  */
 const LOGGED_IN_CLIENT_STATE =
-  /(^|\/)\.config\/(hub|glab-cli|doctl|rclone|netlify|heroku|configstore|ngrok|stripe|op|gopass|sentry|snyk|railway|fly|filezilla)(\/|$)|(^|\/)\.(vercel|wrangler|fly|netlify|ngrok2|railway|pulumi|oci)\/|(^|\/)\.(terraformrc|sentryclirc|msmtprc|fetchmailrc|dockercfg|vault-token)$|(^|\/)\.gradle\/gradle\.properties$/;
+  /(^|\/)\.config\/(gh|hub|glab-cli|doctl|rclone|netlify|heroku|configstore|ngrok|stripe|op|gopass|sentry|snyk|railway|fly|filezilla)(\/|$)|(^|\/)\.(vercel|wrangler|fly|netlify|ngrok2|railway|pulumi|oci)\/|(^|\/)\.(terraformrc|sentryclirc|msmtprc|fetchmailrc|dockercfg|vault-token)$|(^|\/)\.gradle\/gradle\.properties$/;
 
 const CREDENTIAL_PATH_PATTERNS: readonly RegExp[] = [
   ...MOUNTED_AND_WALLET_KEYS,
@@ -88,6 +88,13 @@ const KEY_MATERIAL_PATTERNS: readonly RegExp[] = [
   /(^|\/)Library\/Keychains\//,
   ...BROWSER_SESSION_STORES,
 ];
+
+/**
+ * What a live secret looks like (a private key's header, a cloud or service token's prefix). A
+ * search for one, anywhere, prints the secrets it finds.
+ */
+export const SECRET_SHAPE =
+  /PRIVATE KEY|BEGIN [A-Z ]*KEY|\bAKIA|\bASIA|gh[pousr]_|github_pat_|xox[abprs]-|sk_live_|rk_live_|sk-(proj-|ant-)?[A-Za-z0-9]|AIza|glpat-|npm_[A-Za-z0-9]/;
 
 /** Cloud instance metadata services: they hand out the instance's credentials to any local caller. */
 const METADATA_HOSTS =

@@ -186,6 +186,21 @@ function walk(node: ShellNode, state: WalkState, depth: number, variables: Shell
     case 'function_definition':
       judgeFunction(node, state);
       break;
+    case 'declaration_command': {
+      // `export -p`, `declare -x`, `typeset -p` with no names print every variable the shell
+      // exports: the whole environment, secrets included, as `env` does.
+      const children = node.namedChildren.filter((child) => child !== null);
+      if (
+        children.length > 0 &&
+        children.every((child) => child.type === 'word' && /^-[px]+$/.test(child.text))
+      ) {
+        const keyword = node.text.trim().split(/\s+/)[0] ?? 'export';
+        state.secretSources.push(keyword);
+        state.findings.add({ code: `secret.environment-dump:${keyword}`, exfil: RISK.low });
+        return;
+      }
+      break;
+    }
     case 'unset_command':
       // `unset HISTFILE`: the session's history is no longer kept.
       for (const child of node.namedChildren) {

@@ -1,3 +1,4 @@
+import { environmentChangeFinding } from '../environment-change.js';
 import { RISK } from '../risk-scale.js';
 import { isSecretVariableName } from '../secret-source.js';
 import type { CommandRule, CommandScope } from '../shell-command.js';
@@ -580,12 +581,17 @@ export const DEVELOPMENT_RULES: ReadonlyMap<string, CommandRule> = new Map<strin
   [
     'set',
     (scope) => {
-      if (scope.command.args.length === 0) {
+      const args = scope.command.args;
+      if (args.length === 0) {
         scope.secretSource('set');
         scope.add({ code: 'secret.environment-dump:set', exfil: RISK.low });
       }
+      // `set +o history`: the session's history is no longer kept.
+      if (args.some((arg, index) => arg === '+o' && args[index + 1] === 'history'))
+        scope.add(environmentChangeFinding('HISTFILE', undefined)!);
     },
   ],
+
   [
     'security',
     (scope) => {

@@ -18,11 +18,11 @@ const DELETES =
 const WRITES =
   /\bopen\([^)]*['"][wa]\+?b?['"]|\bopen\s*\(?[^)\n]*['"](?:>>?|\+[<>])|writeFileSync|appendFileSync|fs\.writeFile|File\.write|write_text|write_bytes|IO\.write|file_put_contents/;
 const NETWORK =
-  /\b(requests\.(?:post|put|patch|get)|urllib\.request|urlopen|http\.client|httpx|aiohttp|fetch\(|axios|https?\.request|Net::HTTP|LWP::|HTTP::Tiny|IO::Socket|socket\.socket|socket\.create_connection|net\.connect|net\.createConnection|TCPSocket|curl_exec|dns\.resolver|gethostbyname)/;
+  /\b(requests\.(?:post|put|patch|get)|urllib\.request|urlopen|http\.client|httpx|aiohttp|(?<![\w.])fetch\(|\b(?:window|globalThis|self)\.fetch\(|axios|https?\.request|Net::HTTP|LWP::|HTTP::Tiny|IO::Socket|socket\.socket|socket\.create_connection|net\.connect|net\.createConnection|TCPSocket|curl_exec|dns\.resolver|gethostbyname)/;
 const SOCKET_SHELL =
   /(socket|TCPSocket|IO::Socket|net\.connect)[\s\S]*(pty\.spawn|dup2|\/bin\/(ba)?sh|child_process|spawn\(|exec\()/;
 const ENV_DUMP =
-  /\bos\.environ\b(?!\s*\[|\.get)|\bprocess\.env\b(?!\.|\[)|\bENV\.(to_h|each|to_a)|%ENV\b|\bgetenv\(\)/;
+  /\bos\.environ\b(?!\s*\[|\.get)|\bprocess\.env\b(?!\.|\[)|\bENV\b(?!\s*\[|\.(fetch|key\?|has_key\?|include\?|delete))|%ENV\b|\bgetenv\(\)/;
 const OBFUSCATED =
   /\b(b64decode|base64\.decode|atob|Buffer\.from\([^)]*['"]base64|codecs\.decode|__import__|compile\(|getattr\(|Function\(|unpack\(|pack\(|decode\(['"]hex|fromCharCode|\\x[0-9a-f]{2}\\x)/i;
 /** `eval(…)`, and Perl's and Ruby's `eval EXPR` without parentheses. */

@@ -1,4 +1,3 @@
-import { environmentChangeFinding } from '../environment-change.js';
 import { RISK } from '../risk-scale.js';
 import { isCredentialPath } from '../secret-source.js';
 import type { CommandRule, CommandScope, SimpleCommand } from '../shell-command.js';
@@ -363,15 +362,6 @@ export const SHELL_RULES: ReadonlyMap<string, CommandRule> = new Map<string, Com
   ...SHELL_PROGRAMS.map((name) => [name, shell] as const),
   ...INTERPRETERS.map((name) => [name, interpreter] as const),
   ['eval', (scope) => scope.runShell(scope.command.args.join(' '), 'eval')],
-  // `set +o history`: the session's history is no longer kept (`unset` is parsed as its own node).
-  [
-    'set',
-    (scope) => {
-      const args = scope.command.args;
-      if (args.some((arg, index) => arg === '+o' && args[index + 1] === 'history'))
-        scope.add(environmentChangeFinding('HISTFILE', undefined)!);
-    },
-  ],
   // `trap ACTION SIGNAL…`: the action is shell the shell runs later (on EXIT, on a signal).
   [
     'trap',
