@@ -202,6 +202,7 @@ const READ = new Set([
   'version',
   'health',
   'check',
+  'checks',
   'stats',
   'stat',
   'diff',
