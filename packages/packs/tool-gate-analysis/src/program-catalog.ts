@@ -228,3 +228,6 @@ export const SYSTEM_PROGRAM_NAMES: ReadonlySet<string> = new Set([
   'docker',
   'kubectl',
 ]);
+
+/** Programs that fetch a URL and can print what they fetched: what they pipe on came from the network. */
+export const NETWORK_FETCHERS: ReadonlySet<string> = new Set(['curl', 'wget', 'fetch', 'http', 'xh']);

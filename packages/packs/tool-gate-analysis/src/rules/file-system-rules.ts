@@ -2,6 +2,7 @@ import { judgeFileRead } from '../file-read-judge.js';
 import { literalOutput } from '../literal-output.js';
 import { scopeSeverity } from '../path-scope.js';
 import { persistenceFinding } from '../persistence-target.js';
+import { NETWORK_FETCHERS } from '../program-catalog.js';
 import { RISK } from '../risk-scale.js';
 import { isCredentialPath } from '../secret-source.js';
 import type { CommandRule, CommandScope } from '../shell-command.js';
@@ -475,9 +476,6 @@ export const FILE_SYSTEM_RULES: ReadonlyMap<string, CommandRule> = new Map<strin
     },
   ],
 ]);
-
-/** Programs that print what they fetch from the network. */
-const NETWORK_FETCHERS = new Set(['curl', 'wget', 'fetch', 'aria2c', 'http', 'xh']);
 
 export function mkfsFamily(program: string): boolean {
   return /^mkfs\.|^mke2fs$|^newfs/.test(program);

@@ -1,3 +1,4 @@
+import { NETWORK_FETCHERS } from '../program-catalog.js';
 import { RISK } from '../risk-scale.js';
 import { isCredentialPath } from '../secret-source.js';
 import type { CommandRule, CommandScope, SimpleCommand } from '../shell-command.js';
@@ -63,8 +64,7 @@ function pipedPayload(from: SimpleCommand): Payload {
   }
   if (program === 'cat' && args.length === 0 && from.input.kind === 'document')
     return { kind: 'literal', text: from.input.body };
-  if (program === 'curl' || program === 'wget' || program === 'fetch' || program === 'http')
-    return { kind: 'remote', from: program };
+  if (NETWORK_FETCHERS.has(program)) return { kind: 'remote', from: program };
   const decoding =
     (program === 'base64' && args.some((arg) => /^(-d|--decode|-D)$/.test(arg))) ||
     (program === 'xxd' && args.includes('-r')) ||
