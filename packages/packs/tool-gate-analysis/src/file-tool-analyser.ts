@@ -118,7 +118,7 @@ function analyseRead(context: FileToolContext): FileToolAnalysis {
   return { findings, path };
 }
 
-/** What a search for secrets looks for: key headers, token prefixes, the names of secrets. */
+/** The names of secrets a search outside the workspace looks for (a secret's shape is `SECRET_SHAPE`). */
 const SECRET_SIGNATURE = /secret|passw(or)?d|token|api[-_]?key|credential/i;
 
 /**
@@ -161,12 +161,11 @@ function analyseWrite(context: FileToolContext): FileToolAnalysis {
     // apply_patch (Codex) carries its paths inside the patch text.
     const patch = text(context.args.input) ?? text(context.args.patch);
     if (patch !== undefined) {
-      const paths = [...patch.matchAll(/^\*\*\* (?:Add|Update|Delete) File: (.+)$/gm)].map((match) =>
-        match[1]!.trim(),
-      );
       // Principle 5: each file's `+` lines are what the patch inserts and its `-` lines what it
       // removes, judged as an Edit of that file would be.
-      const findings = patchFiles(patch).flatMap((file) =>
+      const files = patchFiles(patch);
+      const paths = files.map((file) => file.path);
+      const findings = files.flatMap((file) =>
         judgeWriteTarget(context, file.path, file.inserted, file.removed),
       );
       if (/^\*\*\* Delete File:/m.test(patch))
