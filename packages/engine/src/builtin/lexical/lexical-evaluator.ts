@@ -105,8 +105,16 @@ interface Evidence {
  * Each candidate's score depends on the state and that candidate alone, so the softmax over them
  * obeys Luce's choice axiom: removing an option keeps the others' proportions.
  */
-function scoreCandidates(reading: StateReading, candidates: readonly Candidate[]): Evidence {
+function scoreCandidates(
+  reading: StateReading,
+  candidates: readonly Candidate[],
+  { wordlessIsNeutral = false }: { wordlessIsNeutral?: boolean } = {},
+): Evidence {
   const W = reading.weights;
+  // On a scale of valence, a state with no valenced word is neutral (valence 0), which is evidence
+  // for the middle of the scale; elsewhere it is no valence evidence at all.
+  const stateValence =
+    reading.valence.words > 0 || wordlessIsNeutral ? reading.valence.normalised : undefined;
   const codes: string[] = [];
   let abstained = true;
   let bestLexical = 0;
@@ -134,15 +142,15 @@ function scoreCandidates(reading: StateReading, candidates: readonly Candidate[]
     } else {
       closest.push(undefined);
     }
-    if (reading.valence.words > 0) {
+    if (stateValence !== undefined) {
       const target = Math.max(-1, Math.min(1, W.labelValenceScale * candidate.valence));
-      score -= W.valence * (reading.valence.normalised - target) ** 2;
+      score -= W.valence * (stateValence - target) ** 2;
     }
     return score;
   });
-  if (reading.valence.words > 0 && candidates.some((candidate) => candidate.valence !== 0)) {
+  if (stateValence !== undefined && candidates.some((candidate) => candidate.valence !== 0)) {
     abstained = false;
-    codes.push(`valence:${reading.valence.normalised.toFixed(2)}`);
+    codes.push(`valence:${stateValence.toFixed(2)}`);
   }
   codes.push(...bestMatched.map((term) => `term:${term}`));
   // The closest pair of words between the winning candidate and the state, as the meaning evidence.
@@ -546,14 +554,9 @@ function evaluateScore(reading: StateReading, question: Extract<Question, { type
       }));
     }
   }
-  // On a scale whose levels carry valence, a state with no valenced word at all is evidence for
-  // the middle of the scale (a neutral text), not no evidence: "the meeting is at 3pm" is neutral.
-  const onValenceScale = candidates.some((candidate) => candidate.valence !== 0);
-  const scaleReading =
-    onValenceScale && reading.valence.words === 0
-      ? { ...reading, valence: { sum: 0, normalised: 0, words: 1 } }
-      : reading;
-  const evidence = scoreCandidates(scaleReading, candidates);
+  // Levels that carry valence make a scale of valence, on which a state with no valenced word at all
+  // is neutral: "the meeting is at 3pm" is evidence for the middle, not no evidence.
+  const evidence = scoreCandidates(reading, candidates, { wordlessIsNeutral: true });
   const probabilities = evidence.abstained
     ? levels.map(() => 1 / levels.length)
     : distribution(evidence.scores, reading.weights.scoreSharpness);
