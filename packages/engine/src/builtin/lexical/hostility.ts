@@ -59,17 +59,8 @@ const HAND_WRITTEN_PHRASES = [
   'kill you',
 ];
 
-/** Words that address someone: a hostile word in such a text is aimed at a person. */
-const ADDRESS: ReadonlySet<string> = new Set([
-  'you',
-  'your',
-  'youre',
-  'ur',
-  'u',
-  'yours',
-  'yourself',
-  'user',
-]);
+/** Words that address someone (a mention, `@name`, counts too): a hostile word there is aimed at a person. */
+const ADDRESS: ReadonlySet<string> = new Set(['you', 'your', 'youre', 'ur', 'u', 'yours', 'yourself']);
 
 /** At most this many hostile words count: the third insult says little the second did not. */
 const MAX_COUNTED = 3;
