@@ -33,7 +33,7 @@ const FAILURE: ReadonlySet<string> = new Set(
     'failures error errors exception exceptions 500 502 503 504 timeout timeouts unavailable unreachable ' +
     'unresponsive stuck frozen freezing hangs hanging corrupted corruption lost loss losing deleted deleting ' +
     'disappearing disappeared leak leaked leaking breach breached hacked compromised ransomware malware fraud ' +
-    'fraudulent attack attacked vulnerability exploit exploited overheating fire injured injury dying ' +
+    'fraudulent attack attacked vulnerability exploit exploited injured injury dying ' +
     'bleeding unsafe danger dangerous'
   ).split(' '),
 );
@@ -51,7 +51,7 @@ const FAILURE_PHRASES =
 const IMPACT: ReadonlySet<string> = new Set(
   (
     'production prod live all every everyone everybody nobody entire whole customers customer users clients ' +
-    'revenue money orders payments payment payouts payroll checkout billing patients hospital surgeries safety ' +
+    'revenue money orders payments payment payouts payroll checkout billing patients safety ' +
     'security data database servers company team'
   ).split(' '),
 );
@@ -68,7 +68,7 @@ const PRESSURE_PHRASES =
 const CALM: ReadonlySet<string> = new Set(
   (
     'whenever eventually someday typo typos cosmetic idea ideas suggestion suggestions wondering curious thanks ' +
-    'thank minor small little webinar newsletter vacation holiday holidays'
+    'thank minor small little'
   ).split(' '),
 );
 const CALM_PHRASES =
