@@ -627,8 +627,14 @@ function judgeTransportTrust(scope: CommandScope, setting: { key: string; value:
   }
 }
 
-/** Principle 2: a command carried in an environment variable is code. */
-function judgeEnvironment(scope: CommandScope, name: string, value: string): void {
+/** Where an environment setting's findings go: a command's scope, or the analysis of an `export`. */
+export type EnvironmentScope = Pick<CommandScope, 'add' | 'runShell' | 'secretSource'>;
+
+/**
+ * Principle 2: a command carried in an environment variable is code. One judgement for every
+ * spelling of a setting: `NAME=value cmd`, `env NAME=value cmd` and `export NAME=value; cmd`.
+ */
+export function judgeEnvironment(scope: EnvironmentScope, name: string, value: string): void {
   if (environmentWeakensTransportTrust(name, value)) scope.add(transportTrustFinding(`$${name}`));
   const change = environmentChangeFinding(name, value);
   if (change !== undefined) scope.add(change);

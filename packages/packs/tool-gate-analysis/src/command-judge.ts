@@ -63,6 +63,13 @@ export function judgeCommand(outer: CommandScope): void {
       scope.add({ code: `shell.lookalike-program:${program}`, uncertain: true, destructive: RISK.askLow });
       return;
     }
+    const forwardsTo = PROJECT_WRAPPERS.get(base);
+    if (!program.startsWith('/') && forwardsTo !== undefined) {
+      // A project's wrapper for a known tool (`bin/rails`, `./mvnw`, `./manage.py`) passes its
+      // arguments to that tool, so they mean what they mean to the tool.
+      scope.runArgv([forwardsTo, ...command.args], `project-wrapper:${program}`);
+      return;
+    }
     if (!program.startsWith('/')) {
       scope.add({ code: `shell.project-program:${program}`, onTask: 0.85 });
       judgeArguments(scope);
@@ -86,6 +93,20 @@ export function judgeCommand(outer: CommandScope): void {
   if (READ_ONLY_PROGRAMS.has(program)) return;
   judgeProgramWithoutRule(scope);
 }
+
+/**
+ * Conventional project wrappers and the tool each forwards to: Rails binstubs, the Maven and
+ * Gradle wrappers, Django's and Laravel's entry points.
+ */
+const PROJECT_WRAPPERS: ReadonlyMap<string, string> = new Map([
+  ['rails', 'rails'],
+  ['rake', 'rake'],
+  ['bundle', 'bundle'],
+  ['mvnw', 'mvn'],
+  ['gradlew', 'gradle'],
+  ['manage.py', 'manage.py'],
+  ['artisan', 'artisan'],
+]);
 
 /** Programs whose plan, preview or diff subcommand shows a change without making it. */
 const PLANNING_TOOLS = new Set(['terraform', 'tofu', 'terragrunt', 'pulumi', 'cdk', 'cdktf']);

@@ -2,7 +2,7 @@ import { sensitiveReadFinding } from './argument-roles.js';
 import type { Finding } from './finding.js';
 import { judgeInsertedContent } from './inserted-content.js';
 import { classifyPath } from './path-scope.js';
-import { persistenceFinding } from './persistence-target.js';
+import { persistenceFinding, persistenceKind } from './persistence-target.js';
 import { RISK } from './risk-scale.js';
 import { classifyToolName } from './rules/cli-verb.js';
 import { sqlFindings } from './rules/database-rules.js';
@@ -229,7 +229,13 @@ function judgeWriteTarget(context: FileToolContext, path: string, content: strin
   const classified = classifyPath(path, context.cwd);
   const findings: Finding[] = [];
   if (taskForbidsChanges(context.task)) findings.push({ code: `task.forbids-changes:${kind}`, onTask: 0.15 });
-  const persistence = persistenceFinding(classified.normalised, context.task, `tool.${kind}`);
+  // An agent settings file written by a file tool is judged by what the new text says
+  // (inserted-content.ts); a shell command's change to it cannot be read, so only there the
+  // file's kind decides.
+  const persistence =
+    persistenceKind(classified.normalised) === 'agent-settings'
+      ? undefined
+      : persistenceFinding(classified.normalised, context.task, `tool.${kind}`);
   if (persistence !== undefined) findings.push(persistence);
   else if (classified.scope === 'system')
     findings.push({

@@ -23,6 +23,13 @@ const PERSISTENCE_TARGETS: readonly [string, RegExp][] = [
   ['loader-preload', /^\/etc\/ld\.so\.preload$/],
   ['sudoers', /^\/etc\/sudoers(\.d\/|$)/],
   ['git-hook', /(^|\/)\.git\/hooks\//],
+  // The agent's own controls: its settings say what it may do and which hooks watch it, and its
+  // hook scripts run on every tool call. Changing them is changing the agent's oversight.
+  [
+    'agent-settings',
+    /(^|\/)(\.claude\/settings(\.local)?\.json|\.gemini\/settings\.json|\.codex\/config\.toml|\.cursor\/[^/]+\.json|\.mcp\.json)$/,
+  ],
+  ['agent-hook', /(^|\/)\.(claude|gemini|codex|cursor)\/hooks\//],
   ['repo-hook', /(^|\/)\.husky\/[^_]/],
   ['git-config', /(^|\/)\.gitconfig$|(^|\/)\.git\/config$/],
   [
@@ -38,6 +45,8 @@ const TASK_PERMITS: Readonly<Record<string, RegExp>> = {
   'repo-hook': /\b(hooks?|husky|pre-commit|pre-push)\b/i,
   'git-config': /\bgit config(uration)?\b/i,
   'shell-startup': /\b(bashrc|zshrc|shell (config|profile|start-?up)|dotfiles?)\b/i,
+  'agent-settings': /\b(claude|gemini|codex|cursor|mcp|agent settings|permissions?|hooks?)\b/i,
+  'agent-hook': /\b(claude|gemini|codex|cursor|hooks?)\b/i,
 };
 
 /**

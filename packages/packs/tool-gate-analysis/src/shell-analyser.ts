@@ -1,5 +1,6 @@
 import { parseBash } from './bash-parser.js';
 import { judgeCommand } from './command-judge.js';
+import { judgeEnvironment } from './argument-roles.js';
 import { environmentChangeFinding } from './environment-change.js';
 import { type Finding, FindingSet } from './finding.js';
 import { classifyPath } from './path-scope.js';
@@ -199,7 +200,12 @@ function walk(node: ShellNode, state: WalkState, depth: number, variables: Shell
         state.findings.add({ code: `secret.environment-dump:${keyword}`, exfil: RISK.low });
         return;
       }
-      break;
+      const exported = exports(node);
+      for (const child of children) {
+        if (child.type === 'variable_assignment') assign(child, state, depth, variables, exported);
+        else walk(child, state, depth, variables);
+      }
+      return;
     }
     case 'unset_command':
       // `unset HISTFILE`: the session's history is no longer kept.
@@ -236,7 +242,13 @@ const MKTEMP =
   /^"?(?:\$\(|`)\s*mktemp(?:\s+-(?:d|u|q|t|-directory|-quiet|-dry-run))*(?:\s+[^\s/$`()"-][^\s/$`()"]*)?\s*(?:\)|`)"?$/;
 const MKTEMP_PATH = '/tmp/tmp.mktemp';
 
-function assign(node: ShellNode, state: WalkState, depth: number, variables: ShellVariables): void {
+function assign(
+  node: ShellNode,
+  state: WalkState,
+  depth: number,
+  variables: ShellVariables,
+  exported = false,
+): void {
   const name = node.childForFieldName('name');
   const value = node.childForFieldName('value');
   if (name === null) return;
@@ -251,16 +263,37 @@ function assign(node: ShellNode, state: WalkState, depth: number, variables: She
   if (name.text === 'IFS')
     state.findings.add({ code: 'shell.ifs-changed', uncertain: true, destructive: RISK.askLow });
   const evaluated = evaluateWord(value, variables);
-  // `export NODE_TLS_REJECT_UNAUTHORIZED=0`: every later command of the call downloads unchecked.
-  if (environmentWeakensTransportTrust(name.text, evaluated.text))
-    state.findings.add(transportTrustFinding(`$${name.text}`));
-  const change = environmentChangeFinding(name.text, evaluated.text);
-  if (change !== undefined) state.findings.add(change);
+  if (exported) {
+    // `export LD_PRELOAD=…; npm test`: every later command of the call inherits the setting, as
+    // `LD_PRELOAD=… npm test` gives it to one; both are judged the same way.
+    judgeEnvironment(
+      {
+        add: (finding) => state.findings.add(finding),
+        runShell: (source) => analyseSource(source, state, depth + 1, new Map(variables)),
+        secretSource: (what) => state.secretSources.push(what),
+      },
+      name.text,
+      evaluated.text,
+    );
+  } else {
+    // `NODE_TLS_REJECT_UNAUTHORIZED=0` on its own line: later commands of the call download
+    // unchecked once it is exported, and it usually is.
+    if (environmentWeakensTransportTrust(name.text, evaluated.text))
+      state.findings.add(transportTrustFinding(`$${name.text}`));
+    const change = environmentChangeFinding(name.text, evaluated.text);
+    if (change !== undefined) state.findings.add(change);
+  }
   if (MKTEMP.test(value.text)) variables.set(name.text, MKTEMP_PATH);
   else if (evaluated.dynamic) variables.delete(name.text);
   else variables.set(name.text, evaluated.text);
   // The value itself may run commands: `x=$(rm -rf /)`.
   walk(value, state, depth, variables);
+}
+
+/** `export …`, `declare -x …`, `typeset -x …`: the assignments in it reach child processes. */
+function exports(declaration: ShellNode): boolean {
+  const words = declaration.text.trim().split(/\s+/);
+  return words[0] === 'export' || words.slice(1).some((word) => /^-[a-z]*x[a-z]*$/.test(word));
 }
 
 function walkPipeline(

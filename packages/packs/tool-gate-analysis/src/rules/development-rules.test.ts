@@ -52,10 +52,18 @@ describe('development tools', () => {
     'npm install -g typescript',
     'pip install requests',
     'npx unknown-tool',
-    'alembic downgrade base',
+    'alembic downgrade -1',
   ])('%j is asked', (command) => {
     expect(answersFor(command).disposition.choice).toBe('ask');
   });
+
+  // Undoing every migration drops every table they made, as `prisma migrate reset` does.
+  it.each(['alembic downgrade base', 'npx sequelize-cli db:migrate:undo:all', 'npx knex migrate:rollback --all'])(
+    '%j is denied',
+    (command) => {
+      expect(answersFor(command).disposition.choice).toBe('deny');
+    },
+  );
 });
 
 // Held-out batch 16 asked `npm install lodash@4.17.21` for the task "Bump lodash to 4.17.21.".

@@ -280,14 +280,34 @@ const systemPackageManager: CommandRule = (scope) => {
  * (`prisma migrate reset`, `rails db:drop`, `manage.py flush`, `flyway clean`).
  */
 const MIGRATION_DESTRUCTIVE =
-  /^(drop|reset|flush|purge|destroy|delete|wipe|clean|nuke|truncate|fresh|refresh)$/;
+  /^(drop|reset|flush|purge|destroy|delete|wipe|clean|nuke|truncate|fresh|refresh|replant)$/;
 const MIGRATION_REVERSING = /^(rollback|down|downgrade|undo|revert|redo)$/;
 const MIGRATION_DESTRUCTIVE_FLAGS = /^--(force-reset|accept-data-loss|drop|drop-database|reset)(=.*)?$/;
+/** Targets of a reversal that undo every migration, so every table goes (`downgrade base`). */
+const REVERSE_EVERYTHING = /^(base|zero|0|all|--all|--to=0|--target=0)$/;
+
+/** `db:schema:load`, `dropAll`, `flywayClean`: the words of a subcommand, lower case. */
+function subcommandParts(word: string): string[] {
+  return word
+    .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+    .toLowerCase()
+    .split(/[:._-]/)
+    .filter((part) => part !== '');
+}
 
 export function judgeMigrationTool(scope: CommandScope, tool: string, args: readonly string[]): void {
   const words = args.filter((arg) => !arg.startsWith('-')).slice(0, 3);
-  const parts = words.flatMap((word) => word.toLowerCase().split(/[:._-]/));
+  const parts = words.flatMap(subcommandParts);
+  // Loading a schema file replaces the tables it names, with their rows (`rails db:schema:load`).
+  const loadsSchema = parts.some(
+    (part, index) => (part === 'schema' || part === 'structure') && parts[index + 1] === 'load',
+  );
+  const reversesEverything =
+    parts.some((part) => MIGRATION_REVERSING.test(part)) &&
+    [...parts, ...args.map((arg) => arg.toLowerCase())].some((word) => REVERSE_EVERYTHING.test(word));
   if (
+    loadsSchema ||
+    reversesEverything ||
     parts.some((part) => MIGRATION_DESTRUCTIVE.test(part)) ||
     args.some((arg) => MIGRATION_DESTRUCTIVE_FLAGS.test(arg))
   ) {
@@ -304,6 +324,33 @@ export function judgeMigrationTool(scope: CommandScope, tool: string, args: read
     });
   } else scope.add({ code: `dev.${tool}`, onTask: 0.85 });
 }
+
+/**
+ * Build tools run migration plugins as goals or tasks (`mvn flyway:clean`, `gradle
+ * liquibaseDropAll`, `dotnet ef database drop`, `flask db downgrade`): such a goal is that
+ * migration tool's subcommand and is judged as one.
+ */
+const MIGRATION_PLUGINS = ['flyway', 'liquibase'];
+const buildTool =
+  (program: string): CommandRule =>
+  (scope) => {
+    const { args } = scope.command;
+    const first = args.find((arg) => !arg.startsWith('-'));
+    if (program === 'dotnet' && first === 'ef') {
+      return judgeMigrationTool(scope, 'ef', args.slice(args.indexOf(first) + 1));
+    }
+    if (program === 'flask' && first === 'db') {
+      return judgeMigrationTool(scope, 'flask-migrate', args.slice(args.indexOf(first) + 1));
+    }
+    const goals = args.filter((arg) => !arg.startsWith('-'));
+    const plugin = goals.find((goal) => MIGRATION_PLUGINS.includes(subcommandParts(goal)[0] ?? ''));
+    if (plugin !== undefined) {
+      const [name, ...rest] = subcommandParts(plugin);
+      return judgeMigrationTool(scope, name!, [rest.join('-')]);
+    }
+    scope.add({ code: `dev.${program}`, onTask: 0.9 });
+  };
+const BUILD_TOOLS_WITH_MIGRATIONS = new Set(['mvn', 'mvnw', 'gradle', 'gradlew', 'sbt', 'dotnet', 'flask']);
 
 const MIGRATION_TOOLS = [
   'prisma',
@@ -513,7 +560,13 @@ const RUNS_PROJECT = [
 ];
 
 export const DEVELOPMENT_RULES: ReadonlyMap<string, CommandRule> = new Map<string, CommandRule>([
-  ...RUNS_PROJECT.map((program) => [program, program === 'make' ? make : dev(program)] as const),
+  ...RUNS_PROJECT.map(
+    (program) =>
+      [
+        program,
+        program === 'make' ? make : BUILD_TOOLS_WITH_MIGRATIONS.has(program) ? buildTool(program) : dev(program),
+      ] as const,
+  ),
   ...MIGRATION_TOOLS.map(
     (tool) => [tool, (scope: CommandScope) => judgeMigrationTool(scope, tool, scope.command.args)] as const,
   ),

@@ -1,7 +1,7 @@
 import { judgeFileRead } from '../file-read-judge.js';
 import { literalOutput } from '../literal-output.js';
 import { scopeSeverity } from '../path-scope.js';
-import { persistenceFinding } from '../persistence-target.js';
+import { persistenceFinding, persistenceKind } from '../persistence-target.js';
 import { NETWORK_FETCHERS } from '../program-catalog.js';
 import { RISK } from '../risk-scale.js';
 import { isCredentialPath } from '../secret-source.js';
@@ -96,6 +96,7 @@ const rm: CommandRule = (scope) => {
   }
   const kind = recursiveFlag ? (force ? 'recursive-force' : 'recursive') : force ? 'force' : 'file';
   for (const operand of parsed.operands) {
+    if (judgeAgentControl(scope, scope.path(operand).normalised, 'shell.rm')) continue;
     const { severity, label } = deletionSeverity(scope, operand, recursiveFlag);
     // Without -f, rm stops at a write-protected file and asks on a terminal: a little less sure.
     const adjusted = recursiveFlag && !force ? severity * 0.9 : severity;
@@ -122,6 +123,7 @@ const truncate: CommandRule = (scope) => {
   const parsed = parseOptions(scope.command.args, new Set(['-s', '--size', '-r', '--reference']));
   for (const operand of parsed.operands) {
     const path = scope.path(operand);
+    if (judgeAgentControl(scope, path.normalised, 'shell.truncate')) continue;
     const severity = path.scope === 'workspace' ? RISK.ask : scopeSeverity(path.scope, false);
     scope.add({ code: `shell.truncate:${path.normalised}`, destructive: severity });
   }
@@ -152,13 +154,18 @@ const diskTool: CommandRule = (scope) => {
 
 /** chmod/chown/chgrp: recursive on broad places, or loosening system files. */
 const permissions: CommandRule = (scope) => {
-  const { program } = scope.command;
-  const parsed = parseOptions(scope.command.args, new Set(['--reference', '--from']));
+  const { program, args } = scope.command;
+  // `chmod -x file`: a mode that takes permissions away starts with a dash, like an option.
+  const dashMode = program === 'chmod' ? args.findIndex((arg) => /^-[rwxXst]+$/.test(arg)) : -1;
+  const parsed = parseOptions(
+    dashMode === -1 ? args : args.filter((_, index) => index !== dashMode),
+    new Set(['--reference', '--from']),
+  );
   const recursive = hasFlag(parsed, '-R', '--recursive');
-  const targets = parsed.operands.slice(1);
+  const targets = dashMode === -1 ? parsed.operands.slice(1) : parsed.operands;
   // The set-user-ID or set-group-ID bit makes a program run with its owner's rights, whoever starts
   // it: made on a copy of a shell or on a root-owned file, it is a way to root (privilege escalation).
-  const mode = program === 'chmod' ? (parsed.operands[0] ?? '') : '';
+  const mode = program !== 'chmod' ? '' : dashMode === -1 ? (parsed.operands[0] ?? '') : args[dashMode]!;
   // Symbolic `u+s`, `g=s`, `+s`; octal with the 4000 (set-user-ID) or 2000 (set-group-ID) bit.
   const setsId = /(^|,)[ugoa]*[+=][rwxXt]*s/.test(mode) || /^0?[2-7][0-7]{3}$/.test(mode);
   /^[ugoa]*[+=][rwxXt]*s/.test(mode) ||
@@ -174,6 +181,8 @@ const permissions: CommandRule = (scope) => {
   }
   for (const target of targets) {
     const path = scope.path(target);
+    // A hook runs by its mode: `chmod -x` switches it off, `+x` on.
+    if (judgeAgentControl(scope, path.normalised, `shell.${program}`)) continue;
     let severity: number;
     if (path.scope === 'temp' || path.scope === 'device-null') severity = RISK.routine;
     else if (path.scope === 'workspace') severity = recursive ? RISK.askLow : RISK.routine;
@@ -211,6 +220,7 @@ const copyOrMove: CommandRule = (scope) => {
   }
   for (const source of sources) {
     const path = scope.path(source);
+    if (program === 'mv' && judgeAgentControl(scope, path.normalised, 'shell.mv.moves-away')) continue;
     if (
       program === 'mv' &&
       (path.scope === 'system' || path.scope === 'home' || path.scope === 'workspace-all')
@@ -312,6 +322,8 @@ const sed: CommandRule = (scope) => {
   for (const operand of parsed.operands.slice(scripts.length > 0 ? 0 : 1)) {
     const path = scope.path(operand);
     for (const edit of edits) scope.wroteText(path.normalised, edit.inserted, edit.removed);
+    // An edit in place is a write: a hook, a start-up file or the agent's settings changed so.
+    if (judgePersistenceTarget(scope, path.normalised, 'shell.sed.in-place')) continue;
     if (path.scope === 'system' || path.scope === 'home' || path.scope === 'unknown')
       scope.add({
         code: `shell.sed.in-place-outside-workspace:${path.normalised}`,
@@ -368,6 +380,17 @@ const awk: CommandRule = (scope) => {
   }
   readFiles(scope);
 };
+
+/**
+ * The agent's own controls (its settings and hook scripts): removing one, moving it away,
+ * emptying it or changing its mode changes what watches the agent, and is judged as a write to it
+ * (persistence-target.ts). True when `path` is one.
+ */
+function judgeAgentControl(scope: CommandScope, path: string, codePrefix: string): boolean {
+  const kind = persistenceKind(path);
+  if (kind !== 'agent-settings' && kind !== 'agent-hook') return false;
+  return judgePersistenceTarget(scope, path, codePrefix);
+}
 
 /** Adds the persistence finding for a write to `path`; true when there was one. */
 function judgePersistenceTarget(scope: CommandScope, path: string, codePrefix: string): boolean {
