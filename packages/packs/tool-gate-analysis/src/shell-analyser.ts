@@ -1,6 +1,6 @@
+import { judgeEnvironment } from './argument-roles.js';
 import { parseBash } from './bash-parser.js';
 import { judgeCommand } from './command-judge.js';
-import { judgeEnvironment } from './argument-roles.js';
 import { environmentChangeFinding } from './environment-change.js';
 import { type Finding, FindingSet } from './finding.js';
 import { classifyPath } from './path-scope.js';

@@ -58,12 +58,13 @@ describe('development tools', () => {
   });
 
   // Undoing every migration drops every table they made, as `prisma migrate reset` does.
-  it.each(['alembic downgrade base', 'npx sequelize-cli db:migrate:undo:all', 'npx knex migrate:rollback --all'])(
-    '%j is denied',
-    (command) => {
-      expect(answersFor(command).disposition.choice).toBe('deny');
-    },
-  );
+  it.each([
+    'alembic downgrade base',
+    'npx sequelize-cli db:migrate:undo:all',
+    'npx knex migrate:rollback --all',
+  ])('%j is denied', (command) => {
+    expect(answersFor(command).disposition.choice).toBe('deny');
+  });
 });
 
 // Held-out batch 16 asked `npm install lodash@4.17.21` for the task "Bump lodash to 4.17.21.".

@@ -564,7 +564,11 @@ export const DEVELOPMENT_RULES: ReadonlyMap<string, CommandRule> = new Map<strin
     (program) =>
       [
         program,
-        program === 'make' ? make : BUILD_TOOLS_WITH_MIGRATIONS.has(program) ? buildTool(program) : dev(program),
+        program === 'make'
+          ? make
+          : BUILD_TOOLS_WITH_MIGRATIONS.has(program)
+            ? buildTool(program)
+            : dev(program),
       ] as const,
   ),
   ...MIGRATION_TOOLS.map(
