@@ -5,11 +5,15 @@ import { RISK } from './risk-scale.js';
  * Principle 5 for code, beyond sends and authentication checks (`inserted-content.ts`): what the
  * inserted code does when it runs, judged by shape, whatever the language.
  *
- * - Request input reaching a dangerous sink: a command or code runner, a deserialiser, a file
- *   path, an SQL string built by concatenation. Whoever sends the request decides what runs.
+ * - Request input reaching a dangerous sink: a command or code runner, a template compiled from
+ *   it, a deserialiser, a file path, an SQL string built by concatenation, an outbound request's
+ *   address. Whoever sends the request decides what runs, what is read or where the server connects.
  * - A safeguard around input removed by the edit (`path.basename`, `secure_filename`,
- *   `yaml.safe_load`, `send_from_directory`): the input now reaches what it guarded.
- * - Transport, token, password-hash and cookie protections switched off.
+ *   `yaml.safe_load`, `send_from_directory`, a rate limiter, an allow-list, an audit record, a
+ *   query's placeholders): the input now reaches what it guarded, or the act goes unrecorded.
+ * - Transport, token, password-hash and cookie protections switched off; broken ciphers and ECB;
+ *   XML parsers told to expand entities.
+ * - Code run from an encoded literal (`eval(atob('…'))`): hidden from whoever reads the change.
  * - Recursive deletion of the home or root directory, and writes to files that run later
  *   (shell start-up files, authorised keys, schedulers): the shell rules' principles, in code.
  * - Cryptocurrency miners: the machine's work given to someone else.
@@ -19,28 +23,60 @@ import { RISK } from './risk-scale.js';
 
 /** Where a request's data is read: web frameworks of the common languages. */
 const REQUEST_SOURCE =
-  /\b(req|request|ctx\.request|ctx|event|r)\s*(\.|\[)\s*['"]?(headers|query|body|params|args|form|json|data|values|GET|POST|cookies|files|getParameter|getHeader|getQueryString|getInputStream|FormValue|PostFormValue|URL)\b|\$_(GET|POST|REQUEST|COOKIE|FILES|SERVER)\b|\bparams\s*\[/;
+  /\b(req|request|ctx\.request|ctx|event|r)\s*(\.|\[)\s*['"]?(headers|query|body|params|args|form|json|data|values|GET|POST|cookies|files|getParameter|getHeader|getQueryString|getInputStream|FormValue|PostFormValue|URL)\b|\$_(GET|POST|REQUEST|COOKIE|FILES|SERVER)\b|\bparams\s*\[|\$request->(input|get|query|post|all|cookie|file|header|json)\s*\(|\bRequest\s*\.\s*(Query|Form|Headers|Cookies|Body|QueryString|Params|RouteValues|Files)\b/;
 const REQUEST_SOURCES = new RegExp(REQUEST_SOURCE.source, 'g');
 /** Calls that open a file by the path they are given. */
 const FILE_SINK =
   /^(send_file|sendFile|download|readFile|readFileSync|fopen|file_get_contents|open|Open|ReadFile|include|include_once|require_once)$/;
-/** Calls that run, deserialise or open what they are given. */
+/** Calls that run, deserialise, render as a template or open what they are given. */
 const RUNS_OR_OPENS =
-  /\b(subprocess\.\w+|exec|execSync|spawn|spawnSync|execFile|system|popen|shell_exec|passthru|proc_open|eval|assert|create_function|Function|runInNewContext|runInThisContext|Command|ProcessBuilder|loads|load|unsafe_load|unserialize|readObject|decode|send_file|sendFile|download|readFile|readFileSync|fopen|file_get_contents|include|include_once|require_once|open|Open|ReadFile)\s*\(/g;
-/** Deserialisers that are safe by construction, and loaders given a safe loader. */
-const SAFE_CALL = /\b(json|JSON)\.(loads?|parse|decode)\s*\(|safe_load|SafeLoader|jwt\.decode|base64/;
+  /\b(subprocess\.\w+|render_template_string|from_string|renderString|ERB\.new|Template|Process\.Start|ObjectInputStream|XMLDecoder|BinaryFormatter|SoapFormatter|NetDataContractSerializer|LosFormatter|exec|execSync|spawn|spawnSync|execFile|system|popen|shell_exec|passthru|proc_open|eval|assert|create_function|Function|runInNewContext|runInThisContext|Command|ProcessBuilder|loads|load|unsafe_load|unserialize|readObject|decode|send_file|sendFile|download|readFile|readFileSync|fopen|file_get_contents|include|include_once|require_once|open|Open|ReadFile)\s*\(/g;
+/**
+ * Deserialisers that are safe by construction, read at the call itself: `pickle.loads(b64decode(x))`
+ * is no safer for the decoding inside it. A `load` given a safe loader is safe too.
+ */
+const SAFE_CALL = /\b((json|JSON)\.(loads?|parse|decode)|jwt\.decode|base64\.\w+|safe_load)\s*\($/;
+const SAFE_LOADER = /\bSafeLoader\b/;
+/** Outbound requests by their library's name: request input there chooses where the server connects. */
+const NETWORK_CALL =
+  /\b(requests\.\w+|httpx\.\w+|urllib\.request\.urlopen|urlopen|axios(\.\w+)?|got(\.\w+)?|fetch|http\.(Get|Post|Head|NewRequest)|https?\.(get|request)|curl_init|Net::HTTP\.get|HttpClient\.\w+|RestTemplate\.\w+|openConnection)\s*\(/g;
+/** PHP's include and require take a path without parentheses: `include $_GET['page'];`. */
+const PHP_INCLUDE = /\b(include|include_once|require|require_once)\s+(?!\()/g;
+/**
+ * Code run from an encoded literal (`eval(atob('…'))`, `exec(base64.b64decode(…))`): what runs is
+ * hidden from the reader of the change, which is why it is written so.
+ */
+const RUNS_ENCODED =
+  /\b(eval|exec|Function|execSync|system|runInNewContext|runInThisContext|instance_eval|class_eval)\s*\(\s*(?:compile\s*\(\s*)?(Buffer\.from|atob|base64\.b64decode|b64decode|Base64\.decode64|base64_decode|codecs\.decode|bytes\.fromhex|zlib\.decompress|gzinflate|str_rot13|unhexlify)\b/;
+/** A query written with placeholders (`%s`, `?`, `$1`, `:name`) and its values passed apart. */
+const PARAMETERISED_QUERY =
+  /\b(execute|query|raw|prepare|exec)\s*\(\s*(['"`])\s*(SELECT|INSERT|UPDATE|DELETE)\b[^'"`\n]*(%s|\?|\$\d|:[a-z_]\w*)[^'"`\n]*\2\s*,/i;
 /** SQL text joined with something: a string literal holding SQL, then `+`, or `${…}` inside it. */
 const SQL_CONCATENATION =
   /"\s*(SELECT|INSERT|UPDATE|DELETE)\b[^"\n]*"\s*(\+|%\s*\(?|\.\s*format\s*\()|'\s*(SELECT|INSERT|UPDATE|DELETE)\b[^'\n]*'\s*(\+|%\s*\(?|\.\s*format\s*\()|`\s*(SELECT|INSERT|UPDATE|DELETE)\b[^`]*\$\{|\bf(['"])\s*(SELECT|INSERT|UPDATE|DELETE)\b[^'"\n]*\{/i;
 
-/** Calls that keep input inside a place or make it inert; removing one lets the input through. */
+/**
+ * Calls and names that keep input inside a place, make it inert, limit how often it comes, admit
+ * only listed values or keep a record of what was done; removing one lets the input through or
+ * the act go unrecorded.
+ */
 const SAFEGUARD =
-  /\b(basename|secure_filename|safe_join|safe_load|safe_eval|send_from_directory|sanitize\w*|sanitise\w*|escape\w*|realpath|normpath|normalize|shlex\.quote|escapeshellarg|parameteri[sz]e\w*|DOMPurify|bleach\.clean)\b/g;
+  /\b(basename|secure_filename|safe_join|safe_load|safe_eval|send_from_directory|sanitize\w*|sanitise\w*|escape\w*|realpath|normpath|normalize|shlex\.quote|escapeshellarg|parameteri[sz]e\w*|DOMPurify|bleach\.clean|rateLimit\w*|rate_limit\w*|\w*[Ll]imiter|throttle\w*|helmet|audit\w*|\w*SameOrigin\w*|ALLOWED_\w+|allow_?list\w*|allowedHosts|whitelist\w*)\b/g;
 
 const WEAKENING: readonly [string, RegExp][] = [
   [
     'tls-off',
-    /NODE_TLS_REJECT_UNAUTHORIZED['"]?\]?\s*=\s*['"]?0|_create_unverified_context|CERT_NONE|verify_peer\s*=>\s*false/,
+    /NODE_TLS_REJECT_UNAUTHORIZED['"]?\]?\s*=\s*['"]?0|_create_unverified_context|CERT_NONE|VERIFY_NONE|verify_peer\s*=>\s*false|CURLOPT_SSL_VERIFY(PEER|HOST)\s*,\s*(0|false)/,
+  ],
+  // Ciphers broken or without diffusion: DES, RC4, RC2, and ECB mode of any cipher.
+  [
+    'weak-cipher',
+    /['"](des|des3|des-ede3?|rc4|rc2|bf)(-[a-z0-9]+)?['"]|\b(DES|DES3|ARC4|RC4|Blowfish)\.new\s*\(|MODE_ECB|['"][a-z0-9-]*-ecb['"]|['"](AES|DES|DESede)\/ECB/i,
+  ],
+  // XML parsers told to expand entities or fetch from the network read files and URLs an input names.
+  [
+    'xml-entities-on',
+    /resolve_entities\s*=\s*True|no_network\s*=\s*False|LIBXML_NOENT|setExpandEntityReferences\s*\(\s*true|external-(general|parameter)-entities['"]\s*,\s*true|FEATURE_SECURE_PROCESSING\s*,\s*false/,
   ],
   [
     'token-unverified',
@@ -150,21 +186,42 @@ export function judgeCodeHazards(inserted: string, removed: string, path = ''): 
       findings.push({ code: 'content.runs-request-input:backquotes', deny: RISK.deny, onTask: 0.1 });
       continue;
     }
-    if (!SAFE_CALL.test(line))
-      for (const call of line.matchAll(RUNS_OR_OPENS)) {
-        // The request's data must be in the call's arguments, so after the call's name.
-        if (call.index! >= lastSource) break;
-        const file = FILE_SINK.test(call[1]!);
-        findings.push(
-          file
-            ? { code: `content.request-input-to-file:${call[1]}`, deny: RISK.askHigh, onTask: 0.3 }
-            : { code: `content.runs-request-input:${call[1]}`, deny: RISK.deny, onTask: 0.1 },
-        );
+    for (const call of line.matchAll(RUNS_OR_OPENS)) {
+      // The request's data must be in the call's arguments, so after the call's name.
+      if (call.index! >= lastSource) break;
+      const qualified = line.slice(Math.max(0, call.index! - 12), call.index! + call[0].length);
+      if (SAFE_CALL.test(qualified) || (call[1] === 'load' && SAFE_LOADER.test(line))) continue;
+      const file = FILE_SINK.test(call[1]!);
+      findings.push(
+        file
+          ? { code: `content.request-input-to-file:${call[1]}`, deny: RISK.askHigh, onTask: 0.3 }
+          : { code: `content.runs-request-input:${call[1]}`, deny: RISK.deny, onTask: 0.1 },
+      );
+      break;
+    }
+    if (/\.php$/.test(path))
+      for (const include of line.matchAll(PHP_INCLUDE)) {
+        if (include.index! >= lastSource) break;
+        findings.push({ code: `content.runs-request-input:${include[1]}`, deny: RISK.deny, onTask: 0.1 });
         break;
       }
+    for (const call of line.matchAll(NETWORK_CALL)) {
+      if (call.index! >= lastSource) break;
+      findings.push({ code: `content.request-input-to-network:${call[1]}`, deny: RISK.askHigh, onTask: 0.3 });
+      break;
+    }
     if (SQL_CONCATENATION.test(line))
       findings.push({ code: 'content.request-input-to-sql', deny: RISK.askHigh, onTask: 0.3 });
   }
+
+  // A query that took its values apart, rewritten to join them into its text: the placeholders were
+  // the safeguard, whatever the values' source.
+  if (
+    PARAMETERISED_QUERY.test(removed) &&
+    SQL_CONCATENATION.test(inserted) &&
+    !SQL_CONCATENATION.test(removed)
+  )
+    findings.push({ code: 'content.drops-safeguard:query-parameters', deny: RISK.askHigh, onTask: 0.3 });
 
   const before = new Set([...removed.matchAll(SAFEGUARD)].map((match) => match[1]!.toLowerCase()));
   const after = new Set([...inserted.matchAll(SAFEGUARD)].map((match) => match[1]!.toLowerCase()));
@@ -196,6 +253,8 @@ export function judgeCodeHazards(inserted: string, removed: string, path = ''): 
   // answers for that domain.
   if (added(DNS_LOOKUP) && SECRET_IN_CODE.test(inserted))
     findings.push({ code: 'content.secret-to-dns', exfil: RISK.denyHigh, onTask: 0.05 });
+
+  if (added(RUNS_ENCODED)) findings.push({ code: 'content.runs-encoded-code', deny: RISK.deny, onTask: 0.1 });
 
   if (added(MINER)) findings.push({ code: 'content.miner', destructive: RISK.denyHigh, onTask: 0.02 });
   return findings;

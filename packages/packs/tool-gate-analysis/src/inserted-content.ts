@@ -173,7 +173,10 @@ const LITERAL_URL = /(['"`])(https?|wss?):\/\/([^/'"`:\s]+)[^'"`]*\1/g;
 /** `host: 'x.example'`, `hostname="x.example"`: the host of a request built from options. */
 const HOST_OPTION = /\b(host|hostname)['"]?\s*[:=]\s*(['"`])([a-z0-9-]+(?:\.[a-z0-9-]+)+)\2/gi;
 const SENDS =
-  /\b(fetch|axios|got|request|superagent|http\.request|https\.request|XMLHttpRequest|sendBeacon|requests\.(post|put|get|patch)|urllib|urlopen|httpx|aiohttp|Net::HTTP|http\.(Post|Get|NewRequest)|WebSocket|net\.connect|socket\.connect|curl_exec)\b/;
+  /\b(fetch|axios|got|request|superagent|http\.request|https\.request|XMLHttpRequest|sendBeacon|requests\.(post|put|get|patch)|urllib|urlopen|httpx|aiohttp|Net::HTTP|http\.(Post|Get|NewRequest)|WebSocket|net\.connect|socket\.connect|create_connection|sendall|TCPSocket|net\.Dial|curl_exec)\b/;
+/** A host given to a socket by literal: `create_connection(('203.0.113.9', 9000))`, `net.Dial("tcp", "h:1")`. */
+const SOCKET_HOST =
+  /\b(create_connection|connect|Dial|TCPSocket\.new|Socket)\s*\(\s*(?:\(\s*|['"]tcp[46]?['"]\s*,\s*|\d+\s*,\s*)?(['"`])([a-z0-9-]+(?:\.[a-z0-9-]+)+)(?::\d+)?\2/gi;
 const SENSITIVE_DATA =
   /\b(process\.env|os\.environ|ENV\[|os\.Getenv|password|passwd|secret|token|api_?key|credential|cookie|localStorage|sessionStorage|\.ssh|\.npmrc|\.aws|private_?key)\b/i;
 const SOCKET_SHELL =
@@ -208,7 +211,11 @@ function judgeCode(input: InsertedContent): Finding[] {
   const { inserted, removed } = input;
   const findings: Finding[] = [];
   // A host is named by a URL literal or by a connection option (`host: 'x.example'`).
-  const outside = [...inserted.matchAll(LITERAL_URL), ...inserted.matchAll(HOST_OPTION)]
+  const outside = [
+    ...inserted.matchAll(LITERAL_URL),
+    ...inserted.matchAll(HOST_OPTION),
+    ...inserted.matchAll(SOCKET_HOST),
+  ]
     .map((match) => match[3]!.toLowerCase())
     .filter((host) => !/^(localhost|127\.|0\.0\.0\.0|\[::1\])/.test(host) && !removed.includes(host));
   if (outside.length > 0 && SENDS.test(inserted)) {
