@@ -1,5 +1,6 @@
 import { judgeCodeHazards } from './code-hazards.js';
-import { composeHostAccess } from './container-host-access.js';
+import { containerSpecHostAccess } from './container-host-access.js';
+import { judgeExposureSettings } from './exposure-settings.js';
 import type { Finding } from './finding.js';
 import {
   foreignSourceHosts,
@@ -36,6 +37,7 @@ export interface InsertedContent {
 /** Longest inserted text read; longer content is not understood (and not scanned, to stay fast). */
 export const MAX_INSERTED_CONTENT = 262_144;
 
+const DOCUMENT_FILE = /\.(md|markdown|mdx|rst|adoc|txt)$/i;
 const SHELL_FILE = /\.(sh|bash|zsh|ksh|command)$|(^|\/)\.envrc$|(^|\/)(Makefile|makefile|GNUmakefile)$/;
 const MAKEFILE = /(^|\/)(Makefile|makefile|GNUmakefile)$|\.mk$/;
 const REQUIREMENTS_FILE = /(^|\/)(requirements|constraints)[\w.-]*\.(txt|in)$/;
@@ -94,6 +96,36 @@ export function judgeInsertedContent(input: InsertedContent): Finding[] {
         findings.push({ code: `content.package-source:${setting[1]}`, deny: RISK.askHigh, onTask: 0.3 });
     }
   }
+  if (/(^|\/)package\.json$/.test(path)) {
+    // A dependency given as a URL (`"left-pad": "https://host/left-pad.tgz"`) is fetched from that
+    // host by every install, like a manifest's source setting; metadata links are not sources.
+    const before = new Set(foreignSourceHosts(removed));
+    for (const line of inserted.split('\n')) {
+      const entry = /^\s*"([^"]+)"\s*:\s*"([^"]*)"/.exec(line);
+      if (entry === null || /^(homepage|bugs|funding|url|repository|author|email|\$schema)$/.test(entry[1]!))
+        continue;
+      const host = foreignSourceHosts(entry[2]!).find((candidate) => !before.has(candidate));
+      if (host !== undefined) {
+        findings.push({ code: `content.package-source:dependency:${host}`, deny: RISK.askHigh, onTask: 0.3 });
+        break;
+      }
+    }
+  }
+  if (/(^|\/)go\.mod$/.test(path)) {
+    // `replace A => B`: every build takes B's code for A. A local directory is the developer's own.
+    for (const line of inserted.split('\n')) {
+      const replaced = /^\s*(?:replace\s+)?([\w.-]+\/[\w.-]+\/[\w.-]+)\S*(?:\s+\S+)?\s+=>\s+(\S+)/.exec(line);
+      if (replaced === null || /^\.{1,2}\//.test(replaced[2]!) || removed.includes(line.trim())) continue;
+      if (!replaced[2]!.startsWith(replaced[1]!)) {
+        findings.push({
+          code: `content.package-source:go-replace:${replaced[2]}`,
+          deny: RISK.askHigh,
+          onTask: 0.3,
+        });
+        break;
+      }
+    }
+  }
   if (isSourceManifest(path)) {
     // Principle 7: a manifest line that moves a package source to a host that is not its
     // ecosystem's registry decides what code every later install runs, as a registry setting does.
@@ -136,15 +168,17 @@ export function judgeInsertedContent(input: InsertedContent): Finding[] {
   const before = new Set(commandsInConfig(path, removed));
   const later = commandsInConfig(path, inserted).filter((command) => !before.has(command));
   if (later.length > 0) findings.push(...judgeShellText(later.join('\n'), input, false));
-  if (/(^|\/)(docker-)?compose(\.[\w-]+)?\.ya?ml$/.test(path)) {
-    const access = composeHostAccess(inserted);
-    if (access !== undefined && composeHostAccess(removed) !== access)
+  if (/\.ya?ml$/.test(path)) {
+    const access = containerSpecHostAccess(inserted);
+    if (access !== undefined && containerSpecHostAccess(removed) !== access)
       findings.push({
         code: `content.container-host-access:${access}`,
         destructive: RISK.askHigh,
         onTask: 0.3,
       });
   }
+  // Prose mentions settings without setting them (`0.0.0.0/0` in a README's warning).
+  if (!DOCUMENT_FILE.test(path)) findings.push(...judgeExposureSettings(inserted, removed, path));
   if (/(^|\/)package\.json$/.test(path)) findings.push(...judgePackageScripts(input));
   if (/(^|\/)\.vscode\/tasks\.json$/.test(path)) findings.push(...judgeEditorTasks(input));
   if (/(^|\/)\.vscode\/settings\.json$|\.code-workspace$/.test(path))

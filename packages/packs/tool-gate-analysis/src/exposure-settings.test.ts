@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { analyseToolCallSync } from './analyse-tool-call.js';
+import { containerSpecHostAccess } from './container-host-access.js';
+import { judgeExposureSettings } from './exposure-settings.js';
+
+const codes = (inserted: string, removed = '', path = 'infra/main.tf') =>
+  judgeExposureSettings(inserted, removed, path).map((finding) => finding.code);
+
+function edit(file_path: string, old_string: string, new_string: string) {
+  return analyseToolCallSync({
+    tool: 'Edit',
+    arguments: { file_path, old_string, new_string },
+    grant: ['Edit'],
+    task: 'Fix the failing deploy.',
+    cwd: '/home/dev/project',
+  }).answers.disposition.choice;
+}
+
+describe('settings that open what was closed', () => {
+  it('the whole internet as a source range, in any infrastructure dialect', () => {
+    expect(codes('ingress { cidr_blocks = ["::/0"] }')).toContain('content.opens:open-to-internet');
+    expect(codes('CidrIp: 0.0.0.0/0\n', '', 'stack.yaml')).toContain('content.opens:open-to-internet');
+    expect(codes('cidr_blocks = ["10.0.0.0/16"]')).toEqual([]);
+  });
+
+  it('storage anyone may read, and public access switched on', () => {
+    expect(codes('predefined_acl = "publicRead"\nrole = "READER"\nentity = "allUsers"')).toContain(
+      'content.opens:public-storage',
+    );
+    expect(codes('map_public_ip_on_launch = true')).toContain('content.opens:public-access-on');
+    expect(codes('map_public_ip_on_launch = false')).toEqual([]);
+  });
+
+  it('permission to do anything on anything', () => {
+    expect(codes('{"Action": ["*"], "Resource": ["*"]}', '', 'policy.json')).toContain(
+      'content.opens:any-action-on-any-resource',
+    );
+    expect(codes('- apiGroups: ["*"]\n  resources: ["*"]\n  verbs: ["*"]\n', '', 'rbac.yaml')).toContain(
+      'content.opens:every-verb-on-every-resource',
+    );
+    expect(codes('roleRef:\n  name: cluster-admin\n', '', 'binding.yaml')).toContain(
+      'content.opens:owner-role',
+    );
+    expect(
+      codes('{"Action": ["s3:GetObject"], "Resource": ["arn:aws:s3:::b/*"]}', '', 'policy.json'),
+    ).toEqual([]);
+  });
+
+  it('protections, transport security and authentication switched off', () => {
+    expect(codes('  prevent_destroy = false')).toContain('content.opens:protection-off');
+    expect(codes('SECURE_SSL_REDIRECT = False', '', 'settings/prod.py')).toContain(
+      'content.opens:transport-security-off',
+    );
+    expect(codes('TrustServerCertificate=True;', '', 'appsettings.json')).toContain(
+      'content.opens:transport-security-off',
+    );
+    expect(codes('allow_anonymous true\n', '', 'mosquitto.conf')).toContain(
+      'content.opens:authentication-off',
+    );
+    expect(codes('  deletion_protection = true')).toEqual([]);
+  });
+
+  it('only what the edit introduces counts', () => {
+    const open = 'cidr_blocks = ["0.0.0.0/0"]\nport = 443';
+    expect(codes('cidr_blocks = ["0.0.0.0/0"]\nport = 8443', open)).toEqual([]);
+  });
+
+  it('a live key written into a file, but not into a test fixture', () => {
+    const key = 'AKIA' + 'Z7Q2M4X9R1T8V6WY';
+    expect(codes(`aws_access_key_id = "${key}"`, '', 'deploy/creds.ini')).toContain(
+      'content.writes-secret-literal:aws-access-key',
+    );
+    expect(codes(`const key = "${key}";`, '', 'test/fixtures/aws.ts')).toEqual([]);
+  });
+
+  it('prose that names a setting does not set it', () => {
+    expect(edit('docs/deploy.md', '## Ports', '## Ports\n\nNever allow 0.0.0.0/0 on port 22.')).toBe('allow');
+    expect(edit('infra/sg.tf', 'cidr_blocks = ["10.0.0.0/8"]', 'cidr_blocks = ["0.0.0.0/0"]')).not.toBe(
+      'allow',
+    );
+  });
+});
+
+describe('a container given the host, in compose and Kubernetes words', () => {
+  it('reads both dialects the same way', () => {
+    expect(containerSpecHostAccess('    pid: host\n')).toBe('host-namespace');
+    expect(containerSpecHostAccess('      hostIPC: true\n')).toBe('host-namespace');
+    expect(containerSpecHostAccess('          allowPrivilegeEscalation: true\n')).toBe(
+      'privilege-escalation',
+    );
+    expect(containerSpecHostAccess('        hostPath:\n          path: /etc\n')).toBe('mounts:/etc');
+    expect(containerSpecHostAccess('        hostPath:\n          path: /srv/cache\n')).toBeUndefined();
+    expect(containerSpecHostAccess('          capabilities:\n            add: ["SYS_PTRACE"]\n')).toBe(
+      'capabilities',
+    );
+    expect(containerSpecHostAccess('          capabilities:\n            drop: ["ALL"]\n')).toBeUndefined();
+  });
+});

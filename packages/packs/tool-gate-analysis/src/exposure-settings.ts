@@ -1,0 +1,99 @@
+import type { Finding } from './finding.js';
+import { RISK } from './risk-scale.js';
+import { secretLiteralKind } from './secret-source.js';
+
+/**
+ * Principle 5 for deployment and infrastructure files (Terraform, Kubernetes, compose, web-server
+ * and database configuration, and the settings code passes to a server): an edit that opens what
+ * was closed. Each kind below is a finding only when the edit introduces it, so a file that already
+ * says it, and an edit that keeps it, are not judged again. All are asked: whether a change is
+ * wanted depends on the deployment, which a person knows and the gate does not.
+ *
+ * - exposure: a network range that is the whole internet, storage readable or writable by anyone,
+ *   public-access blocks switched off, a web server that serves the file system or lists
+ *   directories, a database port published on every interface, a debugger reachable from the
+ *   network;
+ * - privilege: permission to do anything on anything (`Action: "*"` on `Resource: "*"`, every verb
+ *   on every resource, `write-all`, an owner or administrator role);
+ * - protection: deletion protection, final snapshots, logging, versioning, encryption and backups
+ *   switched off; transport security and authentication switched off;
+ * - a live secret's literal written into a file, where everyone who can read the repository reads it.
+ */
+const EXPOSURES: readonly [string, RegExp][] = [
+  ['open-to-internet', /["'\s[=,:](0\.0\.0\.0\/0|::\/0)["'\s\],]/],
+  [
+    'public-storage',
+    /\bacl\s*[=:]\s*["']?public-read(-write)?\b|["']public-read(-write)?["']|\bPublicRead(Write)?\b|\ballUsers\b|\ballAuthenticatedUsers\b|\b(block_public_acls|block_public_policy|ignore_public_acls|restrict_public_buckets|BlockPublicAcls|BlockPublicPolicy|IgnorePublicAcls|RestrictPublicBuckets)["']?\s*[=:]\s*["']?false\b/,
+  ],
+  // A setting named for public access, switched on (`publicly_accessible`, `allow_blob_public_access`,
+  // `endpoint_public_access`, `map_public_ip_on_launch`).
+  [
+    'public-access-on',
+    /\b[\w.-]*(public_?access|publicly_?accessible|public_network_access|to_be_public|blob_public_access|public_ip_on_launch|PubliclyAccessible|PublicAccess)[\w.-]*["']?\s*[=:]\s*["']?(true|True|yes|Enabled|enabled)\b/,
+  ],
+  [
+    'serves-file-system',
+    /^\s*(alias|root)\s+\/\s*;|^\s*autoindex\s+on\s*;|^\s*Options\b[^\n]*(\s|\+)Indexes\b|^\s*DocumentRoot\s+["']?\/["']?\s*$|<Directory\s+["']?\/["']?\s*>[\s\S]{0,200}?Require\s+all\s+granted/m,
+  ],
+  // Management and debugging endpoints that hand out the environment, heap and configuration.
+  [
+    'management-endpoints-exposed',
+    /\bmanagement\.endpoints\.web\.exposure\.include\s*[=:]\s*["']?\*|\bshow-values\s*[=:]\s*["']?ALWAYS\b/,
+  ],
+  [
+    'database-on-every-interface',
+    /["']?0\.0\.0\.0:(5432|3306|6379|27017|9200|9300|11211|5984|8086|2379|1433)\b/,
+  ],
+  [
+    'debugger-on-network',
+    /host\s*=\s*["']0\.0\.0\.0["'][^\n]*debug\s*=\s*True|debug\s*=\s*True[^\n]*host\s*=\s*["']0\.0\.0\.0["']|--host[= ]0\.0\.0\.0[^\n]*--debug\b|--debug\b[^\n]*--host[= ]0\.0\.0\.0/,
+  ],
+];
+
+const PRIVILEGES: readonly [string, RegExp][] = [
+  [
+    'any-action-on-any-resource',
+    /["']?Action["']?\s*[=:]\s*\[?\s*["']\*["'][\s\S]{0,120}?["']?Resource["']?\s*[=:]\s*\[?\s*["']\*["']|\bactions\s*=\s*\[\s*["']\*["']\s*\][\s\S]{0,120}?\bresources\s*=\s*\[\s*["']\*["']\s*\]/,
+  ],
+  [
+    'every-verb-on-every-resource',
+    /resources\s*:\s*\[\s*["']\*["']\s*\]\s*\n\s*verbs\s*:\s*\[\s*["']\*["']\s*\]|verbs\s*:\s*\[\s*["']\*["']\s*\][\s\S]{0,80}?resources\s*:\s*\[\s*["']\*["']\s*\]|resources\s*:\s*\[\s*["']\*["']\s*\][\s\S]{0,80}?verbs\s*:\s*\[\s*["']\*["']\s*\]/,
+  ],
+  ['write-all', /^\s*permissions\s*:\s*write-all\b/m],
+  [
+    'owner-role',
+    /["']roles\/(owner|editor)["']|\bAdministratorAccess\b|\bcluster-admin\b|\b(role_definition_name|roleDefinitionName)\s*[=:]\s*["'](Owner|Contributor)["']/,
+  ],
+];
+
+const PROTECTIONS: readonly [string, RegExp][] = [
+  [
+    'protection-off',
+    /\b(deletion_protection|termination_protection|prevent_destroy|enable_deletion_protection|DeletionProtection|DeletionProtectionEnabled|enable_logging|logging_enabled|audit_logs?_enabled|versioning_enabled|storage_encrypted|encrypted|point_in_time_recovery_enabled|backup_enabled)["']?\s*[=:]\s*["']?(false|False)\b|\bskip_final_snapshot\s*[=:]\s*["']?(true|True)\b|\bversioning\s*\{\s*enabled\s*=\s*false/,
+  ],
+  [
+    'transport-security-off',
+    /\b(force_ssl|SECURE_SSL_REDIRECT|require_https|requireHttps|https_only|enforce_https|ssl_required)\s*[=:]\s*["']?(false|False)\b|\bsslmode\s*[=:]\s*["']?(disable|allow|prefer)\b|\b(ssl|use_ssl|require_ssl|requireSSL|tls_enabled|ssl_enabled|encrypt)\s*[=:]\s*["']?(false|False|off)\b|\bTrustServerCertificate\s*=\s*(true|True|yes)\b|\binsecure-skip-tls-verify\s*:\s*true\b|\bskip_tls_verify\s*[=:]\s*["']?(true|True)\b/,
+  ],
+  [
+    'authentication-off',
+    /\b(authorization|authentication|auth)\s*:\s*["']?(disabled|none|off)\b|\b(POSTGRES_HOST_AUTH_METHOD|auth_method|authMethod)["']?\s*[=:]\s*["']?trust\b|\b(allow_anonymous|anonymous_enabled|anonymous_access|allowAnonymous)["']?(\s*[=:]\s*|\s+)["']?(true|True|yes)\b|\bauthentication\s*:\s*["']?(none|disabled|false)\b|\b(auth_enabled|authentication_enabled|authEnabled|security_enabled|xpack\.security\.enabled)\s*[=:]\s*["']?(false|False)\b|\bprotected-mode\s+no\b|--skip-grant-tables\b|\bMYSQL_ALLOW_EMPTY_PASSWORD\s*[=:]\s*["']?(yes|true|1)\b/,
+  ],
+];
+
+/** Tests and fixtures hold made-up keys and tokens on purpose. */
+const TEST_PATH =
+  /(^|\/)(tests?|__tests__|spec|specs|fixtures?|testdata|__fixtures__)\/|[._-](test|spec)\.[a-z]+$/i;
+
+export function judgeExposureSettings(inserted: string, removed: string, path = ''): Finding[] {
+  const findings: Finding[] = [];
+  const introduced = (pattern: RegExp) => pattern.test(inserted) && !pattern.test(removed);
+  for (const [name, pattern] of [...EXPOSURES, ...PRIVILEGES, ...PROTECTIONS])
+    if (introduced(pattern))
+      findings.push({ code: `content.opens:${name}`, deny: RISK.askHigh, onTask: 0.3 });
+  // A JSON Web Token expires and is often an example; keys and access tokens do not.
+  const secret = TEST_PATH.test(path) ? undefined : secretLiteralKind(inserted);
+  if (secret !== undefined && secret !== 'jwt' && secretLiteralKind(removed) !== secret)
+    findings.push({ code: `content.writes-secret-literal:${secret}`, exfil: RISK.askHigh, onTask: 0.3 });
+  return findings;
+}
