@@ -19,6 +19,10 @@ export function judgeSql(scope: CommandScope, sql: string, client: string): void
 const SERVER_FILES =
   /^COPY\b.*\b(TO|FROM)\s+'|\b(PG_READ_FILE|PG_READ_BINARY_FILE|PG_LS_DIR|PG_STAT_FILE|LO_IMPORT|LO_EXPORT|LOAD_FILE)\s*\(|\bINTO\s+(OUTFILE|DUMPFILE)\b|\bLOAD\s+DATA\b|^BULK\s+INSERT\b|\bOPENROWSET\s*\(\s*BULK\b/;
 
+/** Tables and views where a database keeps its users' password hashes. */
+const STORED_CREDENTIALS =
+  /\b(PG_SHADOW|PG_AUTHID|MYSQL\.USER|SYS\.SQL_LOGINS|DBA_USERS|SYSLOGINS|AUTHENTICATION_STRING)\b|\b(SYS\.USER|RDB)\$/;
+
 /**
  * The findings for SQL text, whoever runs it: a database client on the command line or an MCP
  * server's query tool. `prefix` names the runner in each finding's code.
@@ -56,10 +60,19 @@ export function sqlFindings(sql: string, prefix: string, task: string): Finding[
         : { code: 'update-all', destructive: RISK.deny };
     else if (/^ALTER TABLE\b.*\bDROP\b/.test(upper))
       finding = { code: 'alter-drop', destructive: RISK.threshold };
+    // A role made a superuser, or every privilege granted to everyone, hands the database over.
+    else if (
+      /^(CREATE|ALTER) (USER|ROLE)\b.*\b(SUPERUSER|CREATEROLE|BYPASSRLS|REPLICATION)\b/.test(upper) ||
+      /^GRANT\b.*\bTO\s+PUBLIC\b/.test(upper) ||
+      /^GRANT ALL\b.*\bWITH GRANT OPTION\b/.test(upper)
+    )
+      finding = { code: 'grants-superuser', destructive: RISK.deny };
     else if (/^(GRANT|REVOKE|ALTER (USER|ROLE))\b/.test(upper))
       finding = { code: 'privileges', destructive: RISK.ask };
     else if (/^(INSERT|CREATE|ALTER|COPY|REPLACE|MERGE|UPSERT)\b/.test(upper))
       finding = { code: 'write', destructive: RISK.routine };
+    // The database's own credential tables: password hashes printed into the context.
+    else if (STORED_CREDENTIALS.test(upper)) finding = { code: 'reads-credentials', destructive: RISK.deny };
     else if (/^(SELECT|SHOW|DESCRIBE|DESC|EXPLAIN|WITH|VALUES|PRAGMA|\\[a-z])/i.test(statement)) continue;
     else if (/^(BEGIN|COMMIT|ROLLBACK|SET|USE|START|\.[a-z]+)/i.test(statement)) continue;
     else finding = { code: 'not-understood', destructive: RISK.askLow };

@@ -1,6 +1,6 @@
 import { mountsHost } from '../container-host-access.js';
 import { RISK } from '../risk-scale.js';
-import { isCredentialPath } from '../secret-source.js';
+import { isCredentialPath, isSecretVariableName } from '../secret-source.js';
 import type { CommandScope } from '../shell-command.js';
 
 /**
@@ -27,6 +27,89 @@ function mountedHostPaths(args: readonly string[]): string[] {
     if (source !== undefined) hosts.push(source);
   });
   return hosts;
+}
+
+/** `run` and `create` options of docker, podman and nerdctl that take a value as the next word. */
+const RUN_VALUE_OPTIONS = new Set([
+  '-e',
+  '--env',
+  '--env-file',
+  '-v',
+  '--volume',
+  '--mount',
+  '--name',
+  '-p',
+  '--publish',
+  '-w',
+  '--workdir',
+  '-u',
+  '--user',
+  '--network',
+  '--net',
+  '--entrypoint',
+  '-l',
+  '--label',
+  '--platform',
+  '--cpus',
+  '-m',
+  '--memory',
+  '--restart',
+  '-h',
+  '--hostname',
+  '--add-host',
+  '--dns',
+  '--device',
+  '--cap-add',
+  '--cap-drop',
+  '--security-opt',
+  '--ulimit',
+  '--log-driver',
+  '--log-opt',
+  '--pull',
+  '--tmpfs',
+  '--ipc',
+  '--pid',
+  '--shm-size',
+  '--gpus',
+  '--runtime',
+  '--cidfile',
+  '--group-add',
+  '--health-cmd',
+  '--stop-signal',
+  '--userns',
+  '--uts',
+  '--cgroupns',
+  '--expose',
+  '--link',
+  '--volumes-from',
+  '--memory-swap',
+  '-c',
+  '--cpu-shares',
+  '--cpuset-cpus',
+  '--init-path',
+  '--ip',
+  '--mac-address',
+  '--label-file',
+  '-a',
+  '--attach',
+]);
+
+/**
+ * The command a `run` gives its image, after the options and the image's name: it runs, with the
+ * environment, mounts and network the run hands it. `undefined` when there is none.
+ */
+function containerCommand(args: readonly string[]): string[] | undefined {
+  for (let index = args.indexOf('run') + 1; index < args.length; index++) {
+    const arg = args[index]!;
+    if (arg === '--') continue;
+    if (arg.startsWith('-')) {
+      if (RUN_VALUE_OPTIONS.has(arg)) index++;
+      continue;
+    }
+    const command = args.slice(index + 1);
+    return command.length > 0 ? command : undefined;
+  }
+  return undefined;
 }
 
 export function judgeContainerCli(scope: CommandScope, program: string, args: readonly string[]): boolean {
@@ -66,6 +149,16 @@ export function judgeContainerCli(scope: CommandScope, program: string, args: re
       return true;
     }
     scope.add({ code: `cli.${program}.run`, onTask: 0.8 });
+    // A secret passed into the container (`-e AWS_SECRET_ACCESS_KEY`, `-e TOKEN=$TOKEN`) goes where
+    // the container's command sends it; that command is judged as any other.
+    args.forEach((arg, index) => {
+      const setting =
+        args[index - 1] === '-e' || args[index - 1] === '--env' ? arg : /^--env=(.*)$/.exec(arg)?.[1];
+      const name = setting?.split('=')[0];
+      if (name !== undefined && isSecretVariableName(name)) scope.secretSource(`$${name}`);
+    });
+    const command = containerCommand(args);
+    if (command !== undefined) scope.runArgv(command, `${program}-run`);
     return true;
   }
   if (
