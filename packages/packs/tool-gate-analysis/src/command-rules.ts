@@ -4,6 +4,7 @@ import { FILE_SYSTEM_RULES, mkfsFamily } from './rules/file-system-rules.js';
 import { GIT_RULES } from './rules/git-rules.js';
 import { JVM_LAUNCHER_RULES } from './rules/jvm-launcher-rules.js';
 import { NETWORK_RULES } from './rules/network-rules.js';
+import { PROBE_AND_LOAD_RULES } from './rules/probe-and-load-rules.js';
 import { PROCESS_RULES } from './rules/process-rules.js';
 import { SHELL_RULES } from './rules/shell-rules.js';
 import { SYSTEM_SETTING_RULES } from './rules/system-setting-rules.js';
@@ -16,6 +17,7 @@ const COMMAND_RULES: ReadonlyMap<string, CommandRule> = new Map([
   ...PROCESS_RULES,
   ...DATABASE_RULES,
   ...NETWORK_RULES,
+  ...PROBE_AND_LOAD_RULES,
   ...GIT_RULES,
   ...SHELL_RULES,
   ...SYSTEM_SETTING_RULES,

@@ -365,6 +365,15 @@ const serviceCli: CommandRule = (scope) => {
 
 /** CLIs whose danger is not only in the verb. Returning true means fully judged. */
 const SPECIAL: Readonly<Record<string, (scope: CommandScope, args: readonly string[]) => boolean>> = {
+  // gpg's commands are options. Checking a signature or listing keys reads; the rest is judged by
+  // its words (`--delete-secret-keys`) and, for exported secret keys, as a secret read.
+  gpg: (scope, args) => {
+    const reads =
+      /^(--verify|--list-keys|-k|--list-public-keys|--list-secret-keys|-K|--list-sigs|--check-sigs|--fingerprint|--list-packets|--print-md|--show-keys|--version)$/;
+    if (!args.some((arg) => reads.test(arg))) return false;
+    scope.add({ code: 'cli.gpg.read', onTask: 0.9 });
+    return true;
+  },
   rclone: (scope, args) => {
     const verb = args.find((arg) => !arg.startsWith('-'));
     const dryRun = args.some((arg) => DRY_RUN_FLAGS.test(arg));

@@ -179,12 +179,25 @@ const permissions: CommandRule = (scope) => {
       onTask: 0.1,
     });
   }
+  // Rights added for the owner or taken from others (`u+rwX,go-w`) expose nothing and lock nobody
+  // out, however many files they reach.
+  const onlyTightens =
+    program === 'chmod' &&
+    mode !== '' &&
+    mode.split(',').every((clause) => {
+      const parts = /^([ugoa]*)([-+=])[rwxXst]*$/.exec(clause);
+      if (parts === null) return false;
+      const who = parts[1] === '' ? 'a' : parts[1]!;
+      return (parts[2] === '+' && /^u+$/.test(who)) || (parts[2] === '-' && /^[go]+$/.test(who));
+    });
   for (const target of targets) {
     const path = scope.path(target);
     // A hook runs by its mode: `chmod -x` switches it off, `+x` on.
     if (judgeAgentControl(scope, path.normalised, `shell.${program}`)) continue;
+    const inWorkspace = path.scope === 'workspace' || path.scope === 'workspace-all';
     let severity: number;
     if (path.scope === 'temp' || path.scope === 'device-null') severity = RISK.routine;
+    else if (inWorkspace && onlyTightens) severity = RISK.routine;
     else if (path.scope === 'workspace') severity = recursive ? RISK.askLow : RISK.routine;
     else if (path.scope === 'workspace-all') severity = recursive ? RISK.askLow : RISK.routine;
     else severity = recursive ? RISK.denyHigh : RISK.deny;
@@ -235,6 +248,34 @@ const copyOrMove: CommandRule = (scope) => {
       scope.add({ code: `secret.read:${path.normalised}`, exfil: RISK.ask, onTask: 0.3 });
       scope.secretSource(path.normalised);
     }
+  }
+};
+
+/** Bytes a size such as `10M`, `900G` or `1.5TiB` stands for; NaN when it is not one. */
+function sizeInBytes(size: string): number {
+  const match = /^(\d+(?:\.\d+)?)([KMGTPE]?)(i?B)?$/i.exec(size);
+  if (match === null) return Number.NaN;
+  const power = ' KMGTPE'.indexOf(match[2]!.toUpperCase() || ' ');
+  return Number(match[1]) * 1024 ** power;
+}
+/** A file this large fills a development machine's disk, and every service on it fails. */
+const DISK_FILLING_BYTES = 10 * 1024 ** 3;
+
+/** `fallocate -l SIZE FILE`, `truncate -s SIZE FILE`: a file of a given size, judged by size and place. */
+const sizedFile: CommandRule = (scope) => {
+  const { program, args } = scope.command;
+  const sizeAt = args.findIndex(
+    (arg) => arg === '-l' || arg === '--length' || arg === '-s' || arg === '--size',
+  );
+  const size = sizeAt === -1 ? undefined : args[sizeAt + 1];
+  if (size !== undefined && sizeInBytes(size.replace(/^\+/, '')) >= DISK_FILLING_BYTES)
+    scope.add({ code: `shell.${program}.fills-disk:${size}`, destructive: RISK.deny, onTask: 0.1 });
+  if (program === 'truncate') return truncate(scope);
+  for (const operand of args.filter((arg, index) => !arg.startsWith('-') && index !== sizeAt + 1)) {
+    const path = scope.path(operand);
+    if (judgePersistenceTarget(scope, path.normalised, `shell.${program}`)) continue;
+    if (path.scope === 'system')
+      scope.add({ code: `shell.${program}.system:${path.normalised}`, destructive: RISK.deny, onTask: 0.3 });
   }
 };
 
@@ -423,7 +464,7 @@ export const FILE_SYSTEM_RULES: ReadonlyMap<string, CommandRule> = new Map<strin
   ['shred', shred],
   ['srm', shred],
   ['wipe', shred],
-  ['truncate', truncate],
+  ['truncate', sizedFile],
   ['dd', dd],
   ['mkfs', diskTool],
   ['wipefs', diskTool],
@@ -445,6 +486,7 @@ export const FILE_SYSTEM_RULES: ReadonlyMap<string, CommandRule> = new Map<strin
   ['cp', copyOrMove],
   ['ln', copyOrMove],
   ['install', copyOrMove],
+  ['fallocate', sizedFile],
   ['mkdir', creating],
   ['mkfifo', creating],
   ['touch', creating],

@@ -214,6 +214,10 @@ const SUBCOMMANDS: Readonly<Record<string, SubcommandJudge>> = {
     const onTask = taskMentions(scope.task, 'push') ? 0.85 : 0.3;
     if (forced || plusRefspec) scope.add({ code: 'git.push.force', destructive: RISK.denyHigh, onTask });
     else if (deletes) scope.add({ code: 'git.push.delete-remote-ref', destructive: RISK.deny, onTask });
+    // A leased push overwrites only what this clone has seen of the branch, so it cannot destroy
+    // someone else's pushes; to a topic branch it is rebased work published, as a plain push is.
+    else if (leased && topicBranchOnly(parsed.operands.slice(1)))
+      scope.add({ code: 'git.push.force-with-lease:topic-branch', onTask: 0.85 });
     else if (leased) scope.add({ code: 'git.push.force-with-lease', destructive: RISK.askLow, onTask });
     // Principle 8: a plain push to a known remote publishes the agent's commits and rewrites
     // nothing; sharing work is part of a coding task. Rewriting or deleting remote history is not.
@@ -321,3 +325,24 @@ const SUBCOMMANDS: Readonly<Record<string, SubcommandJudge>> = {
 };
 
 export const GIT_RULES: ReadonlyMap<string, CommandRule> = new Map([['git', git]]);
+
+/** Branches a team shares and protects: a push that rewrites them rewrites everyone's history. */
+const SHARED_BRANCH =
+  /^(main|master|trunk|develop|development|dev|staging|stable|production|prod|live|gh-pages|release([/-].*)?|hotfix([/-].*)?)$/;
+
+/** Refspecs that all name a topic branch explicitly (`feature/x`, `HEAD:fix/y`), none a shared one. */
+function topicBranchOnly(refspecs: readonly string[]): boolean {
+  if (refspecs.length === 0) return false;
+  return refspecs.every((refspec) => {
+    const destination = (refspec.includes(':') ? refspec.slice(refspec.indexOf(':') + 1) : refspec).replace(
+      /^refs\/heads\//,
+      '',
+    );
+    return (
+      destination !== '' &&
+      destination !== 'HEAD' &&
+      !destination.startsWith('refs/') &&
+      !SHARED_BRANCH.test(destination)
+    );
+  });
+}

@@ -28,6 +28,7 @@ const SECRET_READS: readonly [RegExp, string][] = [
   [/^heroku config(\s|$)/, 'heroku-config'],
   [/^security find-(generic|internet)-password/, 'keychain'],
   [/^secret-tool lookup/, 'secret-service'],
+  [/^gpg2? .*--export-secret-(sub)?keys\b/, 'gpg-secret-key'],
 ];
 
 export function judgeSecretRead(scope: CommandScope, program: string, args: readonly string[]): void {

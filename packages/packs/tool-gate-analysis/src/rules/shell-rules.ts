@@ -234,6 +234,9 @@ const xargs: CommandRule = (scope) => {
 const FIND_FILTERS =
   /^-(name|iname|path|ipath|regex|iregex|type|mtime|mmin|atime|amin|ctime|cmin|newer|size|user|group|perm|empty|wholename|iwholename|maxdepth)$/;
 
+/** Programs that, given each file find matches, remove or destroy it. */
+const FIND_EXEC_DELETERS = new Set(['rm', 'unlink', 'shred', 'truncate', 'srm', 'wipe']);
+
 const find: CommandRule = (scope) => {
   const args = scope.command.args;
   const firstExpression = args.findIndex(
@@ -257,29 +260,38 @@ const find: CommandRule = (scope) => {
     const sought = names.find((name) => isCredentialPath(`${base}/${name.replace(/\*/g, 'x')}`));
     if (sought !== undefined) scope.secretSource(`find:${base}/${sought}`);
   }
+  // Every file find matches under its roots goes, whether by `-delete` or `-exec rm {}`.
+  const deletesMatches = (how: string) => {
+    for (const root of searchRoots) {
+      const path = scope.path(root);
+      const inWorkspace = path.scope === 'workspace-all' || path.scope === 'workspace';
+      if (inWorkspace && generatedOnly) {
+        scope.add({ code: `shell.find.${how}-generated:${path.normalised}`, destructive: RISK.routine });
+        continue;
+      }
+      const broad = path.scope === 'workspace-all' ? (filtered ? RISK.ask : RISK.denyHigh) : undefined;
+      const severity =
+        broad ??
+        (path.scope === 'workspace' ? RISK.ask : path.scope === 'temp' ? RISK.routine : RISK.certain);
+      scope.add({ code: `shell.find.${how}:${path.normalised}`, destructive: severity });
+    }
+  };
   for (let index = 0; index < args.length; index += 1) {
     const arg = args[index]!;
-    if (arg === '-delete') {
-      for (const root of searchRoots) {
-        const path = scope.path(root);
-        const inWorkspace = path.scope === 'workspace-all' || path.scope === 'workspace';
-        if (inWorkspace && generatedOnly) {
-          scope.add({ code: `shell.find.delete-generated:${path.normalised}`, destructive: RISK.routine });
-          continue;
-        }
-        const broad = path.scope === 'workspace-all' ? (filtered ? RISK.ask : RISK.denyHigh) : undefined;
-        const severity =
-          broad ??
-          (path.scope === 'workspace' ? RISK.ask : path.scope === 'temp' ? RISK.routine : RISK.certain);
-        scope.add({ code: `shell.find.delete:${path.normalised}`, destructive: severity });
-      }
-    }
+    if (arg === '-delete') deletesMatches('delete');
     if (/^-(exec|execdir|ok|okdir)$/.test(arg)) {
       const end = args.findIndex(
         (candidate, position) =>
           position > index && (candidate === ';' || candidate === '+' || candidate === '\\;'),
       );
       const inner = args.slice(index + 1, end < 0 ? undefined : end);
+      const deleter = inner[0]?.replace(/^.*\//, '');
+      if (
+        deleter !== undefined &&
+        FIND_EXEC_DELETERS.has(deleter) &&
+        inner.some((word) => word.includes('{}'))
+      )
+        deletesMatches(`exec-${deleter}`);
       for (const root of searchRoots) {
         const base = root.replace(/\/+$/, '') || '/';
         scope.runArgv(

@@ -60,6 +60,19 @@ const sysctl: CommandRule = (scope) => {
     changes(scope, 'sysctl', args.find((arg) => arg.includes('=')) ?? 'parameters');
 };
 
+/**
+ * The system journal: reading it is routine; vacuuming, rotating away or flushing it deletes the
+ * record of what happened on the machine (tampering with the record).
+ */
+const journalctl: CommandRule = (scope) => {
+  const clearing = scope.command.args.find((arg) =>
+    /^--(vacuum-(size|time|files)|rotate|flush|relinquish-var)\b/.test(arg),
+  );
+  if (clearing !== undefined)
+    scope.add({ code: `tamper.journal:${clearing.split('=')[0]}`, destructive: RISK.deny, onTask: 0.05 });
+  else scope.add({ code: 'sys.journalctl.read', onTask: 0.8 });
+};
+
 export const SYSTEM_SETTING_RULES: ReadonlyMap<string, CommandRule> = new Map([
   ['ip', ip],
   ['ifconfig', ifconfig],
@@ -67,4 +80,5 @@ export const SYSTEM_SETTING_RULES: ReadonlyMap<string, CommandRule> = new Map([
   ['date', date],
   ['hostname', hostname],
   ['sysctl', sysctl],
+  ['journalctl', journalctl],
 ]);
