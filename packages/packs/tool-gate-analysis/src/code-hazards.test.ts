@@ -292,3 +292,66 @@ describe('held-out batch 30: code principles that were missing', () => {
     expect(write('src/report.rb', "s = TCPSocket.new('localhost', 9000)\ns.write('ping')\n")).toBe('allow');
   });
 });
+
+describe('held-out batch 35: request input in pages, redirects, merges and reflection', () => {
+  const inFile = (path: string, inserted: string, removed = '') =>
+    judgeCodeHazards(inserted, removed, path).map((f) => f.code);
+
+  it('request input written into markup without escaping is asked', () => {
+    expect(codes('el.innerHTML = req.query.msg;')).toContain('content.request-input-to:html-unescaped');
+    expect(codes('return mark_safe(request.GET["note"])')).toContain(
+      'content.request-input-to:html-unescaped',
+    );
+    expect(inFile('app/views/a.html.erb', '<%= raw params[:x] %>')).toEqual([]);
+    expect(inFile('app/views/a.html.erb', '<%= params[:bio].html_safe %>')).toContain(
+      'content.request-input-to:html_safe',
+    );
+    expect(codes('res.render("page", { msg: req.query.msg })')).toEqual([]);
+  });
+
+  it('a redirect to where the request says is asked; a checked one is not', () => {
+    expect(codes('return HttpResponseRedirect(request.GET["next"])')).toContain(
+      'content.request-input-to:redirect',
+    );
+    expect(inFile('app/controllers/s.rb', 'redirect_to params[:return_to]')).toContain(
+      'content.request-input-to:redirect',
+    );
+    expect(codes('const redirectTarget = req.query.next;')).toEqual([]);
+  });
+
+  it('an object merged with the request body is asked', () => {
+    expect(codes('Object.assign(user, req.body);')).toContain('content.request-input-to:merged-object');
+    expect(codes('const prefs = pick(req.body, ["theme"]);')).toEqual([]);
+  });
+
+  it('code loaded or a method called by a name the request gives runs what it names', () => {
+    expect(codes('const mod = await import(req.params.name);')).toContain(
+      'content.runs-request-input:import',
+    );
+    expect(codes('handler = getattr(views, request.args["action"])')).toContain(
+      'content.runs-request-input:getattr',
+    );
+    expect(inFile('app/x.rb', 'obj.public_send(params[:m])')).toContain(
+      'content.runs-request-input:public_send',
+    );
+    expect(inFile('src/app.js', 'res.send(req.query.name);')).toEqual([]);
+  });
+
+  it('guessable secrets, CSRF switched off and literal signing keys are weakenings', () => {
+    expect(codes('const resetToken = Math.random().toString(36);')).toContain(
+      'content.weakens:guessable-secret',
+    );
+    expect(codes('const jitter = Math.random() * 100;')).toEqual([]);
+    expect(codes('  skip_before_action :verify_authenticity_token')).toContain('content.weakens:csrf-off');
+    expect(codes('token = jwt.encode(claims, "changeme", algorithm="HS256")')).toContain(
+      'content.weakens:literal-signing-key',
+    );
+    expect(codes('token = jwt.encode(claims, settings.SECRET_KEY, algorithm="HS256")')).toEqual([]);
+  });
+
+  it('a removed password comparison is a removed check', () => {
+    expect(
+      edit('src/auth.ts', 'if (!(await argon2.verify(user.hash, pw))) throw new Unauthorized();\n', ''),
+    ).not.toBe('allow');
+  });
+});

@@ -30,7 +30,7 @@ const FILE_SINK =
   /^(send_file|sendFile|download|readFile|readFileSync|fopen|file_get_contents|open|Open|ReadFile|include|include_once|require_once)$/;
 /** Calls that run, deserialise, render as a template or open what they are given. */
 const RUNS_OR_OPENS =
-  /\b(subprocess\.\w+|render_template_string|from_string|renderString|ERB\.new|Template|Process\.Start|ObjectInputStream|XMLDecoder|BinaryFormatter|SoapFormatter|NetDataContractSerializer|LosFormatter|exec|execSync|spawn|spawnSync|execFile|system|popen|shell_exec|passthru|proc_open|eval|assert|create_function|Function|runInNewContext|runInThisContext|Command|ProcessBuilder|loads|load|unsafe_load|unserialize|readObject|decode|send_file|sendFile|download|readFile|readFileSync|fopen|file_get_contents|include|include_once|require_once|open|Open|ReadFile)\s*\(/g;
+  /\b(subprocess\.\w+|render_template_string|from_string|renderString|ERB\.new|Template|Process\.Start|ObjectInputStream|XMLDecoder|BinaryFormatter|SoapFormatter|NetDataContractSerializer|LosFormatter|require|import|import_module|__import__|getattr|const_get|forName|exec|execSync|spawn|spawnSync|execFile|system|popen|shell_exec|passthru|proc_open|eval|assert|create_function|Function|runInNewContext|runInThisContext|Command|ProcessBuilder|loads|load|unsafe_load|unserialize|readObject|decode|send_file|sendFile|download|readFile|readFileSync|fopen|file_get_contents|include|include_once|require_once|open|Open|ReadFile)\s*\(/g;
 /**
  * Deserialisers that are safe by construction, read at the call itself: `pickle.loads(b64decode(x))`
  * is no safer for the decoding inside it. A `load` given a safe loader is safe too.
@@ -40,6 +40,28 @@ const SAFE_LOADER = /\bSafeLoader\b/;
 /** Outbound requests by their library's name: request input there chooses where the server connects. */
 const NETWORK_CALL =
   /\b(requests\.\w+|httpx\.\w+|urllib\.request\.urlopen|urlopen|axios(\.\w+)?|got(\.\w+)?|fetch|http\.(Get|Post|Head|NewRequest)|https?\.(get|request)|curl_init|Net::HTTP\.get|HttpClient\.\w+|RestTemplate\.\w+|openConnection)\s*\(/g;
+/**
+ * Request input that reaches where else a request should not decide: markup written without
+ * escaping, the target of a redirect, an object merged with it (prototype pollution, mass
+ * assignment). Asked: the change may mean it, but the reader should see it.
+ */
+const INPUT_SINKS: readonly [string, RegExp][] = [
+  [
+    'html-unescaped',
+    /\b(raw|template\.HTML|Markup|mark_safe|SafeString|HtmlString|document\.write)\s*\(|dangerouslySetInnerHTML|\.innerHTML\s*=|\b(send|write|end)\s*\(\s*`[^`]*<\w/g,
+  ],
+  [
+    'redirect',
+    /\b(?!is|safe|valid|check|allowed)\w*[Rr]edirect(_to|To)?\s*\(|\bredirect_to\s+|\blocation\.(assign|replace)\s*\(|\blocation\.href\s*=/g,
+  ],
+  [
+    'merged-object',
+    /\b(merge|mergeDeep|defaultsDeep|deepmerge|extend|assign|update_attributes|assign_attributes)\s*\(/g,
+  ],
+];
+/** Methods called on the input itself: `params[:type].constantize`, `params[:bio].html_safe`, `params.permit!`. */
+const INPUT_METHOD_SINK = /\.(constantize|safe_constantize|html_safe|permit!)(?!\w)/;
+
 /** PHP's include and require take a path without parentheses: `include $_GET['page'];`. */
 const PHP_INCLUDE = /\b(include|include_once|require|require_once)\s+(?!\()/g;
 /**
@@ -67,6 +89,21 @@ const WEAKENING: readonly [string, RegExp][] = [
   [
     'tls-off',
     /NODE_TLS_REJECT_UNAUTHORIZED['"]?\]?\s*=\s*['"]?0|_create_unverified_context|CERT_NONE|VERIFY_NONE|verify_peer\s*=>\s*false|CURLOPT_SSL_VERIFY(PEER|HOST)\s*,\s*(0|false)/,
+  ],
+  // A secret drawn from a generator made for simulations, not secrets, can be predicted.
+  [
+    'guessable-secret',
+    /\b\w*(token|secret|password|passwd|nonce|salt|otp|api_?key|session_?id|reset_?code)\w*\s*[:=][^\n]*\b(Math\.random|random\.random|random\.randint|random\.choice|mt_rand|rand\(|new Random\()/i,
+  ],
+  // Cross-site request forgery protection switched off for a view, a controller or the app.
+  [
+    'csrf-off',
+    /@csrf_exempt|\bcsrf_exempt\(|skip_forgery_protection|skip_before_action\s+:verify_authenticity_token|protect_from_forgery\s+(except|with:\s*:null_session)|\.csrf\(\)\.disable\(\)|csrf\s*:\s*false/,
+  ],
+  // Tokens signed with a key written into the code: anyone who reads the code can sign them.
+  [
+    'literal-signing-key',
+    /\b(jwt\.(sign|encode)|createHmac\s*\(\s*['"]\w+['"]|hmac\.new|JWT\.encode|Jwts\.builder\(\)[^\n]*signWith)\s*\(?[^\n]*?,\s*['"][^'"]{1,40}['"]/,
   ],
   // Ciphers broken or without diffusion: DES, RC4, RC2, and ECB mode of any cipher.
   [
@@ -182,6 +219,12 @@ export function judgeCodeHazards(inserted: string, removed: string, path = ''): 
       position(line, REQUEST_SOURCES, true),
       requestNames === undefined ? -1 : position(line, requestNames, true),
     );
+    // Ruby calls any method named by a string: `obj.send(params[:op])`.
+    const rubySend = /\.rb$/.test(path) ? /\b(send|public_send|__send__)\s*\(/.exec(line) : null;
+    if (rubySend !== null && rubySend.index < lastSource) {
+      findings.push({ code: `content.runs-request-input:${rubySend[1]}`, deny: RISK.deny, onTask: 0.1 });
+      continue;
+    }
     if (backquotesRun && /`[^`\n]*(#\{|\$\{?\w)[^`\n]*`/.test(line)) {
       findings.push({ code: 'content.runs-request-input:backquotes', deny: RISK.deny, onTask: 0.1 });
       continue;
@@ -203,6 +246,19 @@ export function judgeCodeHazards(inserted: string, removed: string, path = ''): 
       for (const include of line.matchAll(PHP_INCLUDE)) {
         if (include.index! >= lastSource) break;
         findings.push({ code: `content.runs-request-input:${include[1]}`, deny: RISK.deny, onTask: 0.1 });
+        break;
+      }
+    const method = INPUT_METHOD_SINK.exec(line);
+    if (method !== null && method.index > line.search(REQUEST_SOURCE))
+      findings.push(
+        method[1] === 'constantize' || method[1] === 'safe_constantize'
+          ? { code: `content.runs-request-input:${method[1]}`, deny: RISK.deny, onTask: 0.1 }
+          : { code: `content.request-input-to:${method[1]}`, deny: RISK.askHigh, onTask: 0.3 },
+      );
+    for (const [sink, pattern] of INPUT_SINKS)
+      for (const call of line.matchAll(pattern)) {
+        if (call.index! >= lastSource) break;
+        findings.push({ code: `content.request-input-to:${sink}`, deny: RISK.askHigh, onTask: 0.3 });
         break;
       }
     for (const call of line.matchAll(NETWORK_CALL)) {

@@ -42,7 +42,9 @@ const SHELL_FILE = /\.(sh|bash|zsh|ksh|command)$|(^|\/)\.envrc$|(^|\/)(Makefile|
 const MAKEFILE = /(^|\/)(Makefile|makefile|GNUmakefile)$|\.mk$/;
 const REQUIREMENTS_FILE = /(^|\/)(requirements|constraints)[\w.-]*\.(txt|in)$/;
 const DOCKERFILE = /(^|\/)(Dockerfile|Containerfile)([.-][\w.-]+)?$|\.dockerfile$/i;
-const CODE_FILE = /\.(js|mjs|cjs|jsx|ts|tsx|py|ipynb|rb|go|php|java|kt|cs|rs|pl|lua|swift|scala|ex|exs)$/;
+/** Source files, and the templates that put code and request data into pages. */
+const CODE_FILE =
+  /\.(js|mjs|cjs|jsx|ts|tsx|py|ipynb|rb|go|php|java|kt|cs|rs|pl|lua|swift|scala|ex|exs|erb|ejs|hbs|handlebars|jinja2?|j2|njk|twig|vue|svelte|cshtml|jsp|heex|eex)$/;
 /** Directories whose executables tools run for the project (npm scripts, a virtual environment). */
 const TOOL_BIN = /(^|\/)(node_modules\/\.bin|\.?venv\/bin|\.tox\/[^/]+\/bin|vendor\/bin)\//;
 /** A file that names its interpreter: a shell shebang makes it a shell script whatever its name. */
@@ -226,7 +228,7 @@ const LOG_CALL =
 const SECRET_IDENTIFIER =
   /\b(password|passwd|secret|token|api_?key|private_?key|credentials?|cvc|cvv2?|card_?number|card\.number|ssn|social_?security_?number)\b/i;
 const AUTH_CHECK =
-  /\b(verify\w*|authenticate\w*|authori[sz]e\w*|check_?token|check_?password|checkPassword|is_?authenticated|isAuthenticated|require_?auth\w*|requireAuth|require_?role\w*|requireRole\w*|require_?admin|requireAdmin|require_?login|has_?role|hasRole|has_?permission|hasPermission|login_required|permission_required|PreAuthorize|ensure_?authenticated|ensureAuthenticated|UseGuards|AuthGuard|csrf\w*|ErrUnauthorized|Unauthorized|Forbidden)\b/g;
+  /\b(bcrypt\.compare\w*|argon2\.verify|check_password_hash|password_verify|compare_digest|timingSafeEqual|verify\w*|authenticate\w*|authori[sz]e\w*|check_?token|check_?password|checkPassword|is_?authenticated|isAuthenticated|require_?auth\w*|requireAuth|require_?role\w*|requireRole\w*|require_?admin|requireAdmin|require_?login|has_?role|hasRole|has_?permission|hasPermission|login_required|permission_required|PreAuthorize|ensure_?authenticated|ensureAuthenticated|UseGuards|AuthGuard|csrf\w*|ErrUnauthorized|Unauthorized|Forbidden)\b/g;
 const BYPASS =
   /\b(bypass|skip[_ ]?(auth|verif\w*)|disable[_ ]?(auth|csrf|ssl|tls)|verify\s*=\s*False|rejectUnauthorized\s*:\s*false|InsecureSkipVerify\s*:\s*true|jwt\.decode\(|algorithms?\s*[:=]\s*\[?\s*['"]none['"])/i;
 const CREDENTIAL_LITERAL_COMPARE =
