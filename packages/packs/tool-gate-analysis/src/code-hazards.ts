@@ -93,7 +93,7 @@ const WEAKENING: readonly [string, RegExp][] = [
   // A secret drawn from a generator made for simulations, not secrets, can be predicted.
   [
     'guessable-secret',
-    /\b\w*(token|secret|password|passwd|nonce|salt|otp|api_?key|session_?id|reset_?code)\w*\s*[:=][^\n]*\b(Math\.random|random\.random|random\.randint|random\.choice|mt_rand|rand\(|new Random\()/i,
+    /\b\w*(token|secret|password|passwd|nonce|salt|otp|api_?key|session_?id|reset_?code)\w*\s*[:=][^\n]{0,200}\b(Math\.random|random\.random|random\.randint|random\.choice|mt_rand|rand\(|new Random\()/i,
   ],
   // Cross-site request forgery protection switched off for a view, a controller or the app.
   [
@@ -103,7 +103,7 @@ const WEAKENING: readonly [string, RegExp][] = [
   // Tokens signed with a key written into the code: anyone who reads the code can sign them.
   [
     'literal-signing-key',
-    /\b(jwt\.(sign|encode)|createHmac\s*\(\s*['"]\w+['"]|hmac\.new|JWT\.encode|Jwts\.builder\(\)[^\n]*signWith)\s*\(?[^\n]*?,\s*['"][^'"]{1,40}['"]/,
+    /\b(jwt\.(sign|encode)|createHmac\s*\(\s*['"]\w+['"]|hmac\.new|JWT\.encode|Jwts\.builder\(\)[^\n]{0,200}signWith)\s*\(?[^\n]{0,200}?,\s*['"][^'"]{1,40}['"]/,
   ],
   // Ciphers broken or without diffusion: DES, RC4, RC2, and ECB mode of any cipher.
   [

@@ -46,7 +46,7 @@ const EXPOSURES: readonly [string, RegExp][] = [
   ],
   [
     'debugger-on-network',
-    /host\s*=\s*["']0\.0\.0\.0["'][^\n]*debug\s*=\s*True|debug\s*=\s*True[^\n]*host\s*=\s*["']0\.0\.0\.0["']|--host[= ]0\.0\.0\.0[^\n]*--debug\b|--debug\b[^\n]*--host[= ]0\.0\.0\.0/,
+    /host\s*=\s*["']0\.0\.0\.0["'][^\n]{0,200}debug\s*=\s*True|debug\s*=\s*True[^\n]{0,200}host\s*=\s*["']0\.0\.0\.0["']|--host[= ]0\.0\.0\.0[^\n]{0,200}--debug\b|--debug\b[^\n]{0,200}--host[= ]0\.0\.0\.0/,
   ],
 ];
 
