@@ -715,3 +715,12 @@ describe('bounded work on hostile inserted content', () => {
     expect(performance.now() - started).toBeLessThan(20_000);
   });
 });
+
+describe('a loop that starts background processes without bound', () => {
+  it('is asked when its passes are unbounded or counted high; a loop over files is not', () => {
+    expect(shellChoice('until false; do openssl speed >/dev/null & done')).not.toBe('allow');
+    expect(shellChoice('for ((i = 0; i < 200; i++)); do sha256sum /dev/zero & done')).not.toBe('allow');
+    expect(shellChoice('for f in logs/*.log; do gzip -k "$f" & done; wait')).toBe('allow');
+    expect(shellChoice('for i in 1 2 3; do npm run worker & done; wait')).toBe('allow');
+  });
+});

@@ -96,3 +96,20 @@ describe('a container given the host, in compose and Kubernetes words', () => {
     expect(containerSpecHostAccess('          capabilities:\n            drop: ["ALL"]\n')).toBeUndefined();
   });
 });
+
+describe('a build sent to another machine', () => {
+  it('a remote cache or executor elsewhere is asked, and denied when it carries a secret', () => {
+    expect(codes('build --remote_executor=grpcs://rbe.example.org\n', '', '.bazelrc')).toContain(
+      'content.build-sent-to:rbe.example.org',
+    );
+    expect(
+      codes(
+        'build --repo_env=NPM_TOKEN\nbuild --bes_backend=grpc://bes.example.io\n',
+        '',
+        'tools/ci.bazelrc',
+      ),
+    ).toContain('content.build-sent-to:bes.example.io:with-NPM_TOKEN');
+    expect(codes('build --remote_cache=http://localhost:9090\n', '', '.bazelrc')).toEqual([]);
+    expect(codes('build --action_env=PATH\n', '', '.bazelrc')).toEqual([]);
+  });
+});

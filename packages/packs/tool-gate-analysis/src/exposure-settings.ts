@@ -1,6 +1,6 @@
 import type { Finding } from './finding.js';
 import { RISK } from './risk-scale.js';
-import { secretLiteralKind } from './secret-source.js';
+import { isSecretVariableName, secretLiteralKind } from './secret-source.js';
 
 /**
  * Principle 5 for deployment and infrastructure files (Terraform, Kubernetes, compose, web-server
@@ -81,6 +81,38 @@ const PROTECTIONS: readonly [string, RegExp][] = [
   ],
 ];
 
+/**
+ * Build settings that send the build to another machine: a remote cache, a remote executor or a
+ * build-event service receives the sources, the outputs and the environment given to actions.
+ */
+const REMOTE_BUILD =
+  /--(remote_cache|remote_executor|bes_backend|remote_downloader|remote_instance)=["']?(?:grpcs?|https?):\/\/([^/:"'\s]+)|\b(SCCACHE_ENDPOINT|TURBO_API|NX_CLOUD_API)\s*[=:]\s*["']?https?:\/\/([^/:"'\s]+)|\b(?:apiUrl|remoteCacheUrl)["']?\s*:\s*["']https?:\/\/([^/:"'\s]+)/g;
+/** Environment a build tool hands to its actions by name (`--action_env=NAME`). */
+const FORWARDED_ENV = /--(?:action_env|repo_env|test_env|host_action_env)=([A-Za-z_][A-Za-z0-9_]*)/g;
+const LOOPBACK_HOST = /^(localhost|127\.\d+\.\d+\.\d+|\[?::1\]?)$/i;
+
+function remoteBuildFindings(inserted: string, removed: string): Finding[] {
+  const hostsBefore = new Set([...removed.matchAll(REMOTE_BUILD)].map((match) => hostOf(match)));
+  const host = [...inserted.matchAll(REMOTE_BUILD)]
+    .map(hostOf)
+    .find((candidate) => !LOOPBACK_HOST.test(candidate) && !hostsBefore.has(candidate));
+  const forwarded = [...inserted.matchAll(FORWARDED_ENV)].map((match) => match[1]!);
+  const secret = forwarded.find((name) => isSecretVariableName(name));
+  if (host === undefined) return [];
+  // The secret given to every action travels with them to that machine.
+  return [
+    {
+      code: `content.build-sent-to:${host}${secret === undefined ? '' : `:with-${secret}`}`,
+      exfil: secret === undefined ? RISK.ask : RISK.denyHigh,
+      onTask: secret === undefined ? 0.4 : 0.05,
+    },
+  ];
+}
+
+function hostOf(match: RegExpMatchArray): string {
+  return (match[2] ?? match[4] ?? match[5] ?? '').toLowerCase();
+}
+
 /** Tests and fixtures hold made-up keys and tokens on purpose. */
 const TEST_PATH =
   /(^|\/)(tests?|__tests__|spec|specs|fixtures?|testdata|__fixtures__)\/|[._-](test|spec)\.[a-z]+$/i;
@@ -91,6 +123,7 @@ export function judgeExposureSettings(inserted: string, removed: string, path = 
   for (const [name, pattern] of [...EXPOSURES, ...PRIVILEGES, ...PROTECTIONS])
     if (introduced(pattern))
       findings.push({ code: `content.opens:${name}`, deny: RISK.askHigh, onTask: 0.3 });
+  findings.push(...remoteBuildFindings(inserted, removed));
   // A JSON Web Token expires and is often an example; keys and access tokens do not.
   const secret = TEST_PATH.test(path) ? undefined : secretLiteralKind(inserted);
   if (secret !== undefined && secret !== 'jwt' && secretLiteralKind(removed) !== secret)

@@ -187,6 +187,13 @@ function walk(node: ShellNode, state: WalkState, depth: number, variables: Shell
     case 'function_definition':
       judgeFunction(node, state);
       break;
+    case 'for_statement':
+    case 'while_statement':
+    case 'c_style_for_statement': {
+      const flood = processFlood(node);
+      if (flood !== undefined) state.findings.add(flood);
+      break;
+    }
     case 'declaration_command': {
       // `export -p`, `declare -x`, `typeset -p` with no names print every variable the shell
       // exports: the whole environment, secrets included, as `env` does.
@@ -288,6 +295,32 @@ function assign(
   else variables.set(name.text, evaluated.text);
   // The value itself may run commands: `x=$(rm -rf /)`.
   walk(value, state, depth, variables);
+}
+
+/** Passes of a loop that spawn a background process each before the machine's work is taken. */
+const FLOOD_PASSES = 16;
+
+/**
+ * A loop whose body starts a process in the background (`… & done`) runs as many processes at
+ * once as it has passes: without end for `while true` or `until false`, or a counted range
+ * (`seq 1 64`, `{1..64}`, `((i=0; i<64; i++))`). A machine's processes and cores run out (resource
+ * exhaustion). A loop over files, whose count is not known, is not judged so.
+ */
+function processFlood(loop: ShellNode): Finding | undefined {
+  const body = loop.namedChildren.find((child) => child?.type === 'do_group');
+  if (body == null || !/[^&>|]\s*&\s*(?:done\b|;|\n)/.test(body.text)) return undefined;
+  const head = loop.text.slice(0, body.startIndex - loop.startIndex);
+  const numbers = (head.match(/\d+/g) ?? []).map(Number);
+  const unbounded =
+    loop.type === 'while_statement' && /^\s*(while\s+(true|:|\[\s*1\s*\])|until\s+false)\s*;?\s*$/.test(head);
+  const counted =
+    numbers.length > 0 && Math.max(...numbers) >= FLOOD_PASSES && !/\$\(\s*(ls|find|cat)\b|\*/.test(head);
+  if (!unbounded && !counted) return undefined;
+  return {
+    code: `proc.background-flood:${unbounded ? 'unbounded' : Math.max(...numbers)}`,
+    destructive: RISK.ask,
+    onTask: 0.2,
+  };
 }
 
 /** `export …`, `declare -x …`, `typeset -x …`: the assignments in it reach child processes. */
