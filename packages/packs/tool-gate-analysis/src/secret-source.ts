@@ -37,8 +37,15 @@ const MOUNTED_AND_WALLET_KEYS: readonly RegExp[] = [
 const LOGGED_IN_CLIENT_STATE =
   /(^|\/)\.config\/(gh|hub|glab-cli|doctl|rclone|netlify|heroku|configstore|ngrok|stripe|op|gopass|sentry|snyk|railway|fly|filezilla)(\/|$)|(^|\/)\.(vercel|wrangler|fly|netlify|ngrok2|railway|pulumi|oci)\/|(^|\/)\.(terraformrc|sentryclirc|msmtprc|fetchmailrc|dockercfg|vault-token)$|(^|\/)\.gradle\/gradle\.properties$/;
 
+/** A host's own private keys: its SSH identity and its TLS certificates' keys. */
+const HOST_KEYS: readonly RegExp[] = [
+  /^\/etc\/ssh\/ssh_host_[a-z0-9]+_key$/,
+  /^\/etc\/(ssl\/private|letsencrypt\/(live|archive))\//,
+];
+
 const CREDENTIAL_PATH_PATTERNS: readonly RegExp[] = [
   ...MOUNTED_AND_WALLET_KEYS,
+  ...HOST_KEYS,
   LOGGED_IN_CLIENT_STATE,
   /(^|\/)\.ssh(\/|$)/,
   /(^|\/)\.aws\/(credentials|config)$|(^|\/)\.aws(\/|$)/,
@@ -84,6 +91,7 @@ const KEY_MATERIAL_PATTERNS: readonly RegExp[] = [
   /(^|\/)\.config\/gh\/hosts\.yml$/,
   /(^|\/)\.password-store\//,
   /^\/etc\/(shadow|gshadow)$/,
+  ...HOST_KEYS,
   /^\/proc\/[^/]+\/environ$/,
   /(^|\/)Library\/Keychains\//,
   ...BROWSER_SESSION_STORES,

@@ -283,6 +283,25 @@ const ACCESS_OBJECT =
 const ADMIN_ROLE =
   /(^|[=/:])(cluster-admin|admin|administrator|owner|AdministratorAccess|IAMFullAccess|roles\/(owner|editor)|User Access Administrator)$/i;
 
+/**
+ * Subcommands that create a new credential for an identity: an access key, a service account's
+ * key, a token, a reset secret. The credential outlives the task and works wherever it is taken,
+ * so making one hands out access as a grant does.
+ */
+const CREDENTIAL_MINT =
+  /(^|-)(create-access-key|create-login-profile|create-service-specific-credential|keys-create|keys-add|create-key|create-api-key|api-keys-create|apikeys-create|create-token|token-create|tokens-create|generate-token|create-for-rbac|credential-reset|reset-credentials?|create-credential|personal-access-tokens?-create)(-|$)/i;
+
+function mintsCredential(args: readonly string[]): string | undefined {
+  const words = args.filter((arg) => !arg.startsWith('-'));
+  for (let index = 0; index < words.length; index++) {
+    for (const span of [words.slice(index, index + 3), words.slice(index, index + 2), [words[index]!]]) {
+      const joined = span.join('-');
+      if (CREDENTIAL_MINT.test(joined)) return joined.toLowerCase();
+    }
+  }
+  return undefined;
+}
+
 function accessGrant(args: readonly string[]): { object: string; admin: boolean } | undefined {
   const words = args.filter((arg) => !arg.startsWith('-')).flatMap((arg) => arg.split('/'));
   let object = words.find((word) => ACCESS_OBJECT.test(word));
@@ -325,6 +344,12 @@ export function judgeByVerbs(
         ? { code, destructive: RISK.deny, uncertain: true }
         : { code, uncertain: true, onTask: 0.6 },
     );
+    return;
+  }
+  // The subcommand's shape says it makes a credential, whatever verb the classifier read first.
+  const minted = dryRun ? undefined : mintsCredential(args);
+  if (minted !== undefined) {
+    scope.add({ code: `cli.${program}.mints-credential:${minted}`, destructive: RISK.deny, onTask: 0.1 });
     return;
   }
   if (!dryRun && kind !== 'read') {
@@ -465,6 +490,19 @@ const SPECIAL: Readonly<Record<string, (scope: CommandScope, args: readonly stri
         onTask: taskMentions(scope.task, 'publish') ? 0.85 : 0.1,
       });
       return true;
+    }
+    // Widening the CLI's own token to administer or delete is the agent granting itself access.
+    if (group === 'auth' && (action === 'refresh' || action === 'login')) {
+      const scopes = args.find((arg, index) => args[index - 1] === '-s' || args[index - 1] === '--scopes');
+      if (scopes !== undefined) {
+        const wide = /\b(admin:\w+|delete_repo|delete:packages|write:org|site_admin)\b/.test(scopes);
+        scope.add({
+          code: `cli.gh.auth-scopes:${scopes}`,
+          destructive: wide ? RISK.deny : RISK.askLow,
+          onTask: 0.2,
+        });
+        return true;
+      }
     }
     if (group === 'gist' && action === 'create') {
       judgeTransferredFiles(scope, 'gh', args.slice(2));

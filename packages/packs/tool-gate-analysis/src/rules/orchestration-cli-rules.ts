@@ -227,6 +227,15 @@ export function judgeKubectl(scope: CommandScope, args: readonly string[]): bool
     });
     return true;
   }
+  // A service account's token minted from the command line works wherever it is taken.
+  if (verb === 'create' && words[1] === 'token') {
+    scope.add({
+      code: `cli.kubectl.mints-credential:token:${words[2] ?? ''}`,
+      destructive: RISK.deny,
+      onTask: 0.1,
+    });
+    return true;
+  }
   if (verb === 'drain') {
     scope.add({ code: 'cli.kubectl.drain', destructive: RISK.deny, onTask: 0.2 });
     return true;

@@ -276,6 +276,19 @@ const find: CommandRule = (scope) => {
       scope.add({ code: `shell.find.${how}:${path.normalised}`, destructive: severity });
     }
   };
+  // Privilege-escalation reconnaissance: a search beyond the workspace for programs that run with
+  // their owner's rights (set-user-ID, set-group-ID) lists the footholds for taking those rights.
+  const seeksRaisedRights = args.some(
+    (arg, index) =>
+      args[index - 1] === '-perm' &&
+      /^[-/]?(?:[0-7]*[4-7][0-7]{3}|[ug]=s|[ug]\+s)$/.test(arg) &&
+      /[46]\d{3}|[ug][=+]s/.test(arg),
+  );
+  if (
+    seeksRaisedRights &&
+    searchRoots.some((root) => !/^(workspace|workspace-all|temp)$/.test(scope.path(root).scope))
+  )
+    scope.add({ code: 'recon.raised-rights-programs', destructive: RISK.askHigh, onTask: 0.1 });
   for (let index = 0; index < args.length; index += 1) {
     const arg = args[index]!;
     if (arg === '-delete') deletesMatches('delete');
