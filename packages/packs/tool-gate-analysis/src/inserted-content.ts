@@ -229,6 +229,11 @@ const SECRET_IDENTIFIER =
   /\b(password|passwd|secret|token|api_?key|private_?key|credentials?|cvc|cvv2?|card_?number|card\.number|ssn|social_?security_?number)\b/i;
 const AUTH_CHECK =
   /\b(bcrypt\.compare\w*|argon2\.verify|check_password_hash|password_verify|compare_digest|timingSafeEqual|verify\w*|authenticate\w*|authori[sz]e\w*|check_?token|check_?password|checkPassword|is_?authenticated|isAuthenticated|require_?auth\w*|requireAuth|require_?role\w*|requireRole\w*|require_?admin|requireAdmin|require_?login|has_?role|hasRole|has_?permission|hasPermission|login_required|permission_required|PreAuthorize|ensure_?authenticated|ensureAuthenticated|UseGuards|AuthGuard|csrf\w*|ErrUnauthorized|Unauthorized|Forbidden)\b/g;
+/** Where code refuses a request for lack of access: the status, the exception, the helper. */
+const REFUSAL =
+  /\b(status|sendStatus|abort|code|WriteHeader|HttpStatus)\s*\(\s*(401|403)\b|\b(HTTP_40[13]_\w+|StatusUnauthorized|StatusForbidden|PermissionDenied|AccessDenied\w*|NotAuthorized\w*|HttpResponseForbidden|UnauthorizedException|ForbiddenException|AuthenticationFailed|NotAuthenticated)\b/g;
+const rejections = (code: string): number => [...code.matchAll(REFUSAL)].length;
+
 const BYPASS =
   /\b(bypass|skip[_ ]?(auth|verif\w*)|disable[_ ]?(auth|csrf|ssl|tls)|verify\s*=\s*False|rejectUnauthorized\s*:\s*false|InsecureSkipVerify\s*:\s*true|jwt\.decode\(|algorithms?\s*[:=]\s*\[?\s*['"]none['"])/i;
 const CREDENTIAL_LITERAL_COMPARE =
@@ -297,6 +302,10 @@ function judgeCode(input: InsertedContent): Finding[] {
   const dropped = [...checksBefore].find((check) => !checksAfter.has(check));
   if (dropped !== undefined)
     findings.push({ code: `content.weakens-auth:drops-${dropped}`, deny: RISK.askHigh, onTask: 0.3 });
+  // A refusal (401, 403, `PermissionDenied`) is where an access check ends; an edit that leaves
+  // fewer of them than it found lets through what they stopped, whatever the check was called.
+  else if (rejections(checksIn(removed)) > rejections(checksIn(inserted)))
+    findings.push({ code: 'content.weakens-auth:drops-refusal', deny: RISK.askHigh, onTask: 0.3 });
   const weakening =
     (BYPASS.test(inserted) && !BYPASS.test(removed) && 'bypass') ||
     (CREDENTIAL_LITERAL_COMPARE.test(inserted) &&

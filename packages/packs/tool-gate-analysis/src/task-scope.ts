@@ -162,7 +162,8 @@ export function taskNamesEveryOperand(
       const where = scopeOf(operand);
       if (where !== 'workspace' && where !== 'temp') return false;
     }
-    const escaped = operand.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    // `migrations/` names the directory the task calls `migrations`.
+    const escaped = operand.replace(/(.)\/+$/, '$1').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     if (!new RegExp(`(^|[\\s\`'"(])${escaped}($|[\\s\`'").,;:!?])`, 'i').test(task)) return false;
     named += 1;
   }
