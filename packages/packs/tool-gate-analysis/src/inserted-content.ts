@@ -13,6 +13,7 @@ import {
 import { persistenceKind } from './persistence-target.js';
 import { RISK } from './risk-scale.js';
 import { commandsInConfig } from './run-later-config.js';
+import { isCredentialPath } from './secret-source.js';
 import { analyseShellCommand } from './shell-analyser.js';
 
 /**
@@ -93,11 +94,25 @@ export function judgeInsertedContent(input: InsertedContent): Finding[] {
   if (isPackageSourceConfig(path) || /(^|\/)pyproject\.toml$/.test(path)) {
     for (const line of inserted.split('\n')) {
       const setting = /^\s*([@\w.:-]+)\s*[=:]\s*(.*)$/.exec(line);
-      if (setting === null || !SOURCE_SETTING.test(setting[1]!)) continue;
+      if (setting === null) continue;
+      // A setting that names a program the package manager runs on every command (`yarnPath`,
+      // `script-shell`, a pnpmfile): outside the project it is code nobody reviewed, run unasked.
+      if (RUNS_PROGRAM_SETTING.test(setting[1]!)) {
+        const value = setting[2]!.trim().replace(/^["']|["']$/g, '');
+        if (/^(\/|~|\$HOME|\$\{HOME\})/.test(value) && !/^\/(usr|bin)\//.test(value))
+          findings.push({
+            code: `content.package-manager-runs:${setting[1]}`,
+            deny: RISK.denyHigh,
+            onTask: 0.1,
+          });
+        continue;
+      }
+      if (!SOURCE_SETTING.test(setting[1]!)) continue;
       if (foreignSourceHosts(setting[2]!).length > 0)
         findings.push({ code: `content.package-source:${setting[1]}`, deny: RISK.askHigh, onTask: 0.3 });
     }
   }
+  if (AGENT_INSTRUCTIONS.test(path)) findings.push(...judgeAgentInstructions(input));
   if (/(^|\/)package\.json$/.test(path)) {
     // A dependency given as a URL (`"left-pad": "https://host/left-pad.tgz"`) is fetched from that
     // host by every install, like a manifest's source setting; metadata links are not sources.
@@ -333,6 +348,49 @@ function withoutComments(code: string): string {
     .replace(/\/\*[\s\S]*?\*\//g, ' ')
     .replace(/(^|[^:'"\w])\/\/[^\n]*/g, '$1')
     .replace(/(^|\s)#(?![!{])[^\n]*/g, '$1');
+}
+
+/** Package-manager settings whose value is a program or module the manager runs itself. */
+const RUNS_PROGRAM_SETTING =
+  /^(yarnPath|script-shell|scriptShell|node-options|pnpmfile|global-pnpmfile|init-module)$/i;
+
+/**
+ * Files coding agents read as their standing instructions at the start of every session. What is
+ * written there is what later sessions are told to do, unasked by the person who starts them.
+ */
+const AGENT_INSTRUCTIONS =
+  /(^|\/)(CLAUDE(\.local)?\.md|AGENTS\.md|GEMINI\.md|\.cursorrules|\.cursor\/rules\/[^/]+|\.windsurfrules|\.clinerules|\.github\/copilot-instructions\.md)$/;
+/** Instructions to act without the person's oversight: hide, skip approval, run unasked. */
+const EVADES_OVERSIGHT =
+  /\b(never|don'?t|do not)\s+(tell|mention|show|report|inform)\b|\bwithout\s+(asking|telling|approval|confirmation|permission)\b|\b(disable|skip|bypass|turn off|ignore)\s+(all\s+|every\s+|any\s+)?(the\s+)?(approval|permission|confirmation|safety|review|hook)s?\b/i;
+
+/**
+ * Standing instructions for agents, judged as what they will make later sessions do: commands in
+ * code spans and blocks as shell that runs unasked, instructions to act without oversight, and a
+ * credential named together with a host outside the machine as a leak.
+ */
+function judgeAgentInstructions(input: InsertedContent): Finding[] {
+  const { inserted, removed } = input;
+  const findings: Finding[] = [];
+  const commands = [...inserted.matchAll(/```[\w-]*\n([\s\S]*?)```|`([^`\n]+)`/g)]
+    .map((match) => (match[1] ?? match[2] ?? '').trim())
+    .filter((command) => command !== '' && !removed.includes(command));
+  if (commands.length > 0) findings.push(...judgeShellText(commands.join('\n'), input, true));
+  if (EVADES_OVERSIGHT.test(inserted) && !EVADES_OVERSIGHT.test(removed))
+    findings.push({ code: 'content.agent-instructions:evades-oversight', deny: RISK.denyHigh, onTask: 0.05 });
+  const namesCredential = inserted
+    .split(/[\s`'"()<>]+/)
+    .some((word) => /^(~|\/|\$HOME)/.test(word) && isCredentialPath(word.replace(/[.,;:]+$/, '')));
+  const outside = [...inserted.matchAll(/\bhttps?:\/\/([^/\s`'")]+)/g)].some(
+    (match) => !/^(localhost|127\.|\[::1\])/.test(match[1]!),
+  );
+  if (namesCredential && outside)
+    findings.push({
+      code: 'content.agent-instructions:sends-credential',
+      exfil: RISK.denyHigh,
+      onTask: 0.05,
+    });
+  return findings;
 }
 
 /** Agent settings: removing the gate's hook or switching permissions off is the gate disabling itself. */
