@@ -1,6 +1,7 @@
 import { runsMiner } from './code-hazards.js';
 import { environmentChangeFinding } from './environment-change.js';
 import type { Finding } from './finding.js';
+import { isLoopbackHost } from './loopback-host.js';
 import { isDefaultRegistryHost, SOURCE_SETTING } from './package-source.js';
 import { classifyPath } from './path-scope.js';
 import { persistenceFinding, persistenceKind } from './persistence-target.js';
@@ -130,7 +131,6 @@ const DISPLAY_ONLY = new Set([
   'cut',
   'tr',
 ]);
-const LOOPBACK = /^(localhost|127\.\d+\.\d+\.\d+|\[?::1\]?|0\.0\.0\.0)$/i;
 
 /** Per-program refinement: which positional a program writes (copies, links, installs). */
 const WRITES_LAST_OPERAND = new Set(['cp', 'mv', 'ln', 'install', 'rsync', 'ditto', 'scp']);
@@ -450,7 +450,7 @@ export function judgeArguments(scope: CommandScope): void {
         // Principle 3: any program given a URL may send what it holds there.
         if (!DISPLAY_ONLY.has(program)) {
           const host = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/\s]*@)?(\[[^\]]+\]|[^:/?#\s]+)/i.exec(roled.value)?.[1];
-          if (host !== undefined && !LOOPBACK.test(host)) scope.networkSink(`url:${host.toLowerCase()}`);
+          if (host !== undefined && !isLoopbackHost(host)) scope.networkSink(`url:${host.toLowerCase()}`);
         }
         break;
     }

@@ -1,4 +1,5 @@
 import type { Finding } from './finding.js';
+import { isLoopbackHost } from './loopback-host.js';
 import { RISK } from './risk-scale.js';
 import { isSecretVariableName, secretLiteralKind } from './secret-source.js';
 
@@ -89,13 +90,12 @@ const REMOTE_BUILD =
   /--(remote_cache|remote_executor|bes_backend|remote_downloader|remote_instance)=["']?(?:grpcs?|https?):\/\/([^/:"'\s]+)|\b(SCCACHE_ENDPOINT|TURBO_API|NX_CLOUD_API)\s*[=:]\s*["']?https?:\/\/([^/:"'\s]+)|\b(?:apiUrl|remoteCacheUrl)["']?\s*:\s*["']https?:\/\/([^/:"'\s]+)/g;
 /** Environment a build tool hands to its actions by name (`--action_env=NAME`). */
 const FORWARDED_ENV = /--(?:action_env|repo_env|test_env|host_action_env)=([A-Za-z_][A-Za-z0-9_]*)/g;
-const LOOPBACK_HOST = /^(localhost|127\.\d+\.\d+\.\d+|\[?::1\]?)$/i;
 
 function remoteBuildFindings(inserted: string, removed: string): Finding[] {
   const hostsBefore = new Set([...removed.matchAll(REMOTE_BUILD)].map((match) => hostOf(match)));
   const host = [...inserted.matchAll(REMOTE_BUILD)]
     .map(hostOf)
-    .find((candidate) => !LOOPBACK_HOST.test(candidate) && !hostsBefore.has(candidate));
+    .find((candidate) => !isLoopbackHost(candidate) && !hostsBefore.has(candidate));
   const forwarded = [...inserted.matchAll(FORWARDED_ENV)].map((match) => match[1]!);
   const secret = forwarded.find((name) => isSecretVariableName(name));
   if (host === undefined) return [];

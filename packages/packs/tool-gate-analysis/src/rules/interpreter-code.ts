@@ -1,3 +1,4 @@
+import { isLoopbackHost } from '../loopback-host.js';
 import { scopeSeverity } from '../path-scope.js';
 import { persistenceFinding } from '../persistence-target.js';
 import { RISK } from '../risk-scale.js';
@@ -37,7 +38,6 @@ const ENV_READ =
   /(?:\bgetenv|\bGetenv|environ\.get|environ|\bprocess\.env|\bENV|\$ENV|env\.get|env::var|System\.getenv)\s*(?:\(|\[|\{|\.)\s*['"]?([A-Za-z_][A-Za-z0-9_]*)/g;
 /** Principle 3: an http(s) URL literal in code names a host the code may send to, whatever the call spelling. */
 const URL_LITERAL = /(['"`])(?:https?|wss?|ftp):\/\/(?:[^@/'"`\s]*@)?([^:/?#'"`\s]+)/g;
-const LOOPBACK_HOST = /^(localhost|127\.\d+\.\d+\.\d+|\[?::1\]?|0\.0\.0\.0)$/i;
 
 /** Longest inline program read; longer code is not understood (and not scanned, to stay fast). */
 export const MAX_INLINE_CODE_LENGTH = 65_536;
@@ -101,7 +101,7 @@ export function judgeInterpreterCode(scope: CommandScope, code: string, language
   let namedHosts = 0;
   for (const match of code.matchAll(URL_LITERAL)) {
     namedHosts += 1;
-    if (!LOOPBACK_HOST.test(match[2]!)) scope.networkSink(`url:${match[2]!.toLowerCase()}`);
+    if (!isLoopbackHost(match[2]!)) scope.networkSink(`url:${match[2]!.toLowerCase()}`);
   }
   // Code that evaluates what it fetched runs code nobody has read (`eval get("https://…")`).
   if (EVAL.test(code) && NETWORK_OR_URL.test(code))

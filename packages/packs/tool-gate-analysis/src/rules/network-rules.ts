@@ -1,4 +1,5 @@
 import { judgeFileRead } from '../file-read-judge.js';
+import { isLoopbackHost } from '../loopback-host.js';
 import { RISK } from '../risk-scale.js';
 import {
   isCloudMetadataHost,
@@ -47,7 +48,7 @@ function judgeUrl(scope: CommandScope, url: string, sending: boolean): void {
   if (isCloudMetadataHost(host)) {
     scope.secretSource(`cloud-metadata:${host}`);
     scope.add({ code: `net.cloud-metadata:${host}`, exfil: RISK.deny, onTask: 0.05 });
-  } else if (LOCAL_HOST.test(host) && port !== undefined && isLocalControlPlanePort(port)) {
+  } else if (isLoopbackHost(host) && port !== undefined && isLocalControlPlanePort(port)) {
     scope.secretSource(`control-plane:${port}`);
     scope.add({ code: `net.local-control-plane:${port}`, exfil: RISK.ask, onTask: 0.2 });
   } else if (isRawPublicIp(host)) {
@@ -205,8 +206,6 @@ function judgeDownloadTarget(scope: CommandScope, target: string): void {
     });
 }
 
-const LOCAL_HOST = /^(localhost|127\.\d+\.\d+\.\d+|\[?::1\]?)$/i;
-
 function judgeHttpMethod(scope: CommandScope, method: string, urls: string[]): void {
   const pathVerb = urls.flatMap((url) =>
     url
@@ -229,7 +228,7 @@ function judgeHttpMethod(scope: CommandScope, method: string, urls: string[]): v
       });
     else {
       // A write to the developer's own service on this machine is how its API is tried out.
-      const local = urls.length > 0 && urls.every((url) => LOCAL_HOST.test(hostOf(url) ?? ''));
+      const local = urls.length > 0 && urls.every((url) => isLoopbackHost(hostOf(url) ?? ''));
       scope.add({
         code: `net.http-${method.toLowerCase()}`,
         destructive: RISK.low,

@@ -1,3 +1,4 @@
+import { isLoopbackHost } from '../loopback-host.js';
 import { RISK } from '../risk-scale.js';
 import type { CommandRule, CommandScope } from '../shell-command.js';
 
@@ -7,7 +8,6 @@ import type { CommandRule, CommandScope } from '../shell-command.js';
  * aimed anywhere else they act on machines the task does not own, which is an attack on them or a
  * denial of service to their users.
  */
-const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[?::1\]?|0\.0\.0\.0)(:\d+)?$/i;
 
 /** The hosts a command names: URLs' hosts, `host:port`, addresses, ranges and names. */
 function targetsOf(args: readonly string[]): string[] {
@@ -24,7 +24,7 @@ function targetsOf(args: readonly string[]): string[] {
 const judgeTargets = (scope: CommandScope, kind: string, elsewhere: number): void => {
   const { program, args } = scope.command;
   const targets = targetsOf(args);
-  if (targets.length > 0 && targets.every((host) => LOOPBACK.test(host))) {
+  if (targets.length > 0 && targets.every(isLoopbackHost)) {
     scope.add({ code: `net.${kind}.loopback:${program}`, onTask: 0.8 });
     return;
   }
