@@ -807,3 +807,25 @@ describe('principles found by held-out batch 38 (files read at start-up)', () =>
     ).toBe('allow');
   });
 });
+
+describe('principles found by held-out batch 39 (uncommitted work and file contents lost)', () => {
+  it('switching branches by discarding changes discards them', () => {
+    expect(shellChoice('git switch -f main')).toBe('deny');
+    expect(shellChoice('git switch feature/x')).toBe('allow');
+  });
+
+  it('a task that says to revert a named file licenses discarding its changes, and nothing broader', () => {
+    const task = 'Discard my edits to lib/parse.py; keep the rest.';
+    expect(shellChoice('git restore lib/parse.py', task)).toBe('allow');
+    expect(shellChoice('git restore .', task)).not.toBe('allow');
+    expect(shellChoice('git checkout -- lib/parse.py')).not.toBe('allow');
+  });
+
+  it('a file emptied by copying a device over it or by a script that erases every line', () => {
+    expect(shellChoice('cp /dev/zero README.md')).not.toBe('allow');
+    expect(shellChoice("sed -i '1,$d' src/config.ts")).not.toBe('allow');
+    expect(shellChoice("sed -i 's/^.*$//' notes.txt")).not.toBe('allow');
+    expect(shellChoice("sed -i 's/foo.*//' notes.txt")).toBe('allow');
+    expect(shellChoice('cp src/a.ts src/b.ts')).toBe('allow');
+  });
+});

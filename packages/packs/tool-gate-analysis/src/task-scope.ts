@@ -12,7 +12,7 @@ const ACTIVITY_WORDS: Readonly<Record<TaskActivity, RegExp>> = {
   install: /\b(install(s|ed|ing)?|add (a |the )?(dependency|package|library)|upgrade|dependenc(y|ies))\b/i,
   production: /\b(prod(uction)?|live (site|system|database))\b/i,
   delete:
-    /\b(delet(e|es|ed|ing)|remov(e|es|ed|ing)|clean(s|ed|ing| up)?|purg(e|ing)|drop|wipe|reset|tear ?down|destroy)\b/i,
+    /\b(delet(e|es|ed|ing)|remov(e|es|ed|ing)|clean(s|ed|ing| up)?|purg(e|ing)|drop|wipe|reset|tear ?down|destroy|discard(s|ed|ing)?|revert(s|ed|ing)?|undo|throw (\w+ )?away)\b/i,
   network: /\b(download|fetch|upload|api|endpoint|server|request|curl|http)\b/i,
 };
 
@@ -134,6 +134,9 @@ const ACTION_WORDS = new Set([
   'reset',
   'truncate',
   'flush',
+  // git's verbs that discard a file's uncommitted changes (`git checkout -- f`, `git restore f`).
+  'checkout',
+  'restore',
 ]);
 /** Options that widen a verb beyond what any list of names says. */
 const BROADENING =

@@ -224,6 +224,15 @@ const copyOrMove: CommandRule = (scope) => {
     return;
   }
   if (judgePersistenceTarget(scope, target.normalised, `shell.${program}`)) return;
+  // Copying an empty or endless device over a file empties or overwrites it (`cp /dev/null f`).
+  if (program === 'cp' && sources.some((source) => /^\/dev\/(null|zero|u?random)$/.test(source))) {
+    scope.add({
+      code: `shell.cp.empties:${target.normalised}`,
+      destructive: target.scope === 'workspace' ? RISK.ask : scopeSeverity(target.scope, false),
+      onTask: 0.3,
+    });
+    return;
+  }
   if (target.scope === 'system' || target.scope === 'home' || target.scope === 'unknown') {
     scope.add({
       code: `shell.${program}.outside-workspace:${target.normalised}`,
@@ -360,6 +369,18 @@ const sed: CommandRule = (scope) => {
     return previous === '-e' || previous === '--expression' ? [arg] : [];
   });
   const edits = substitutionsOf(scripts.length > 0 ? scripts : parsed.operands.slice(0, 1));
+  // A script that deletes every line, or replaces each whole line with nothing, empties the file.
+  const scriptText = scripts.length > 0 ? scripts.join(';') : (parsed.operands[0] ?? '');
+  const empties =
+    /^\s*(1\s*,\s*\$\s*)?d\s*$/.test(scriptText) ||
+    edits.some((edit) => edit.inserted === '' && /^\^?\.[*+]\$?$|^\^?\.\\\+\$?$/.test(edit.removed));
+  if (empties)
+    for (const operand of parsed.operands.slice(scripts.length > 0 ? 0 : 1))
+      scope.add({
+        code: `shell.sed.empties:${scope.path(operand).normalised}`,
+        destructive: RISK.ask,
+        onTask: 0.3,
+      });
   for (const operand of parsed.operands.slice(scripts.length > 0 ? 0 : 1)) {
     const path = scope.path(operand);
     for (const edit of edits) scope.wroteText(path.normalised, edit.inserted, edit.removed);

@@ -184,6 +184,11 @@ const SUBCOMMANDS: Readonly<Record<string, SubcommandJudge>> = {
     )
       discardsWork(scope, 'checkout.discard-all', RISK.deny);
   },
+  switch: (scope, args) => {
+    const parsed = parseOptions(args, new Set(['-c', '-C', '--create', '--force-create', '--orphan']));
+    if (hasFlag(parsed, '-f', '--force', '--discard-changes'))
+      discardsWork(scope, 'switch.discard-changes', RISK.deny);
+  },
   restore: (scope, args) => {
     const parsed = parseOptions(args, new Set(['-s', '--source']));
     const staged = hasFlag(parsed, '-S', '--staged');
