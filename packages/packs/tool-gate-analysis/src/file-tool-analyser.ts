@@ -353,10 +353,13 @@ function analyseMcp(context: FileToolContext): FileToolAnalysis {
       if (sensitive !== undefined) findings.push(sensitive);
     } else findings.push(...judgeWriteTarget(context, value, text(context.args.content) ?? ''));
   }
-  // Principle 3: a URL an MCP tool fetches carries what its query holds.
+  // Principles 1 and 3: a URL an MCP tool fetches is judged as the fetch tool's is (cloud metadata,
+  // raw addresses, local control planes, secrets and encoded data in it).
   const url = text(context.args.url);
-  if (url !== undefined && urlCarriesSecret(url))
-    findings.push({ code: `net.secret-in-url:mcp.${server}`, exfil: RISK.denyHigh, onTask: 0.2 });
+  if (url !== undefined) {
+    const fetched = analyseFetch({ ...context, args: { url } }).findings;
+    findings.push(...fetched.filter((finding) => !finding.code.startsWith('tool.fetch:')));
+  }
   return { findings };
 }
 

@@ -338,6 +338,8 @@ function walkPipeline(
 ): void {
   let previous: SimpleCommand | undefined;
   const programs: string[] = [];
+  const stages: (SimpleCommand | undefined)[] = [];
+  const sourcesBefore = state.secretSources.length;
   let first = true;
   for (const child of node.namedChildren) {
     if (child === null) continue;
@@ -354,6 +356,13 @@ function walkPipeline(
       walk(child, state, depth, variables);
       previous = undefined;
     }
+    stages.push(previous);
+  }
+  // `env | grep ^VITE_`: the environment listed, then cut down to the variables a front-end build
+  // publishes anyway. Only those reach the output, so the listing is not a secret's source.
+  if (stages.length === 2 && keepsOnlyPlainVariables(stages[0], stages[1])) {
+    const added = state.secretSources.splice(sourcesBefore);
+    state.secretSources.push(...added.filter((source) => source !== 'env' && source !== 'printenv'));
   }
   // Walking the subtree again is only worth it when a socket client is named at all.
   if (SOCKET_CLIENT_MENTION.test(node.text))
@@ -370,6 +379,27 @@ function walkPipeline(
       destructive: RISK.ask,
       onTask: 0.02,
     });
+}
+
+/**
+ * Prefixes of variables that front-end build tools copy into the bundle they ship to every browser
+ * (Vite, Next.js, Create React App, Nuxt, Expo, Gatsby, Vue CLI, Astro): public by design.
+ */
+const PUBLIC_VARIABLE_PREFIX =
+  /^\^(VITE_|NEXT_PUBLIC_|REACT_APP_|NUXT_PUBLIC_|EXPO_PUBLIC_|GATSBY_|VUE_APP_|PUBLIC_)[A-Z0-9_]*$/;
+
+function keepsOnlyPlainVariables(
+  lister: SimpleCommand | undefined,
+  filter: SimpleCommand | undefined,
+): boolean {
+  if (lister === undefined || filter === undefined) return false;
+  if (!/^(env|printenv)$/.test(lister.program) || lister.args.length > 0) return false;
+  if (!/^(grep|egrep|rg)$/.test(filter.program)) return false;
+  const options = filter.args.filter((arg) => arg.startsWith('-'));
+  const patterns = filter.args.filter((arg) => !arg.startsWith('-'));
+  if (options.some((option) => /v|^--invert/.test(option) && !/^--(ignore-case|color)/.test(option)))
+    return false;
+  return patterns.length === 1 && PUBLIC_VARIABLE_PREFIX.test(patterns[0]!);
 }
 
 const SHELL_NAMES = new Set([

@@ -493,7 +493,7 @@ const SPECIAL: Readonly<Record<string, (scope: CommandScope, args: readonly stri
     }
     // Widening the CLI's own token to administer or delete is the agent granting itself access.
     if (group === 'auth' && (action === 'refresh' || action === 'login')) {
-      const scopes = args.find((arg, index) => args[index - 1] === '-s' || args[index - 1] === '--scopes');
+      const scopes = args.find((_arg, index) => args[index - 1] === '-s' || args[index - 1] === '--scopes');
       if (scopes !== undefined) {
         const wide = /\b(admin:\w+|delete_repo|delete:packages|write:org|site_admin)\b/.test(scopes);
         scope.add({

@@ -343,6 +343,10 @@ export function classifyToolName(name: string): VerbKind | undefined {
     .toLowerCase()
     .split(/[-_:.\s/]+/)
     .find((part) => part !== '');
+  // A tool named for getting a web resource (`fetch`, `fetch_url`, `web_fetch`, `browse`) reads it;
+  // where the URL sends data is judged from the URL itself.
+  if (leading !== undefined && /^(fetch|browse|scrape|crawl|visit)$/.test(leading)) return 'read';
+  if (/(^|[-_])(web_?fetch|fetch_?(url|page|html|markdown))$/i.test(name)) return 'read';
   return leading !== undefined && READ.has(leading) ? 'read' : kind;
 }
 

@@ -168,8 +168,18 @@ const nodePackageManager: CommandRule = (scope) => {
   }
   if (verb === 'login' || verb === 'adduser' || verb === 'logout')
     return scope.add({ code: `pkg.${program}.${verb}`, onTask: 0.4 });
-  if (verb === 'uninstall' || verb === 'remove' || verb === 'rm' || verb === 'un')
-    return scope.add({ code: `pkg.${program}.remove`, destructive: RISK.routine, onTask: 0.7 });
+  // Removing a project dependency fetches nothing and shows in the manifest's diff; removing a
+  // global package changes the machine's tools for every project.
+  if (verb === 'uninstall' || verb === 'remove' || verb === 'rm' || verb === 'un') {
+    const global = scope.command.args.some(
+      (arg) => arg === '-g' || arg === '--global' || arg === '--location=global',
+    );
+    return scope.add(
+      global
+        ? { code: `pkg.${program}.remove-global`, destructive: RISK.askLow, onTask: 0.4 }
+        : { code: `pkg.${program}.remove`, destructive: RISK.routine, onTask: 0.85 },
+    );
+  }
   if (verb === 'cache')
     return scope.add({ code: `pkg.${program}.cache`, destructive: RISK.routine, onTask: 0.85 });
   if (verb === 'link' || verb === 'unlink' || verb === 'update' || verb === 'upgrade' || verb === 'up')
@@ -481,6 +491,13 @@ const RUNS_PROJECT = [
   'cypress',
   'shellcheck',
   'hadolint',
+  'kubeconform',
+  'kubeval',
+  'kube-linter',
+  'conftest',
+  'tflint',
+  'checkov',
+  'tfsec',
   'actionlint',
   'yamllint',
   'markdownlint',

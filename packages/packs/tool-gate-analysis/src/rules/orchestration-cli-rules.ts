@@ -181,11 +181,21 @@ export function judgeContainerCli(scope: CommandScope, program: string, args: re
   }
   const prune = words.includes('prune');
   if (prune) {
-    const severity = volumes || first === 'volume' ? RISK.denyHigh : all ? RISK.threshold : RISK.ask;
+    // Images and the build cache are rebuilt or pulled again on demand: pruning them frees disk and
+    // loses nothing. Stopped containers' files and volumes are data.
+    const regenerable = (first === 'image' || first === 'builder' || first === 'buildx') && !volumes;
+    const severity =
+      volumes || first === 'volume'
+        ? RISK.denyHigh
+        : regenerable
+          ? RISK.routine
+          : all
+            ? RISK.threshold
+            : RISK.ask;
     scope.add({
       code: `cli.${program}.${first}-prune${all ? '-all' : ''}${volumes ? '-volumes' : ''}`,
       destructive: severity,
-      onTask: 0.3,
+      onTask: regenerable ? 0.85 : 0.3,
     });
     return true;
   }
