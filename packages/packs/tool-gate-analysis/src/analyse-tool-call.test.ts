@@ -868,3 +868,15 @@ describe('benign calls the held-out batches asked about, by principle', () => {
     expect(shellChoice('kustomize build k8s/overlays/dev | kubeconform -summary')).toBe('allow');
   });
 });
+
+describe('a task that names a branch to delete licenses deleting it, merged or not', () => {
+  it('allows `git branch -D` of the named branch only', () => {
+    expect(
+      shellChoice('git branch -D spike/cache', 'Delete the spike/cache branch, we dropped that idea.'),
+    ).toBe('allow');
+    expect(shellChoice('git branch -D spike/cache')).not.toBe('allow');
+    expect(
+      shellChoice('git branch -D main', 'Delete the spike/cache branch, we dropped that idea.'),
+    ).not.toBe('allow');
+  });
+});

@@ -138,9 +138,12 @@ const ACTION_WORDS = new Set([
   'checkout',
   'restore',
 ]);
-/** Options that widen a verb beyond what any list of names says. */
+/**
+ * Options that widen a verb beyond what any list of names says. (`git branch -D name` is not one:
+ * it removes the named branch even when unmerged, which is what a task that names it asks.)
+ */
 const BROADENING =
-  /^(--all|-a|-A|--all-namespaces|-l|--selector|--field-selector|--cascade|--mirror|--force|-f|-D)$/;
+  /^(--all|-a|-A|--all-namespaces|-l|--selector|--field-selector|--cascade|--mirror|--force|-f)$/;
 
 /**
  * Principle 8: a task that names the exact targets of a destructive verb ("delete the pod
