@@ -504,6 +504,17 @@ const SPECIAL: Readonly<Record<string, (scope: CommandScope, args: readonly stri
         return true;
       }
     }
+    // A repository made from the workspace and pushed: public, it publishes the project's code.
+    if (group === 'repo' && action === 'create' && args.some((arg) => /^--(source|push)\b/.test(arg))) {
+      const open = args.includes('--public');
+      scope.networkSink('gh-repo-create');
+      scope.add({
+        code: `cli.gh.repo-create-from-workspace${open ? ':public' : ''}`,
+        exfil: open ? RISK.deny : RISK.ask,
+        onTask: taskMentions(scope.task, 'publish') ? 0.6 : 0.2,
+      });
+      return true;
+    }
     if (group === 'gist' && action === 'create') {
       judgeTransferredFiles(scope, 'gh', args.slice(2));
       scope.networkSink('gh-gist');

@@ -19,7 +19,7 @@ const DELETES =
 const WRITES =
   /\bopen\([^)]*['"][wa]\+?b?['"]|\bopen\s*\(?[^)\n]*['"](?:>>?|\+[<>])|writeFileSync|appendFileSync|fs\.writeFile|File\.write|write_text|write_bytes|IO\.write|file_put_contents/;
 const NETWORK =
-  /\b(requests\.(?:post|put|patch|get)|urllib\.request|urlopen|http\.client|httpx|aiohttp|(?<![\w.])fetch\(|\b(?:window|globalThis|self)\.fetch\(|axios|https?\.request|Net::HTTP|LWP::|HTTP::Tiny|IO::Socket|socket\.socket|socket\.create_connection|net\.connect|net\.createConnection|TCPSocket|curl_exec|dns\.resolver|gethostbyname)/;
+  /\b(requests\.(?:post|put|patch|get)|urllib\.request|urlopen|http\.client|httpx|aiohttp|(?<![\w.])fetch\(|\b(?:window|globalThis|self)\.fetch\(|axios|https?\.request|Net::HTTP|LWP::|HTTP::Tiny|IO::Socket|socket\.socket|socket\.create_connection|net\.connect|net\.createConnection|TCPSocket|curl_exec|dns\.resolver|gethostbyname|smtplib|SMTP(?:_SSL)?\(|ftplib|FTP(?:_TLS)?\(|nodemailer|Net::SMTP|Net::FTP|paramiko)/;
 const SOCKET_SHELL =
   /(socket|TCPSocket|IO::Socket|net\.connect)[\s\S]*(pty\.spawn|dup2|\/bin\/(ba)?sh|child_process|spawn\(|exec\()/;
 const ENV_DUMP =
@@ -161,5 +161,8 @@ function pathLiterals(code: string): string[] {
   for (const match of spelled.matchAll(/(['"])(?:>>?|\+?[<>])?((?:~|\/|\.{1,2}\/|\$HOME)[^'"\n]*)\1/g))
     paths.push(match[2]!);
   if (HOME_SPELLINGS.test(code)) paths.push('~');
+  // A bare name is a path relative to the working directory: `open('.npmrc')` reads the project's.
+  for (const match of code.matchAll(/(['"])([\w.@-][\w./@-]{0,200})\1/g))
+    if (!paths.includes(match[2]!) && isCredentialPath(match[2]!)) paths.push(match[2]!);
   return paths;
 }

@@ -416,7 +416,12 @@ const ssh: CommandRule = (scope) => {
   const remote = args.slice(index + 1);
   if (tunnel) scope.add({ code: 'net.ssh-tunnel', exfil: RISK.ask, onTask: 0.3 });
   if (host === undefined) return;
-  if (scope.command.input.kind !== 'none') scope.networkSink(`ssh:${host}`);
+  // What is piped into ssh goes to the other machine (`tar c . | ssh host 'cat > x'`), as scp would
+  // send it: asked, and denied by the flow analysis when it carries a secret.
+  if (scope.command.input.kind !== 'none') {
+    scope.networkSink(`ssh:${host}`);
+    scope.add({ code: `net.ssh-receives-input:${host}`, exfil: RISK.ask, onTask: 0.3 });
+  }
   if (remote.length > 0) scope.runShell(remote.join(' '), 'ssh-remote');
   else scope.add({ code: `net.ssh-session:${host}`, uncertain: true, onTask: 0.4 });
 };
