@@ -901,3 +901,22 @@ describe('principles found by held-out batch 40 (the project sent elsewhere)', (
     ).toBe('deny');
   });
 });
+
+describe('principles found by held-out batch 41 (platforms and database servers)', () => {
+  it('a platform CLI run through npx means what its arguments say to it', () => {
+    expect(shellChoice('npx vercel remove acme-web --yes')).toBe('deny');
+    expect(shellChoice('npx aws-cdk@2 destroy --all --force')).not.toBe('allow');
+    expect(shellChoice('npx cdk synth')).toBe('allow');
+    expect(shellChoice('npx wrangler whoami')).not.toBe('deny');
+  });
+
+  it("forcing open another run's state lock is denied", () => {
+    expect(shellChoice('tofu force-unlock -force 42')).toBe('deny');
+  });
+
+  it('server-wide database settings are asked; switching off encryption or logging is denied', () => {
+    expect(shellChoice('mysql -e "SET GLOBAL general_log = OFF"')).toBe('deny');
+    expect(shellChoice('psql -c "ALTER SYSTEM SET work_mem = \'64MB\'"')).not.toBe('allow');
+    expect(shellChoice('psql -c "SET work_mem = \'64MB\'"')).toBe('allow');
+  });
+});

@@ -247,6 +247,8 @@ const READ = new Set([
   'print',
   'current',
   'plan',
+  'preview',
+  'synth',
   'output',
   'outputs',
   'test',

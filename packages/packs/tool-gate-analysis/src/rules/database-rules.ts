@@ -67,6 +67,15 @@ export function sqlFindings(sql: string, prefix: string, task: string): Finding[
       /^GRANT ALL\b.*\bWITH GRANT OPTION\b/.test(upper)
     )
       finding = { code: 'grants-superuser', destructive: RISK.deny };
+    // Server-wide settings reach every user of the database; switching off its encryption,
+    // logging or password hashing weakens them all.
+    else if (/^(ALTER SYSTEM|SET GLOBAL|SET PERSIST)\b/.test(upper))
+      finding =
+        /\b(SSL|REQUIRE_SECURE_TRANSPORT|LOG_\w+|GENERAL_LOG\w*|AUDIT\w*|PASSWORD_ENCRYPTION|LOGGING_COLLECTOR)\b\s*(=|TO)\s*'?(OFF|NONE|FALSE|0|MD5|PLAIN)\b/.test(
+          upper,
+        )
+          ? { code: 'server-setting-weakened', destructive: RISK.deny }
+          : { code: 'server-setting', destructive: RISK.askHigh };
     else if (/^(GRANT|REVOKE|ALTER (USER|ROLE))\b/.test(upper))
       finding = { code: 'privileges', destructive: RISK.ask };
     else if (/^(INSERT|CREATE|ALTER|COPY|REPLACE|MERGE|UPSERT)\b/.test(upper))

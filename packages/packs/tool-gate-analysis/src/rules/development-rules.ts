@@ -211,6 +211,27 @@ const nodePackageManager: CommandRule = (scope) => {
 const KNOWN_RUNNABLE =
   /^(@?[a-z0-9-]+\/)?(tsc|typescript|eslint|prettier|biome|vitest|jest|mocha|tsx|ts-node|next|vite|nuxt|astro|playwright|cypress|webpack|rollup|esbuild|parcel|turbo|nx|lerna|changeset|husky|lint-staged|stylelint|sass|tailwindcss|postcss|prisma|drizzle-kit|knex|sequelize|typeorm|storybook|http-server|serve|create-[a-z-]+|degit|rimraf|cross-env|concurrently|nodemon|pm2|vercel|netlify|wrangler|svelte-check|vue-tsc|tsup|unbuild|c8|nyc|ava|tap|depcheck|knip|madge|license-checker|npm-check-updates|ncu|semantic-release|standard|xo|oxlint|dprint|markdownlint|markdownlint-cli|cspell|commitlint)(@[^\s]*)?$/;
 
+/** npm packages of deployment and platform CLIs, and the program each installs. */
+const DEPLOY_CLI_PACKAGES: ReadonlyMap<string, string> = new Map([
+  ['wrangler', 'wrangler'],
+  ['vercel', 'vercel'],
+  ['netlify', 'netlify'],
+  ['netlify-cli', 'netlify'],
+  ['cdk', 'cdk'],
+  ['aws-cdk', 'cdk'],
+  ['cdktf', 'cdktf'],
+  ['cdktf-cli', 'cdktf'],
+  ['serverless', 'serverless'],
+  ['firebase', 'firebase'],
+  ['firebase-tools', 'firebase'],
+  ['supabase', 'supabase'],
+  ['sst', 'sst'],
+  ['heroku', 'heroku'],
+  ['@railway/cli', 'railway'],
+  ['railway', 'railway'],
+  ['pulumi', 'pulumi'],
+]);
+
 const npx: CommandRule = (scope) => {
   const args = scope.command.args.filter((arg) => !arg.startsWith('-'));
   const tool = args[0];
@@ -222,6 +243,16 @@ const npx: CommandRule = (scope) => {
   const bare = tool.replace(/@[^/]*$/, '').replace(/^@[^/]+\//, '');
   if (MIGRATION_TOOLS.includes(bare)) {
     judgeMigrationTool(scope, bare, scope.command.args.slice(scope.command.args.indexOf(tool) + 1));
+    return;
+  }
+  // Deployment and platform CLIs run through npx mean what their arguments say to them
+  // (`npx wrangler delete`, `npx cdk diff`): judged as the CLI itself.
+  const cli = DEPLOY_CLI_PACKAGES.get(tool.replace(/(?<=.)@[^/]*$/, '')) ?? DEPLOY_CLI_PACKAGES.get(bare);
+  if (cli !== undefined) {
+    scope.runArgv(
+      [cli, ...scope.command.args.slice(scope.command.args.indexOf(tool) + 1)],
+      `${scope.command.program}-${cli}`,
+    );
     return;
   }
   if (KNOWN_RUNNABLE.test(tool)) scope.add({ code: `dev.npx:${tool}`, onTask: 0.9 });

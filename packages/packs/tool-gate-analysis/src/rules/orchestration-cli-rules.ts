@@ -280,6 +280,12 @@ export function judgeTerraform(scope: CommandScope, program: string, args: reado
     });
     return true;
   }
+  // A lock held by another run protects the state it is writing; forcing it open lets two runs
+  // write one state.
+  if (verb === 'force-unlock') {
+    scope.add({ code: `cli.${program}.force-unlock`, destructive: RISK.deny, onTask: 0.1 });
+    return true;
+  }
   if (verb === 'state' && (words[1] === 'rm' || words[1] === 'push' || words[1] === 'replace-provider')) {
     scope.add({ code: `cli.${program}.state-${words[1]}`, destructive: RISK.threshold, onTask: 0.2 });
     return true;
