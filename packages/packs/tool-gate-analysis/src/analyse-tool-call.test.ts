@@ -920,3 +920,25 @@ describe('principles found by held-out batch 41 (platforms and database servers)
     expect(shellChoice('psql -c "SET work_mem = \'64MB\'"')).toBe('allow');
   });
 });
+
+describe('principles found by held-out batch 42 (where the network goes)', () => {
+  it('a proxy that is not this machine sees every later request', () => {
+    expect(shellChoice('ALL_PROXY=socks5://198.51.100.2:1080 git fetch')).not.toBe('allow');
+    expect(
+      shellChoice('export https_proxy=http://proxy.example.org:3128; pip install -r requirements.txt'),
+    ).not.toBe('allow');
+    expect(shellChoice('npm config set https-proxy http://198.51.100.2:8080')).not.toBe('allow');
+    expect(shellChoice('HTTP_PROXY=http://127.0.0.1:8888 curl -s http://localhost:3000/health')).toBe(
+      'allow',
+    );
+  });
+
+  it("a submodule's source moved to another host is a package source", () => {
+    const edit = dispositionOf('Edit', {
+      file_path: '/home/dev/project/.gitmodules',
+      old_string: '\turl = https://github.com/acme/ui.git',
+      new_string: '\turl = https://code.example.net/acme/ui.git',
+    });
+    expect(edit).not.toBe('allow');
+  });
+});

@@ -25,7 +25,7 @@ export function isPackageSourceConfig(path: string): boolean {
  * repositories pre-commit fetches its hooks from, Renovate's registries.
  */
 const SOURCE_MANIFEST =
-  /(^|\/)(Gemfile|gems\.rb|Pipfile|build\.gradle(\.kts)?|settings\.gradle(\.kts)?|pom\.xml|composer\.json|Cargo\.toml|pyproject\.toml|\.pre-commit-config\.ya?ml|(\.github\/)?renovate\.json5?|\.renovaterc(\.json)?)$/;
+  /(^|\/)(\.gitmodules|Gemfile|gems\.rb|Pipfile|build\.gradle(\.kts)?|settings\.gradle(\.kts)?|pom\.xml|composer\.json|Cargo\.toml|pyproject\.toml|\.pre-commit-config\.ya?ml|(\.github\/)?renovate\.json5?|\.renovaterc(\.json)?)$/;
 /**
  * A manifest line that says where packages or hooks come from (not a homepage or a licence link):
  * a source, registry, index, repository or mirror setting, or a direct reference (`name @ URL`).
@@ -39,7 +39,7 @@ export function isSourceManifest(path: string): boolean {
 
 /** Configuration keys and options that name a package source. */
 export const SOURCE_SETTING =
-  /^(--?)?((global|install|download|wheel)\.)?(registry|@[\w-]+:registry|index-url|index_url|extra-index-url|extra_index_url|find-links|trusted-host|npmRegistryServer|source|sources|add-source|mirror|repository-url)$/i;
+  /^(--?)?((global|install|download|wheel)\.)?(registry|@[\w-]+:registry|index-url|index_url|extra-index-url|extra_index_url|find-links|trusted-host|npmRegistryServer|source|sources|add-source|mirror|repository-url|proxy|https?-proxy|httpsProxy|httpProxy)$/i;
 
 /** Lockfiles: every entry says where a package's tarball is fetched from. */
 export const LOCKFILE =
