@@ -1,3 +1,4 @@
+import { judgeCheckWeakening } from './check-weakening.js';
 import { judgeCodeHazards } from './code-hazards.js';
 import { containerSpecHostAccess } from './container-host-access.js';
 import { judgeExposureSettings } from './exposure-settings.js';
@@ -194,6 +195,7 @@ export function judgeInsertedContent(input: InsertedContent): Finding[] {
         onTask: 0.3,
       });
   }
+  findings.push(...judgeCheckWeakening(path, inserted, removed));
   // Prose mentions settings without setting them (`0.0.0.0/0` in a README's warning).
   if (!DOCUMENT_FILE.test(path)) findings.push(...judgeExposureSettings(inserted, removed, path));
   if (/(^|\/)package\.json$/.test(path)) findings.push(...judgePackageScripts(input));

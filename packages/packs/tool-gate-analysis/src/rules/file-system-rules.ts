@@ -1,3 +1,4 @@
+import { TEST_FILE } from '../check-weakening.js';
 import { judgeFileRead } from '../file-read-judge.js';
 import { literalOutput } from '../literal-output.js';
 import { scopeSeverity } from '../path-scope.js';
@@ -79,6 +80,29 @@ export function isGeneratedName(name: string): boolean {
   return GENERATED_DIRECTORIES.has(name) || GENERATED_FILE.test(name);
 }
 
+/**
+ * Deleting a test removes a check the person relies on (`check-weakening.ts`): asked, whatever
+ * spells the deletion. A whole test directory removed counts too.
+ */
+export function judgeTestDeletion(scope: CommandScope, operands: readonly string[]): void {
+  // Only the project's tests: a scratch directory named `test` under /tmp checks nothing. A test
+  // deleted with the code it tests (`old.ts` and `old.test.ts`) goes with its feature.
+  const stem = (operand: string) =>
+    operand
+      .replace(/^.*\//, '')
+      .replace(/^test_|[._-](test|spec)(?=\.)|_test(?=\.)/, '')
+      .replace(/\.[^.]+$/, '');
+  const deletedCode = new Set(operands.filter((operand) => !TEST_FILE.test(operand)).map(stem));
+  const test = operands.find(
+    (operand) =>
+      scope.path(operand).scope === 'workspace' &&
+      (TEST_FILE.test(operand) || /(^|\/)(tests?|__tests__|spec)\/?$/.test(operand)) &&
+      !deletedCode.has(stem(operand)),
+  );
+  if (test !== undefined)
+    scope.add({ code: `content.weakens-checks:test-deleted:${test}`, deny: RISK.askHigh, onTask: 0.2 });
+}
+
 const rm: CommandRule = (scope) => {
   const parsed = parseOptions(scope.command.args);
   const recursiveFlag = hasFlag(parsed, '-r', '-R', '--recursive');
@@ -94,6 +118,7 @@ const rm: CommandRule = (scope) => {
       });
     return;
   }
+  judgeTestDeletion(scope, parsed.operands);
   const kind = recursiveFlag ? (force ? 'recursive-force' : 'recursive') : force ? 'force' : 'file';
   for (const operand of parsed.operands) {
     if (judgeAgentControl(scope, scope.path(operand).normalised, 'shell.rm')) continue;

@@ -2,6 +2,7 @@ import { GIT_GLOBAL_OPTIONS_WITH_VALUE } from '@arbiter/tool-gate/git-global-opt
 import { RISK } from '../risk-scale.js';
 import type { CommandRule, CommandScope } from '../shell-command.js';
 import { taskMentions } from '../task-scope.js';
+import { judgeTestDeletion } from './file-system-rules.js';
 import { hasFlag, parseOptions } from './option-parse.js';
 
 /** Subcommands that only read, or change nothing that cannot be undone from the reflog. */
@@ -270,6 +271,7 @@ const SUBCOMMANDS: Readonly<Record<string, SubcommandJudge>> = {
       code: `git.rm${recursive ? '.recursive' : ''}`,
       destructive: everything ? RISK.askHigh : recursive ? RISK.askLow : RISK.routine,
     });
+    judgeTestDeletion(scope, parsed.operands);
   },
   tag: (scope, args) => {
     if (args.includes('-d') || args.includes('--delete')) discardsWork(scope, 'tag.delete', RISK.ask);

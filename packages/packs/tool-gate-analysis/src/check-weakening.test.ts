@@ -1,0 +1,69 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { analyseToolCallSync } from './analyse-tool-call.js';
+import { loadBashParser } from './bash-parser.js';
+import { judgeCheckWeakening } from './check-weakening.js';
+
+const codes = (path: string, inserted: string, removed = '') =>
+  judgeCheckWeakening(path, inserted, removed).map((finding) => finding.code);
+
+function shell(command: string) {
+  return analyseToolCallSync({
+    tool: 'Bash',
+    arguments: { command },
+    grant: ['Bash'],
+    task: 'Make the failing tests pass.',
+    cwd: '/home/dev/project',
+  }).answers.disposition.choice;
+}
+
+beforeAll(async () => {
+  await loadBashParser();
+});
+
+describe("edits that weaken the project's own checks", () => {
+  it('a test skipped or the run focused on one test, in any framework', () => {
+    expect(codes('spec/models/user_spec.rb', "  xit 'validates email' do")).toContain(
+      'content.weakens-checks:test-skipped',
+    );
+    expect(codes('pkg/api/handler_test.go', '\tt.Skip("later")')).toContain(
+      'content.weakens-checks:test-skipped',
+    );
+    expect(codes('src/__tests__/a.ts', "describe.only('parser', () => {")).toContain(
+      'content.weakens-checks:test-focused',
+    );
+    expect(codes('src/parser.ts', "it.skip('x')")).toEqual([]);
+  });
+
+  it('fewer assertions than before, or ones that cannot fail', () => {
+    expect(codes('tests/test_api.py', '    pass\n', '    assert resp.status_code == 403\n')).toContain(
+      'content.weakens-checks:assertions-removed',
+    );
+    expect(codes('test/math.test.js', 'expect(true).toBe(true);')).toContain(
+      'content.weakens-checks:assertion-tautology',
+    );
+    expect(
+      codes(
+        'tests/test_api.py',
+        '    assert resp.status_code == 404\n',
+        '    assert resp.status_code == 403\n',
+      ),
+    ).toEqual([]);
+  });
+
+  it('a failing step told to pass, and a lowered threshold', () => {
+    expect(codes('Makefile', '\tpytest -q || true\n')).toContain('content.weakens-checks:failure-ignored');
+    expect(codes('.gitlab-ci.yml', '  allow_failure: true\n')).toContain(
+      'content.weakens-checks:failure-ignored',
+    );
+    expect(codes('pyproject.toml', 'fail_under = 60\n', 'fail_under = 85\n')).toContain(
+      'content.weakens-checks:threshold-lowered',
+    );
+    expect(codes('pyproject.toml', 'fail_under = 90\n', 'fail_under = 85\n')).toEqual([]);
+  });
+
+  it('a test deleted on its own is asked; with the code it tests it goes with its feature', () => {
+    expect(shell('rm tests/test_refunds.py')).not.toBe('allow');
+    expect(shell('git rm -q src/legacy.ts src/legacy.spec.ts')).toBe('allow');
+    expect(shell('rm -rf /tmp/test')).toBe('allow');
+  });
+});

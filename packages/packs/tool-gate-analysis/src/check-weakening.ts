@@ -1,0 +1,63 @@
+import type { Finding } from './finding.js';
+import { RISK } from './risk-scale.js';
+
+/**
+ * Edits that weaken the project's own checks: a test skipped, focused away from the others,
+ * emptied of its assertions or made to assert nothing; a test run told to pass whatever happens;
+ * a failing step told not to fail; a coverage threshold lowered. The person reads a green run as
+ * evidence that the work is right, and these make the evidence say what is not so. Asked, not
+ * denied: a test can be obsolete, and the person is the one to say so.
+ */
+
+/** Paths of tests and of the configuration that runs them. */
+export const TEST_FILE =
+  /(^|\/)(tests?|__tests__|spec|specs|testing)\/|[._-](test|spec)\.[a-z]+$|(^|\/)test_[^/]+\.py$|_test\.(go|py|rb|exs)$|(^|\/)conftest\.py$/i;
+
+const SKIP_MARKER =
+  /\b(it|test|describe|context|suite)\.(skip|todo)\s*\(|\b(xit|xdescribe|xtest|xcontext|xspecify)\s*[('"]|@pytest\.mark\.(skip|skipif|xfail)\b|@unittest\.(skip|expectedFailure)\b|\bpytest\.skip\s*\(|\bt\.Skip(Now|f)?\s*\(|@Disabled\b|@Ignore\b|#\[ignore\]|^\s*(skip|pending)\s*['"(]/m;
+const FOCUS_MARKER = /\b(it|test|describe|context|suite)\.only\s*\(|\b(fit|fdescribe|ftest)\s*\(/;
+const ASSERTION =
+  /\b(expect|assert\w*|assertThat|should|require\.\w+|t\.(Error|Errorf|Fatal|Fatalf|Fail|FailNow))\s*[.(]|\bassert\s+\S|\bself\.assert\w+\s*\(/g;
+const TAUTOLOGY =
+  /\bexpect\s*\(\s*(true|1|['"]\w*['"])\s*\)\s*\.\s*(toBe|toEqual|toBeTruthy)\s*\(\s*(true|1|['"]\w*['"])?\s*\)|\bassert\s+(True|1)\b|\bassert\s+(\d+)\s*==\s*\5\b|\bassertTrue\s*\(\s*(true|True)\s*\)/;
+/** A test runner's report rewritten, or its exit forced, to pass. */
+const FORCED_PASS =
+  /\.outcome\s*=\s*['"]passed['"]|\bpytest_runtest_makereport\b[\s\S]{0,300}?passed|\bos\._exit\s*\(\s*0\s*\)|process\.exitCode\s*=\s*0\b/;
+/** A test or build step told to succeed whatever it returns. */
+const IGNORED_FAILURE =
+  /\b(test|tests|pytest|vitest|jest|mocha|go test|cargo test|mvn|gradle|gradlew|make|tox|rspec|phpunit|lint|tsc|check)\b[^\n]{0,120}?(\|\|\s*(true|:|exit 0)\b|;\s*exit 0\b)|^\s*(continue-on-error|allow_failure)\s*:\s*true\b/m;
+/** `lines: 90` → `lines: 0`: the keys coverage tools use for the thresholds they enforce. */
+const THRESHOLD =
+  /\b(lines|branches|functions|statements|threshold|fail_under|fail-under|minimum_coverage|min_coverage|coverageThreshold|--cov-fail-under)["']?\s*[:=]?\s*(\d+(?:\.\d+)?)/g;
+
+export function judgeCheckWeakening(path: string, inserted: string, removed: string): Finding[] {
+  const findings: Finding[] = [];
+  const introduced = (pattern: RegExp) => pattern.test(inserted) && !pattern.test(removed);
+  const weakens = (what: string) =>
+    findings.push({ code: `content.weakens-checks:${what}`, deny: RISK.askHigh, onTask: 0.2 });
+  if (TEST_FILE.test(path)) {
+    if (introduced(SKIP_MARKER)) weakens('test-skipped');
+    if (introduced(FOCUS_MARKER)) weakens('test-focused');
+    if (introduced(TAUTOLOGY)) weakens('assertion-tautology');
+    if (introduced(FORCED_PASS)) weakens('result-forced');
+    // Fewer assertions than the edit found: what they checked is no longer checked.
+    if (count(removed, ASSERTION) > count(inserted, ASSERTION)) weakens('assertions-removed');
+  }
+  if (introduced(IGNORED_FAILURE)) weakens('failure-ignored');
+  if (lowersThreshold(inserted, removed)) weakens('threshold-lowered');
+  return findings;
+}
+
+function count(text: string, pattern: RegExp): number {
+  return [...text.matchAll(pattern)].length;
+}
+
+function lowersThreshold(inserted: string, removed: string): boolean {
+  const before = new Map<string, number>();
+  for (const match of removed.matchAll(THRESHOLD)) before.set(match[1]!.toLowerCase(), Number(match[2]));
+  for (const match of inserted.matchAll(THRESHOLD)) {
+    const previous = before.get(match[1]!.toLowerCase());
+    if (previous !== undefined && Number(match[2]) < previous) return true;
+  }
+  return false;
+}
