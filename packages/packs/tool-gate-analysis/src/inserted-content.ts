@@ -226,10 +226,10 @@ const LITERAL_URL = /(['"`])(https?|wss?):\/\/([^/'"`:\s]+)[^'"`]*\1/g;
 /** `host: 'x.example'`, `hostname="x.example"`: the host of a request built from options. */
 const HOST_OPTION = /\b(host|hostname)['"]?\s*[:=]\s*(['"`])([a-z0-9-]+(?:\.[a-z0-9-]+)+)\2/gi;
 const SENDS =
-  /\b(fetch|axios|got|request|superagent|http\.request|https\.request|XMLHttpRequest|sendBeacon|requests\.(post|put|get|patch)|urllib|urlopen|httpx|aiohttp|Net::HTTP|http\.(Post|Get|NewRequest)|WebSocket|net\.connect|socket\.connect|create_connection|sendall|TCPSocket|net\.Dial|curl_exec)\b/;
+  /\b(fetch|axios|got|request|superagent|http\.request|https\.request|XMLHttpRequest|sendBeacon|requests\.(post|put|get|patch)|urllib|urlopen|httpx|aiohttp|Net::HTTP|http\.(Post|Get|NewRequest)|WebSocket|net\.connect|socket\.connect|create_connection|sendall|TCPSocket|net\.Dial|curl_exec|smtplib|sendmail|ftplib|storbinary|Net::SMTP|Net::FTP|nodemailer)\b/;
 /** A host given to a socket by literal: `create_connection(('203.0.113.9', 9000))`, `net.Dial("tcp", "h:1")`. */
 const SOCKET_HOST =
-  /\b(create_connection|connect|Dial|TCPSocket\.new|Socket)\s*\(\s*(?:\(\s*|['"]tcp[46]?['"]\s*,\s*|\d+\s*,\s*)?(['"`])([a-z0-9-]+(?:\.[a-z0-9-]+)+)(?::\d+)?\2/gi;
+  /\b(create_connection|connect|Dial|TCPSocket\.new|Socket|SMTP|SMTP_SSL|FTP|FTP_TLS)\s*\(\s*(?:\(\s*|['"]tcp[46]?['"]\s*,\s*|\d+\s*,\s*)?(['"`])([a-z0-9-]+(?:\.[a-z0-9-]+)+)(?::\d+)?\2/gi;
 const SENSITIVE_DATA =
   /\b(process\.env|os\.environ|ENV\[|os\.Getenv|password|passwd|secret|token|api_?key|credential|cookie|localStorage|sessionStorage|\.ssh|\.npmrc|\.aws|private_?key)\b/i;
 const SOCKET_SHELL =
@@ -277,7 +277,7 @@ function judgeCode(input: InsertedContent): Finding[] {
     .map((match) => match[3]!.toLowerCase())
     .filter((host) => !/^(localhost|127\.|0\.0\.0\.0|\[::1\])/.test(host) && !removed.includes(host));
   if (outside.length > 0 && SENDS.test(inserted)) {
-    const sensitive = SENSITIVE_DATA.test(inserted);
+    const sensitive = SENSITIVE_DATA.test(inserted) || namesCredentialFile(inserted);
     findings.push({
       code: `content.sends-to:${outside[0]}`,
       exfil: sensitive ? RISK.denyHigh : RISK.ask,
@@ -350,6 +350,13 @@ function withoutComments(code: string): string {
     .replace(/\/\*[\s\S]*?\*\//g, ' ')
     .replace(/(^|[^:'"\w])\/\/[^\n]*/g, '$1')
     .replace(/(^|\s)#(?![!{])[^\n]*/g, '$1');
+}
+
+/** A string literal of the code names a credential file (`'/home/dev/.netrc'`, `'.env'`). */
+function namesCredentialFile(code: string): boolean {
+  for (const literal of code.matchAll(/(['"`])([^'"`\s]{2,300})\1/g))
+    if (isCredentialPath(literal[2]!.replace(/^~\//, '/home/user/'))) return true;
+  return false;
 }
 
 /** Package-manager settings whose value is a program or module the manager runs itself. */
