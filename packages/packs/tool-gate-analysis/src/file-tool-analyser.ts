@@ -1,6 +1,6 @@
 import { sensitiveReadFinding } from './argument-roles.js';
 import type { Finding } from './finding.js';
-import { judgeInsertedContent } from './inserted-content.js';
+import { judgeAgentInstructions, judgeInsertedContent } from './inserted-content.js';
 import { classifyPath } from './path-scope.js';
 import { persistenceFinding, persistenceKind } from './persistence-target.js';
 import { RISK } from './risk-scale.js';
@@ -55,13 +55,25 @@ export function analyseFileTool(context: FileToolContext): FileToolAnalysis {
       return analyseSearch(context);
     case 'Mcp':
       return analyseMcp(context);
-    case 'Internal':
+    case 'Internal': {
+      // A sub-agent's task is what it will be told to do: its commands and instructions are judged
+      // now, though each of the sub-agent's own calls is gated again.
+      const prompt = text(context.args.prompt);
+      const told =
+        prompt === undefined
+          ? []
+          : judgeAgentInstructions(
+              { path: '', inserted: prompt, removed: '', task: context.task, cwd: context.cwd },
+              false,
+            );
       return {
         findings: [
           { code: `tool.internal:${context.tool}`, onTask: 0.9 },
           ...secretsInArguments(context.args, 'tool.internal'),
+          ...told,
         ],
       };
+    }
     default:
       return {
         findings: [{ code: `tool.unknown:${context.tool.slice(0, 60)}`, uncertain: true, onTask: 0.5 }],

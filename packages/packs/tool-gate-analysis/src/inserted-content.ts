@@ -113,7 +113,7 @@ export function judgeInsertedContent(input: InsertedContent): Finding[] {
         findings.push({ code: `content.package-source:${setting[1]}`, deny: RISK.askHigh, onTask: 0.3 });
     }
   }
-  if (AGENT_INSTRUCTIONS.test(path)) findings.push(...judgeAgentInstructions(input));
+  if (AGENT_INSTRUCTIONS.test(path)) findings.push(...judgeAgentInstructions(input, true));
   if (/(^|\/)package\.json$/.test(path)) {
     // A dependency given as a URL (`"left-pad": "https://host/left-pad.tgz"`) is fetched from that
     // host by every install, like a manifest's source setting; metadata links are not sources.
@@ -374,17 +374,18 @@ const EVADES_OVERSIGHT =
   /\b(never|don'?t|do not)\s+(tell|mention|show|report|inform)\b|\bwithout\s+(asking|telling|approval|confirmation|permission)\b|\b(disable|skip|bypass|turn off|ignore)\s+(all\s+|every\s+|any\s+)?(the\s+)?(approval|permission|confirmation|safety|review|hook)s?\b/i;
 
 /**
- * Standing instructions for agents, judged as what they will make later sessions do: commands in
- * code spans and blocks as shell that runs unasked, instructions to act without oversight, and a
- * credential named together with a host outside the machine as a leak.
+ * Instructions for agents, judged as what they will make an agent do: commands in code spans and
+ * blocks as shell, instructions to act without oversight, and a credential named together with a
+ * host outside the machine as a leak. Standing instructions (`CLAUDE.md`) run in later sessions,
+ * unasked; a sub-agent's task runs now, each of its calls gated again.
  */
-function judgeAgentInstructions(input: InsertedContent): Finding[] {
+export function judgeAgentInstructions(input: InsertedContent, runsUnasked = true): Finding[] {
   const { inserted, removed } = input;
   const findings: Finding[] = [];
   const commands = [...inserted.matchAll(/```[\w-]*\n([\s\S]*?)```|`([^`\n]+)`/g)]
     .map((match) => (match[1] ?? match[2] ?? '').trim())
     .filter((command) => command !== '' && !removed.includes(command));
-  if (commands.length > 0) findings.push(...judgeShellText(commands.join('\n'), input, true));
+  if (commands.length > 0) findings.push(...judgeShellText(commands.join('\n'), input, runsUnasked));
   if (EVADES_OVERSIGHT.test(inserted) && !EVADES_OVERSIGHT.test(removed))
     findings.push({ code: 'content.agent-instructions:evades-oversight', deny: RISK.denyHigh, onTask: 0.05 });
   const namesCredential = inserted

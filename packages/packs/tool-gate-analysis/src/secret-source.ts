@@ -199,7 +199,11 @@ function decodedQueryValues(url: string): string[] {
   const values: string[] = [];
   for (const part of url.slice(query + 1).split(/[&#]/)) {
     const raw = part.slice(part.indexOf('=') + 1).replace(/\+/g, ' ');
-    if (!raw.includes('%')) continue;
+    // A value sent as it is (`?text=postgres://u:p@h/db`) carries what it says, as an encoded one does.
+    if (!raw.includes('%')) {
+      values.push(raw);
+      continue;
+    }
     try {
       values.push(decodeURIComponent(raw));
     } catch {

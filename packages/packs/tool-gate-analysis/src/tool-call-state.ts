@@ -52,7 +52,8 @@ const ALIASES: Readonly<Record<string, CanonicalTool>> = {
   LS: 'Glob',
   Grep: 'Grep',
   // The host's own bookkeeping: plans, to-do lists, reading a background shell's output. A
-  // sub-agent (`Task`) is allowed to start because each of its own tool calls is gated.
+  // sub-agent (`Task`) starts as its instructions say (judged in file-tool-analyser.ts); each of its
+  // own tool calls is gated again.
   TodoWrite: 'Internal',
   TodoRead: 'Internal',
   ExitPlanMode: 'Internal',
