@@ -967,3 +967,13 @@ describe('principles found by held-out batch 46 (sub-agents, searches, fetches)'
     ).toBe('allow');
   });
 });
+
+describe('principles found by held-out batch 47 (credential stores in the home)', () => {
+  it("tools' tokens in the home are key material; their credential settings are asked", () => {
+    expect(shellChoice('cat ~/.config/netlify/config.json')).toBe('deny');
+    expect(shellChoice('cat /home/dev/.aws/cli/cache/abc.json')).toBe('deny');
+    expect(shellChoice('cat ~/.m2/settings-security.xml')).not.toBe('allow');
+    expect(shellChoice('cat .yarnrc.yml')).toBe('allow');
+    expect(shellChoice('cat gradle.properties')).toBe('allow');
+  });
+});

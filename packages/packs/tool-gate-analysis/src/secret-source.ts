@@ -37,6 +37,31 @@ const MOUNTED_AND_WALLET_KEYS: readonly RegExp[] = [
 const LOGGED_IN_CLIENT_STATE =
   /(^|\/)\.config\/(gh|hub|glab-cli|doctl|rclone|netlify|heroku|configstore|ngrok|stripe|op|gopass|sentry|snyk|railway|fly|filezilla)(\/|$)|(^|\/)\.(vercel|wrangler|fly|netlify|ngrok2|railway|pulumi|oci)\/|(^|\/)\.(terraformrc|sentryclirc|msmtprc|fetchmailrc|dockercfg|vault-token)$|(^|\/)\.gradle\/gradle\.properties$/;
 
+/** The home directory as paths spell it. */
+const HOME = '(?:^~|^\\/home\\/[^/]+|^\\/root|^\\/Users\\/[^/]+)';
+
+/** Tokens tools keep in the home: each works as the user wherever it is taken, like a key. */
+const HOME_TOKEN_STORES: readonly RegExp[] = [
+  new RegExp(`${HOME}\\/\\.vault-token$`),
+  new RegExp(`${HOME}\\/\\.aws\\/(sso|cli)\\/cache\\/`),
+  new RegExp(`${HOME}\\/\\.pulumi\\/credentials\\.json$`),
+  new RegExp(`${HOME}\\/\\.cargo\\/credentials(\\.toml)?$`),
+  new RegExp(`${HOME}\\/\\.(config\\/)?composer\\/auth\\.json$`),
+  new RegExp(`${HOME}\\/\\.config\\/(doctl|glab-cli|hub|heroku|netlify|vercel|railway|flyctl|op)\\/`),
+  new RegExp(`${HOME}\\/\\.(fly|netlify)\\/`),
+];
+
+/**
+ * Tool settings in the home that hold registry or storage credentials beside ordinary settings:
+ * reading one is asked (the project's own copies of such files are not these).
+ */
+const HOME_CREDENTIAL_SETTINGS: readonly RegExp[] = [
+  new RegExp(`${HOME}\\/\\.(yarnrc\\.yml|s3cfg|boto|terraformrc|bundle\\/config)$`),
+  new RegExp(`${HOME}\\/\\.m2\\/settings(-security)?\\.xml$`),
+  new RegExp(`${HOME}\\/\\.gradle\\/gradle\\.properties$`),
+  new RegExp(`${HOME}\\/\\.config\\/(rclone\\/rclone\\.conf|helm\\/repositories\\.yaml)$`),
+];
+
 /** A host's own private keys: its SSH identity and its TLS certificates' keys. */
 const HOST_KEYS: readonly RegExp[] = [
   /^\/etc\/ssh\/ssh_host_[a-z0-9]+_key$/,
@@ -46,6 +71,8 @@ const HOST_KEYS: readonly RegExp[] = [
 const CREDENTIAL_PATH_PATTERNS: readonly RegExp[] = [
   ...MOUNTED_AND_WALLET_KEYS,
   ...HOST_KEYS,
+  ...HOME_TOKEN_STORES,
+  ...HOME_CREDENTIAL_SETTINGS,
   LOGGED_IN_CLIENT_STATE,
   /(^|\/)\.ssh(\/|$)/,
   /(^|\/)\.aws\/(credentials|config)$|(^|\/)\.aws(\/|$)/,
@@ -92,6 +119,7 @@ const KEY_MATERIAL_PATTERNS: readonly RegExp[] = [
   /(^|\/)\.password-store\//,
   /^\/etc\/(shadow|gshadow)$/,
   ...HOST_KEYS,
+  ...HOME_TOKEN_STORES,
   /^\/proc\/[^/]+\/environ$/,
   /(^|\/)Library\/Keychains\//,
   ...BROWSER_SESSION_STORES,
