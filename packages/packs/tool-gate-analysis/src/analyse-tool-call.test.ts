@@ -707,7 +707,13 @@ describe('bounded work on hostile inserted content', () => {
     // Each fragment repeats the start of a content pattern without its end: a pattern with an
     // unbounded gap would rescan the rest of the line from every start (quadratic, seconds each).
     const started = performance.now();
-    for (const fragment of ['tokenx = y ', 'jwt.sign(a, ', "host='0.0.0.0' ", 'Jwts.builder() ']) {
+    for (const fragment of [
+      'tokenx = y ',
+      'jwt.sign(a, ',
+      "host='0.0.0.0' ",
+      'Jwts.builder() ',
+      'script-src ',
+    ]) {
       const content = fragment.repeat(Math.floor(262_000 / fragment.length));
       const choice = dispositionOf('Write', { file_path: '/home/dev/project/src/a.ts', content });
       expect(['allow', 'ask', 'deny']).toContain(choice);

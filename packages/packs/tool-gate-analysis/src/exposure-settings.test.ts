@@ -113,3 +113,39 @@ describe('a build sent to another machine', () => {
     expect(codes('build --action_env=PATH\n', '', '.bazelrc')).toEqual([]);
   });
 });
+
+describe("an application's own protections moved to their permissive side", () => {
+  it('weaker hashing and longer-lived tokens, by the numbers', () => {
+    expect(codes('PBKDF2_ITERATIONS = 1000', 'PBKDF2_ITERATIONS = 600000', 'app/settings.py')).toContain(
+      'content.opens:work-factor-lowered',
+    );
+    expect(codes("maxAge: '400d'", "maxAge: '1d'", 'src/cookie.ts')).toContain(
+      'content.opens:lifetime-extended',
+    );
+    expect(codes("maxAge: '2d'", "maxAge: '1d'", 'src/cookie.ts')).toEqual([]);
+    expect(codes('saltRounds: 14', 'saltRounds: 12', 'src/hash.ts')).toEqual([]);
+  });
+
+  it('headers, scripts, cookies, proxies, debug mode, schemas and size limits', () => {
+    expect(codes('helmet({ hsts: false })', '', 'src/app.ts')).toContain(
+      'content.opens:security-headers-off',
+    );
+    expect(codes(`"default-src 'self'; script-src 'self' 'unsafe-eval'"`, '', 'csp.ts')).toContain(
+      'content.opens:csp-allows-any-script',
+    );
+    expect(codes("SESSION_COOKIE_SAMESITE = 'None'", '', 'settings.py')).toContain(
+      'content.opens:cookie-sent-cross-site',
+    );
+    expect(codes('forwarded_allow_ips = "*"', '', 'gunicorn.conf.py')).toContain(
+      'content.opens:every-proxy-trusted',
+    );
+    expect(codes('APP_DEBUG=true\n', '', 'deploy/.env.production')).toContain('content.opens:debug-mode-on');
+    expect(codes('const Body = z.object({ a: z.string() }).passthrough();', '', 'src/body.ts')).toContain(
+      'content.opens:input-schema-loosened',
+    );
+    expect(codes('MAX_CONTENT_LENGTH = None', '', 'app/config.py')).toContain(
+      'content.opens:size-limit-removed',
+    );
+    expect(codes(`"script-src 'self' https://cdn.example.com"`, '', 'csp.ts')).toEqual([]);
+  });
+});

@@ -76,6 +76,29 @@ const PROTECTIONS: readonly [string, RegExp][] = [
     'transport-security-off',
     /\b(force_ssl|SECURE_SSL_REDIRECT|require_https|requireHttps|https_only|enforce_https|ssl_required)\s*[=:]\s*["']?(false|False)\b|\bsslmode\s*[=:]\s*["']?(disable|allow|prefer)\b|\b(ssl|use_ssl|require_ssl|requireSSL|tls_enabled|ssl_enabled|encrypt)\s*[=:]\s*["']?(false|False|off)\b|\bTrustServerCertificate\s*=\s*(true|True|yes)\b|\binsecure-skip-tls-verify\s*:\s*true\b|\bskip_tls_verify\s*[=:]\s*["']?(true|True)\b/,
   ],
+  // An application's own protections switched to their permissive side.
+  [
+    'security-headers-off',
+    /\b(contentSecurityPolicy|frameguard|hsts|strictTransportSecurity|noSniff|xssFilter|crossOriginEmbedderPolicy|crossOriginOpenerPolicy)\s*:\s*false\b/,
+  ],
+  ['csp-allows-any-script', /'unsafe-(inline|eval)'|\bscript-src\b[^;"'`\n]{0,300}?\s\*(?=[\s;"'`]|$)/],
+  ['cookie-sent-cross-site', /same_?site["']?\s*[:=]\s*["']?none\b/i],
+  [
+    'every-proxy-trusted',
+    /trust proxy['"]?\s*,\s*true\b|\bTRUSTED_PROXIES\s*[=:]\s*["']?\*|\btrusted_proxies\s*[=:]\s*\[?\s*["']\*["']|\bforwarded_allow_ips\s*=\s*["']\*["']/i,
+  ],
+  [
+    'debug-mode-on',
+    /^\s*DEBUG\s*=\s*True\b|\bapp\.debug\s*=\s*True\b|\bconsider_all_requests_local\s*=\s*true\b|^\s*APP_DEBUG\s*=\s*true\b/m,
+  ],
+  [
+    'input-schema-loosened',
+    /\.passthrough\(\)|\badditionalProperties["']?\s*:\s*true\b|\bextra\s*=\s*["']allow["']|\bExtra\.allow\b/,
+  ],
+  [
+    'size-limit-removed',
+    /\b(fileSize|maxFileSize|max_file_size|bodyLimit|maxBodyLength|maxContentLength|client_max_body_size|MAX_CONTENT_LENGTH|DATA_UPLOAD_MAX_MEMORY_SIZE|FILE_UPLOAD_MAX_MEMORY_SIZE)["']?\s*[:=]?\s*(Infinity|None|-1\b|0\s*;|Number\.MAX_SAFE_INTEGER)/,
+  ],
   [
     'authentication-off',
     /\b(authorization|authentication|auth)\s*:\s*["']?(disabled|none|off)\b|\b(POSTGRES_HOST_AUTH_METHOD|auth_method|authMethod)["']?\s*[=:]\s*["']?trust\b|\b(allow_anonymous|anonymous_enabled|anonymous_access|allowAnonymous)["']?(\s*[=:]\s*|\s+)["']?(true|True|yes)\b|\bauthentication\s*:\s*["']?(none|disabled|false)\b|\b(auth_enabled|authentication_enabled|authEnabled|security_enabled|xpack\.security\.enabled)\s*[=:]\s*["']?(false|False)\b|\bprotected-mode\s+no\b|--skip-grant-tables\b|\bMYSQL_ALLOW_EMPTY_PASSWORD\s*[=:]\s*["']?(yes|true|1)\b/,
@@ -117,12 +140,57 @@ function hostOf(match: RegExpMatchArray): string {
 const TEST_PATH =
   /(^|\/)(tests?|__tests__|spec|specs|fixtures?|testdata|__fixtures__)\/|[._-](test|spec)\.[a-z]+$/i;
 
+/** Work factors of password hashing and key derivation: fewer rounds make guessing cheaper. */
+const WORK_FACTOR =
+  /\b(rounds|salt_?rounds|saltRounds|cost|iterations|work_?factor|log_rounds|BCRYPT_\w*ROUNDS|PBKDF2_ITERATIONS|memoryCost|timeCost)["']?\s*[:=]\s*(\d+)/gi;
+/** Lifetimes of tokens and sessions: a stolen one works for as long as this says. */
+const LIFETIME =
+  /\b(expiresIn|expires_in|maxAge|max_age|ttl|SESSION_COOKIE_AGE|ACCESS_TOKEN_LIFETIME|REFRESH_TOKEN_LIFETIME|token_lifetime)["']?\s*[:=]\s*["']?(\d+)\s*(ms|s|m|h|d|w|y)?\b/gi;
+const UNIT_SECONDS: Readonly<Record<string, number>> = {
+  ms: 0.001,
+  s: 1,
+  m: 60,
+  h: 3600,
+  d: 86_400,
+  w: 604_800,
+  y: 31_536_000,
+};
+
+/** The values each key has in a text, as numbers (durations in seconds, bare numbers as they are). */
+function valuesOf(text: string, pattern: RegExp, duration: boolean): Map<string, number> {
+  const values = new Map<string, number>();
+  for (const match of text.matchAll(pattern)) {
+    const unit = duration ? (UNIT_SECONDS[(match[3] ?? 's').toLowerCase()] ?? 1) : 1;
+    values.set(match[1]!.toLowerCase(), Number(match[2]) * unit);
+  }
+  return values;
+}
+
+/** A work factor lowered, or a lifetime made thirty times longer or a year or more. */
+function weakerNumbers(inserted: string, removed: string): string | undefined {
+  const factorsBefore = valuesOf(removed, WORK_FACTOR, false);
+  for (const [key, value] of valuesOf(inserted, WORK_FACTOR, false)) {
+    const before = factorsBefore.get(key);
+    if (before !== undefined && value < before) return 'work-factor-lowered';
+  }
+  const lifetimesBefore = valuesOf(removed, LIFETIME, true);
+  for (const [key, value] of valuesOf(inserted, LIFETIME, true)) {
+    const before = lifetimesBefore.get(key);
+    if (before !== undefined && value > before && (value >= 30 * before || value >= UNIT_SECONDS.y!))
+      return 'lifetime-extended';
+  }
+  return undefined;
+}
+
 export function judgeExposureSettings(inserted: string, removed: string, path = ''): Finding[] {
   const findings: Finding[] = [];
   const introduced = (pattern: RegExp) => pattern.test(inserted) && !pattern.test(removed);
   for (const [name, pattern] of [...EXPOSURES, ...PRIVILEGES, ...PROTECTIONS])
     if (introduced(pattern))
       findings.push({ code: `content.opens:${name}`, deny: RISK.askHigh, onTask: 0.3 });
+  const weaker = weakerNumbers(inserted, removed);
+  if (weaker !== undefined)
+    findings.push({ code: `content.opens:${weaker}`, deny: RISK.askHigh, onTask: 0.3 });
   findings.push(...remoteBuildFindings(inserted, removed));
   // A JSON Web Token expires and is often an example; keys and access tokens do not.
   const secret = TEST_PATH.test(path) ? undefined : secretLiteralKind(inserted);
