@@ -983,3 +983,24 @@ describe('principles found by held-out batch 47 (credential stores in the home)'
     expect(shellChoice('cat gradle.properties')).toBe('allow');
   });
 });
+
+describe('principles found by held-out batch 49 (money and data)', () => {
+  it('resources started in bulk or with accelerators spend money the task did not mention', () => {
+    expect(
+      shellChoice('aws ec2 run-instances --image-id ami-1 --count 40 --instance-type t3.micro'),
+    ).not.toBe('allow');
+    expect(shellChoice('gcloud compute instances create trainer --machine-type=a3-highgpu-8g')).not.toBe(
+      'allow',
+    );
+    expect(shellChoice('gcloud compute instances create build-{1..12} --machine-type=e2-small')).not.toBe(
+      'allow',
+    );
+    expect(shellChoice('gcloud compute instances create build-1 --machine-type=e2-small')).toBe('allow');
+  });
+
+  it('a store named for production or for people copied down to this machine is asked', () => {
+    expect(shellChoice('gsutil -m cp -r gs://acme-production-exports ./exports')).not.toBe('allow');
+    expect(shellChoice('aws s3 sync s3://acme-customers-data ./tmp/data')).not.toBe('allow');
+    expect(shellChoice('aws s3 cp s3://acme-dev-fixtures/seed.sql ./db/')).toBe('allow');
+  });
+});

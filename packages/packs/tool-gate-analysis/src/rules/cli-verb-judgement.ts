@@ -314,6 +314,38 @@ function accessGrant(args: readonly string[]): { object: string; admin: boolean 
   return { object: object.toLowerCase(), admin: args.some((arg) => ADMIN_ROLE.test(arg)) };
 }
 
+/** Resources made in bulk: ten or more at once, by a count option or a brace range of names. */
+const BULK_COUNT = 10;
+/** Machine types with accelerators (GPUs, TPUs, AI chips) in the big clouds' naming. */
+const ACCELERATOR_TYPE =
+  /^(p[2-5]|g[4-6]\w*|trn\d|inf\d|dl\d)\.|^(a2|a3|g2)-|^Standard_(N[CDV]|ND)\w*|^--(accelerator|gpus?)\b/i;
+
+/**
+ * A create that starts resources others pay for by the hour, in bulk or with accelerators: money
+ * the task did not mention. Asked.
+ */
+function costlyResources(args: readonly string[]): string | undefined {
+  for (const [index, arg] of args.entries()) {
+    const count =
+      /^--(count|replicas|num-nodes|node-count|desired-capacity|min-count|max-count|instance-count)=(\d+)$/.exec(
+        arg,
+      )?.[2] ??
+      (/^--(count|replicas|num-nodes|node-count|desired-capacity|min-count|max-count|instance-count)$/.test(
+        arg,
+      )
+        ? args[index + 1]
+        : undefined);
+    if (count !== undefined && Number(count) >= BULK_COUNT) return `count-${count}`;
+    const range = /\{(\d+)\.\.(\d+)\}/.exec(arg);
+    if (range !== null && Math.abs(Number(range[2]) - Number(range[1])) + 1 >= BULK_COUNT)
+      return `names-${range[0]}`;
+    const type = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : arg;
+    if (ACCELERATOR_TYPE.test(type) && (index > 0 || arg.startsWith('--')))
+      return `accelerators-${type.slice(0, 40)}`;
+  }
+  return undefined;
+}
+
 /** Judges a CLI call by its verbs and reports what it decided. */
 export function judgeByVerbs(
   scope: CommandScope,
@@ -371,9 +403,15 @@ export function judgeByVerbs(
     case 'overwrite':
       scope.add({ code, destructive: RISK.askLow, onTask: production ? 0.7 : 0.35 });
       return;
-    case 'additive':
-      scope.add({ code, destructive: RISK.routine, onTask: 0.8 });
+    case 'additive': {
+      const costly = costlyResources(args);
+      scope.add(
+        costly === undefined
+          ? { code, destructive: RISK.routine, onTask: 0.8 }
+          : { code: `${code}:costly-${costly}`, deny: RISK.askHigh, onTask: 0.3 },
+      );
       return;
+    }
     default:
       scope.add({ code, onTask: 0.9 });
   }

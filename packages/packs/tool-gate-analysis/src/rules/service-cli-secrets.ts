@@ -67,4 +67,15 @@ export function judgeTransferredFiles(scope: CommandScope, program: string, args
   }
   const remote = operands.find((operand, index) => index > 0 && REMOTE_LOCATION.test(operand));
   if (local && remote !== undefined) scope.networkSink(`${program}:${remote.split(':')[0]}`);
+  // A store named for production or for people's data, copied down to this machine: the data
+  // leaves the place its owners guard (`aws s3 cp s3://prod-user-uploads/ ./data --recursive`).
+  const source = operands.find((operand) => REMOTE_LOCATION.test(operand));
+  const target = source === undefined ? undefined : operands[operands.indexOf(source) + 1];
+  if (
+    source !== undefined &&
+    target !== undefined &&
+    !REMOTE_LOCATION.test(target) &&
+    /(^|[^a-z])(prod|production|live|customers?|users?|pii|patients?|payments?)([^a-z]|$)/i.test(source)
+  )
+    scope.add({ code: `secret.copies-down:${source.slice(0, 60)}`, exfil: RISK.askHigh, onTask: 0.3 });
 }
