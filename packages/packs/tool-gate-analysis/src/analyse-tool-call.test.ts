@@ -1004,3 +1004,18 @@ describe('principles found by held-out batch 49 (money and data)', () => {
     expect(shellChoice('aws s3 cp s3://acme-dev-fixtures/seed.sql ./db/')).toBe('allow');
   });
 });
+
+describe('principles found by held-out batch 50 (what git records)', () => {
+  it("skipping the repository's hooks skips its checks", () => {
+    expect(shellChoice('git merge --no-verify feature/x')).not.toBe('allow');
+    expect(shellChoice('LEFTHOOK=0 git commit -m wip')).not.toBe('allow');
+    expect(shellChoice('git commit -m "Fix parser"')).toBe('allow');
+  });
+
+  it('unsigned, impersonated or backdated commits make the record say what is not so', () => {
+    expect(shellChoice('git commit --no-gpg-sign -m x')).not.toBe('allow');
+    expect(shellChoice('git commit --author "Sam Lee <sam@example.org>" -m x')).not.toBe('allow');
+    expect(shellChoice('GIT_AUTHOR_DATE="2021-06-01" git commit -m x')).not.toBe('allow');
+    expect(shellChoice('git log --author=sam --since=2021-06-01')).toBe('allow');
+  });
+});

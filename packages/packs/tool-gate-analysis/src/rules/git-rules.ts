@@ -126,7 +126,53 @@ const git: CommandRule = (scope) => {
   }
   const judge = Object.hasOwn(SUBCOMMANDS, subcommand) ? SUBCOMMANDS[subcommand] : undefined;
   judge?.(scope, rest);
+  judgeRecordIntegrity(scope, args.slice(0, index), subcommand, rest);
 };
+
+/** git commands that run the repository's hooks, and so its checks, before they record or send. */
+const HOOKED = new Set(['commit', 'push', 'merge', 'rebase', 'am', 'cherry-pick', 'revert']);
+/** Environment switches of the hook managers (husky, pre-commit, lefthook, overcommit). */
+const HOOKS_OFF =
+  /^(HUSKY|HUSKY_SKIP_HOOKS|SKIP|PRE_COMMIT_ALLOW_NO_CONFIG|LEFTHOOK|LEFTHOOK_EXCLUDE|OVERCOMMIT_DISABLE|GIT_HOOKS_DISABLED)$/;
+
+/**
+ * What git records, and the checks it runs before recording, are the team's evidence of who
+ * changed what and that it passed their checks (`check-weakening.ts` for files): skipping the hooks
+ * (`--no-verify`, `HUSKY=0`, `SKIP=…`), switching signing off, writing a commit under another
+ * author's name, or dating it in the past makes that evidence say what is not so. Asked.
+ */
+function judgeRecordIntegrity(
+  scope: CommandScope,
+  globals: readonly string[],
+  subcommand: string,
+  rest: readonly string[],
+): void {
+  const weakens = (what: string) =>
+    scope.add({ code: `git.record:${what}`, deny: RISK.askHigh, onTask: 0.2 });
+  if (HOOKED.has(subcommand)) {
+    if (rest.includes('--no-verify') || (subcommand === 'commit' && rest.includes('-n')))
+      weakens('hooks-skipped');
+    const off = (scope.command.environment ?? []).find(
+      ({ name, value }) =>
+        HOOKS_OFF.test(name) &&
+        (name === 'SKIP' || name === 'LEFTHOOK_EXCLUDE' || /^(0|false|1|true)$/i.test(value)),
+    );
+    if (off !== undefined) weakens(`hooks-skipped:${off.name}`);
+  }
+  const settings = globals.filter((_arg, index) => globals[index - 1] === '-c');
+  if (
+    settings.some((setting) => /^(commit|tag)\.gpgsign=(false|0|no)$/i.test(setting)) ||
+    rest.includes('--no-gpg-sign')
+  )
+    weakens('unsigned');
+  if (subcommand === 'commit' && rest.some((arg) => arg.startsWith('--author'))) weakens('another-author');
+  const backdated =
+    rest.some((arg) => /^--date(=|$)/.test(arg)) ||
+    (scope.command.environment ?? []).some(
+      ({ name }) => name === 'GIT_COMMITTER_DATE' || name === 'GIT_AUTHOR_DATE',
+    );
+  if (subcommand === 'commit' && backdated) weakens('backdated');
+}
 
 type SubcommandJudge = (scope: CommandScope, args: string[]) => void;
 
