@@ -12,12 +12,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 /**
  * The console in a real headless Chromium (Debian's, never a downloaded one) against a real
  * `startServer` on loopback with a fresh data directory: the same server `arbiter serve` runs.
- * The screenshots in docs/console/ come from this run.
+ * The screenshots in docs/console/ come from this run when ARBITER_UPDATE_SCREENSHOTS=1; otherwise
+ * they go to a temporary directory, so that running the suite leaves the working tree as it was.
  */
 const here = path.dirname(fileURLToPath(import.meta.url));
 const packageRoot = path.resolve(here, '..');
 const repositoryRoot = path.resolve(packageRoot, '../..');
-const screenshots = path.join(repositoryRoot, 'docs/console');
+const screenshots =
+  process.env.ARBITER_UPDATE_SCREENSHOTS === '1'
+    ? path.join(repositoryRoot, 'docs/console')
+    : fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-console-screenshots-'));
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
   '--headless',
