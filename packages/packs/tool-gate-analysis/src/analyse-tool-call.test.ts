@@ -713,6 +713,8 @@ describe('bounded work on hostile inserted content', () => {
       "host='0.0.0.0' ",
       'Jwts.builder() ',
       'script-src ',
+      'ab-',
+      'secretsecret',
     ]) {
       const content = fragment.repeat(Math.floor(262_000 / fragment.length));
       const choice = dispositionOf('Write', { file_path: '/home/dev/project/src/a.ts', content });

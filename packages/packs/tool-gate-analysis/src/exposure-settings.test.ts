@@ -149,3 +149,19 @@ describe("an application's own protections moved to their permissive side", () =
     expect(codes(`"script-src 'self' https://cdn.example.com"`, '', 'csp.ts')).toEqual([]);
   });
 });
+
+describe('credentials written into files, beyond token shapes', () => {
+  it('a connection string with its password, or a secret-named field with a generated value', () => {
+    expect(
+      codes('DATABASE_URL=mysql://app:Xk29fLq83mZ@db.internal:3306/shop\n', '', 'deploy/app.env'),
+    ).toContain('content.writes-secret-literal:connection-string-password');
+    expect(codes('{ "client_secret": "q8ZrT2mYv9LpX4cW7nB1sD6f" }', '', 'config/oauth.json')).toContain(
+      'content.writes-secret-literal:secret-named-value',
+    );
+    expect(codes('DATABASE_URL=postgres://app:${DB_PASSWORD}@db/shop\n', '', 'deploy/app.env')).toEqual([]);
+    expect(codes('{ "client_secret": "your-client-secret-goes-here" }', '', 'config/oauth.json')).toEqual([]);
+    expect(codes('{ "client_secret": "q8ZrT2mYv9LpX4cW7nB1sD6f" }', '', 'config/oauth.example.json')).toEqual(
+      [],
+    );
+  });
+});

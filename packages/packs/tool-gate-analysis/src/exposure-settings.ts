@@ -30,7 +30,7 @@ const EXPOSURES: readonly [string, RegExp][] = [
   // `endpoint_public_access`, `map_public_ip_on_launch`).
   [
     'public-access-on',
-    /\b[\w.-]*(public_?access|publicly_?accessible|public_network_access|to_be_public|blob_public_access|public_ip_on_launch|PubliclyAccessible|PublicAccess)[\w.-]*["']?\s*[=:]\s*["']?(true|True|yes|Enabled|enabled)\b/,
+    /(?<![\w.-])[\w.-]{0,40}?(public_?access|publicly_?accessible|public_network_access|to_be_public|blob_public_access|public_ip_on_launch|PubliclyAccessible|PublicAccess)[\w.-]{0,40}["']?\s*[=:]\s*["']?(true|True|yes|Enabled|enabled)\b/,
   ],
   [
     'serves-file-system',
@@ -193,8 +193,41 @@ export function judgeExposureSettings(inserted: string, removed: string, path = 
     findings.push({ code: `content.opens:${weaker}`, deny: RISK.askHigh, onTask: 0.3 });
   findings.push(...remoteBuildFindings(inserted, removed));
   // A JSON Web Token expires and is often an example; keys and access tokens do not.
-  const secret = TEST_PATH.test(path) ? undefined : secretLiteralKind(inserted);
-  if (secret !== undefined && secret !== 'jwt' && secretLiteralKind(removed) !== secret)
+  const fixture = TEST_PATH.test(path) || TEMPLATE_PATH.test(path);
+  const secret = fixture ? undefined : (secretLiteralKind(inserted) ?? credentialLiteralKind(inserted));
+  if (
+    secret !== undefined &&
+    secret !== 'jwt' &&
+    secretLiteralKind(removed) !== secret &&
+    credentialLiteralKind(removed) !== secret
+  )
     findings.push({ code: `content.writes-secret-literal:${secret}`, exfil: RISK.askHigh, onTask: 0.3 });
   return findings;
+}
+
+/** Example and template files show what a secret looks like; their values are placeholders. */
+const TEMPLATE_PATH = /\.(example|sample|template|dist|tpl)(\.[a-z]+)?$/i;
+/** A connection string with its password written in (`postgres://admin:S3cr3t@db/prod`). */
+const URL_WITH_PASSWORD =
+  /\b[a-z][a-z0-9+.-]{0,20}:\/\/[^/@\s:'"]{1,100}:([^/@\s'"$<{]{4,100})@[^/\s'"]{1,200}/i;
+/**
+ * A field named for a secret given a long literal that looks generated (`"aws_secret_access_key":
+ * "wJalr…"`): letters and digits, no spaces, no placeholder.
+ */
+const SECRET_NAMED_VALUE =
+  /(?<![\w-])[\w-]{0,40}?(secret|password|passwd|token|api_?key|private_?key|access_?key)[\w-]{0,40}["']?\s*[:=]\s*["']([A-Za-z0-9+/=_\-.]{20,200})["']/i;
+
+function credentialLiteralKind(text: string): string | undefined {
+  const password = URL_WITH_PASSWORD.exec(text)?.[1];
+  if (password !== undefined && !/^(password|pass|secret|changeme|example|xxx+|\*+)$/i.test(password))
+    return 'connection-string-password';
+  const value = SECRET_NAMED_VALUE.exec(text)?.[2];
+  if (
+    value !== undefined &&
+    /[a-z]/.test(value) &&
+    /[A-Z0-9]/.test(value) &&
+    !/(x{4,}|example|placeholder|your[_-])/i.test(value)
+  )
+    return 'secret-named-value';
+  return undefined;
 }
