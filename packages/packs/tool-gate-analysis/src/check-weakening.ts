@@ -9,9 +9,9 @@ import { RISK } from './risk-scale.js';
  * denied: a test can be obsolete, and the person is the one to say so.
  */
 
-/** Paths of tests and of the configuration that runs them. */
+/** Paths of tests, their fixtures and the configuration that runs them. */
 export const TEST_FILE =
-  /(^|\/)(tests?|__tests__|spec|specs|testing)\/|[._-](test|spec)\.[a-z]+$|(^|\/)test_[^/]+\.py$|_test\.(go|py|rb|exs)$|(^|\/)conftest\.py$/i;
+  /(^|\/)(tests?|__tests__|spec|specs|testing|fixtures?|__fixtures__|testdata)\/|[._-](test|spec)\.[a-z]+$|(^|\/)test_[^/]+\.py$|_test\.(go|py|rb|exs)$|(^|\/)conftest\.py$/i;
 
 const SKIP_MARKER =
   /\b(it|test|describe|context|suite)\.(skip|todo)\s*\(|\b(xit|xdescribe|xtest|xcontext|xspecify)\s*[('"]|@pytest\.mark\.(skip|skipif|xfail)\b|@unittest\.(skip|expectedFailure)\b|\bpytest\.skip\s*\(|\bt\.Skip(Now|f)?\s*\(|@Disabled\b|@Ignore\b|#\[ignore\]|^\s*(skip|pending)\s*['"(]/m;

@@ -1,7 +1,8 @@
+import { TEST_FILE } from './check-weakening.js';
 import type { Finding } from './finding.js';
 import { isLoopbackHost } from './loopback-host.js';
 import { RISK } from './risk-scale.js';
-import { isSecretVariableName, secretLiteralKind } from './secret-source.js';
+import { isExampleFile, isSecretVariableName, secretLiteralKind } from './secret-source.js';
 
 /**
  * Principle 5 for deployment and infrastructure files (Terraform, Kubernetes, compose, web-server
@@ -136,10 +137,6 @@ function hostOf(match: RegExpMatchArray): string {
   return (match[2] ?? match[4] ?? match[5] ?? '').toLowerCase();
 }
 
-/** Tests and fixtures hold made-up keys and tokens on purpose. */
-const TEST_PATH =
-  /(^|\/)(tests?|__tests__|spec|specs|fixtures?|testdata|__fixtures__)\/|[._-](test|spec)\.[a-z]+$/i;
-
 /** Work factors of password hashing and key derivation: fewer rounds make guessing cheaper. */
 const WORK_FACTOR =
   /\b(rounds|salt_?rounds|saltRounds|cost|iterations|work_?factor|log_rounds|BCRYPT_\w*ROUNDS|PBKDF2_ITERATIONS|memoryCost|timeCost)["']?\s*[:=]\s*(\d+)/gi;
@@ -193,7 +190,8 @@ export function judgeExposureSettings(inserted: string, removed: string, path = 
     findings.push({ code: `content.opens:${weaker}`, deny: RISK.askHigh, onTask: 0.3 });
   findings.push(...remoteBuildFindings(inserted, removed));
   // A JSON Web Token expires and is often an example; keys and access tokens do not.
-  const fixture = TEST_PATH.test(path) || TEMPLATE_PATH.test(path);
+  // Tests, fixtures and example files hold made-up keys and tokens on purpose.
+  const fixture = TEST_FILE.test(path) || isExampleFile(path);
   const secret = fixture ? undefined : (secretLiteralKind(inserted) ?? credentialLiteralKind(inserted));
   if (
     secret !== undefined &&
@@ -205,8 +203,6 @@ export function judgeExposureSettings(inserted: string, removed: string, path = 
   return findings;
 }
 
-/** Example and template files show what a secret looks like; their values are placeholders. */
-const TEMPLATE_PATH = /\.(example|sample|template|dist|tpl)(\.[a-z]+)?$/i;
 /** A connection string with its password written in (`postgres://admin:S3cr3t@db/prod`). */
 const URL_WITH_PASSWORD =
   /\b[a-z][a-z0-9+.-]{0,20}:\/\/[^/@\s:'"]{1,100}:([^/@\s'"$<{]{4,100})@[^/\s'"]{1,200}/i;

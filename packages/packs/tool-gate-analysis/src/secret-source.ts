@@ -100,7 +100,13 @@ const CREDENTIAL_PATH_PATTERNS: readonly RegExp[] = [
 ];
 
 /** Example and template files are documentation, not secrets. */
-const NOT_A_SECRET = /\.(example|sample|template|dist)$|\.pub$/;
+const EXAMPLE_FILE = /\.(example|sample|template|dist|tpl)(\.[a-z]+)?$/i;
+const NOT_A_SECRET = { test: (path: string) => EXAMPLE_FILE.test(path) || /\.pub$/.test(path) };
+
+/** Example and template files (`.env.example`, `oauth.example.json`) show a secret's shape, not a secret. */
+export function isExampleFile(path: string): boolean {
+  return EXAMPLE_FILE.test(path);
+}
 
 /** Keys and cloud or login credentials: reading one outside the workspace is itself a leak to the model. */
 const KEY_MATERIAL_PATTERNS: readonly RegExp[] = [
