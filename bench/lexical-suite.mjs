@@ -60,19 +60,56 @@ export function majorityAccuracy(examples, goldOf) {
   return Math.max(...counts.values()) / examples.length;
 }
 
-/** Accuracy, majority baseline, mean top probability and log-loss of `evaluate` on a set's split. */
+/** The answer's distribution as a list, and the index of the gold outcome (Noul: [true, false]). */
+export function sampleOf(set, answer, gold) {
+  if (answer.type === 'noul')
+    return { probabilities: [answer.noul, 1 - answer.noul], expected: gold ? 0 : 1 };
+  const keys =
+    set.question.type === 'choice'
+      ? Object.keys(set.question.criteria)
+      : set.question.criteria.map((_, index) => String(index));
+  return {
+    probabilities: keys.map((key) => answer.probabilities[key] ?? 0),
+    expected: keys.indexOf(String(gold)),
+  };
+}
+
+/** Expected calibration error of top-outcome confidences, ten equal-width bins. */
+export function expectedCalibrationError(tops, bins = 10) {
+  const sums = Array.from({ length: bins }, () => ({ n: 0, confidence: 0, correct: 0 }));
+  for (const { top, right } of tops) {
+    const bin = sums[Math.min(bins - 1, Math.floor(top * bins))];
+    bin.n += 1;
+    bin.confidence += top;
+    bin.correct += right ? 1 : 0;
+  }
+  return sums.reduce(
+    (sum, bin) => (bin.n === 0 ? sum : sum + Math.abs(bin.correct - bin.confidence) / tops.length),
+    0,
+  );
+}
+
+/**
+ * Accuracy, majority baseline, mean top probability, log-loss and calibration error of `evaluate`
+ * on a set's split, with each answer's top probability and whether it was right (`tops`, for
+ * pooled calibration figures) and its distribution (`samples`, for fitting a calibration).
+ */
 export async function measureSet(set, split, evaluate) {
   const examples = splitOf(set, split);
   let correct = 0;
   let topSum = 0;
   let logLoss = 0;
   const golds = [];
+  const tops = [];
+  const samples = [];
   for (const example of examples) {
     const { request, gold } = requestOf(set, example);
     golds.push(gold);
     const answer = (await evaluate(request)).q;
     const prediction = predictionOf(answer);
     if (prediction.label === gold) correct++;
+    tops.push({ top: prediction.top, right: prediction.label === gold });
+    samples.push({ type: set.question.type, ...sampleOf(set, answer, gold) });
     topSum += prediction.top;
     logLoss -= Math.log(Math.max(1e-6, goldProbability(answer, gold)));
   }
@@ -83,5 +120,8 @@ export async function measureSet(set, split, evaluate) {
     majority: majorityAccuracy(golds, (gold) => String(gold)),
     meanTop: topSum / examples.length,
     logLoss: logLoss / examples.length,
+    ece: expectedCalibrationError(tops),
+    tops,
+    samples,
   };
 }

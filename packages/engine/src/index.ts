@@ -1,6 +1,7 @@
 export type { PackAnalyser } from '@arbiter/decision';
 export { normalisedEntropyConfidence } from './answer-confidence.js';
 export { type BuiltinEngineOptions, createBuiltinEngine } from './builtin/builtin-engine.js';
+export { calibrateAnswer, type EngineCalibration, withCalibration } from './calibrated-engine.js';
 export { builtinEngineConfigSchema, builtinEngineKind } from './catalog/builtin-engine-kind.js';
 export {
   type CatalogConfig,

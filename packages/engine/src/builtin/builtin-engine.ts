@@ -1,11 +1,19 @@
 import type { DecisionEngine, EvaluateOptions, EvaluateResult, PackAnalyser } from '@arbiter/decision';
+import { calibrateAnswer, type EngineCalibration } from '../calibrated-engine.js';
 import { estimateTokens } from '../token-estimate.js';
+import { BUILTIN_CALIBRATION } from './lexical/builtin-calibration.js';
 import { evaluateLexically, readState } from './lexical/lexical-evaluator.js';
 import { loadedWordVectors, loadWordVectors, type WordVectors } from './lexical/word-vectors.js';
 
 export interface BuiltinEngineOptions {
   /** Analysers for decision packs; a request naming one of their packs is routed to it. */
   analysers?: readonly PackAnalyser[];
+  /**
+   * Temperatures applied to the lexical evaluator's answers (never to a pack analyser's verdicts,
+   * whose thresholds are set on the analyser's own scale). Default: `BUILTIN_CALIBRATION`, fitted
+   * on the tune half of the development suite; `{}` leaves the evaluator's answers as they are.
+   */
+  calibration?: EngineCalibration;
 }
 
 /**
@@ -19,6 +27,7 @@ export interface BuiltinEngineOptions {
  */
 export function createBuiltinEngine(options: BuiltinEngineOptions = {}): DecisionEngine {
   const analysers = options.analysers ?? [];
+  const calibration = options.calibration ?? BUILTIN_CALIBRATION;
   return {
     specificationVersion: 'v1',
     engineId: 'builtin',
@@ -33,18 +42,22 @@ export function createBuiltinEngine(options: BuiltinEngineOptions = {}): Decisio
       }
       // The word vectors load on the first question that needs them, then stay in memory.
       const vectors = loadedWordVectors() ?? (await loadWordVectors());
-      return evaluateWithLexicalEvidence(request, vectors);
+      return evaluateWithLexicalEvidence(request, vectors, calibration);
     },
   };
 }
 
-function evaluateWithLexicalEvidence(request: EvaluateOptions, vectors: WordVectors): EvaluateResult {
+function evaluateWithLexicalEvidence(
+  request: EvaluateOptions,
+  vectors: WordVectors,
+  calibration: EngineCalibration,
+): EvaluateResult {
   const reading = readState(request.state, vectors);
   // The state is read once; each question's own text once more (documented in docs/api.md).
   let inputTokens = estimateTokens(request.state);
   const entries = Object.entries(request.questions).map(([id, question]) => {
     inputTokens += estimateTokens(question);
-    return [id, evaluateLexically(reading, question)] as const;
+    return [id, calibrateAnswer(evaluateLexically(reading, question), calibration)] as const;
   });
   // fromEntries defines own properties, so a question id such as `__proto__` stays a question id.
   return { answers: Object.fromEntries(entries), usage: { input_tokens: inputTokens, output_tokens: 0 } };

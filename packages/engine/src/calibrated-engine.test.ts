@@ -1,0 +1,74 @@
+import type { Answer, DecisionEngine, EvaluateOptions } from '@arbiter/decision';
+import { describe, expect, it } from 'vitest';
+import { calibrateAnswer, withCalibration } from './calibrated-engine.js';
+
+const choice: Answer = {
+  type: 'choice',
+  choice: 'a',
+  confidence: 0.5,
+  probabilities: { a: 0.7, b: 0.2, c: 0.1 },
+  arbiter: { engine: 'test', abstained: false, coverage: 0.5 },
+};
+
+describe('calibrateAnswer', () => {
+  it('softens above one and sharpens below, keeping the order of the outcomes', () => {
+    const soft = calibrateAnswer(choice, { choice: { temperature: 2 } });
+    const sharp = calibrateAnswer(choice, { choice: { temperature: 0.5 } });
+    if (soft.type !== 'choice' || sharp.type !== 'choice') throw new Error('not a choice');
+    expect(soft.probabilities.a).toBeLessThan(0.7);
+    expect(sharp.probabilities.a).toBeGreaterThan(0.7);
+    for (const answer of [soft, sharp]) {
+      expect(answer.choice).toBe('a');
+      expect(answer.probabilities.a).toBeGreaterThan(answer.probabilities.b!);
+      expect(answer.probabilities.b).toBeGreaterThan(answer.probabilities.c!);
+      expect(Object.values(answer.probabilities).reduce((sum, p) => sum + p, 0)).toBeCloseTo(1, 12);
+    }
+    // Confidence keeps the model engine's coverage discount.
+    expect(soft.confidence).toBeLessThanOrEqual(0.5);
+  });
+
+  it('moves a Noul towards 0.5 above one, and recomputes a Score from its levels', () => {
+    const noul = calibrateAnswer({ type: 'noul', noul: 0.98 }, { noul: { temperature: 3 } });
+    expect(noul.type === 'noul' && noul.noul).toBeGreaterThan(0.5);
+    expect(noul.type === 'noul' && noul.noul).toBeLessThan(0.9);
+    const score = calibrateAnswer(
+      {
+        type: 'score',
+        score: 1.8,
+        confidence: 0.6,
+        probabilities: { '0': 0.1, '1': 0, '2': 0.9 },
+        legend: {},
+      },
+      { score: { temperature: 2 } },
+    );
+    if (score.type !== 'score') throw new Error('not a score');
+    expect(score.probabilities['1']).toBe(0);
+    expect(score.score).toBeCloseTo(2 * score.probabilities['2']!, 12);
+    expect(score.score).toBeLessThan(1.8);
+  });
+
+  it('leaves answers of a type without a temperature as they are', () => {
+    expect(calibrateAnswer(choice, { noul: { temperature: 2 } })).toBe(choice);
+  });
+});
+
+describe('withCalibration', () => {
+  const engine = {
+    specificationVersion: 'v1' as const,
+    engineId: 'test',
+    evaluate: async (_request: EvaluateOptions) => ({
+      answers: { q: { type: 'noul', noul: 0.9 } as Answer },
+      usage: { input_tokens: 1, output_tokens: 0 },
+    }),
+    probe: () => 'still here',
+  } satisfies DecisionEngine & { probe(): string };
+
+  it('calibrates every answer and keeps the engine’s other members', async () => {
+    const calibrated = withCalibration(engine, { noul: { temperature: 2 } });
+    const { answers, usage } = await calibrated.evaluate({ state: 's', questions: {} });
+    expect(answers.q?.type === 'noul' && answers.q.noul).toBeCloseTo(0.75, 12);
+    expect(usage.input_tokens).toBe(1);
+    expect(calibrated.probe()).toBe('still here');
+    expect(withCalibration(engine, undefined)).toBe(engine);
+  });
+});

@@ -1,0 +1,62 @@
+import type { Answer, DecisionEngine, EvaluateOptions, EvaluateResult } from '@arbiter/decision';
+import { normalisedEntropyConfidence } from './answer-confidence.js';
+import type { LlmCalibration } from './llm/openai-compatible-config.js';
+import { applyTemperature } from './llm/temperature-scaling.js';
+
+/**
+ * Temperature scaling of an engine's answers, one temperature per question type: the calibration
+ * every engine kind takes (`calibration: { noul, choice, score }` in its catalog entry), fitted by
+ * `calibrateSamples` (log-loss, `fitTemperature`) on labelled answers. A temperature above one
+ * softens answers towards uniform (Noul 0.5); below one it sharpens them. Zero stays zero, so an
+ * option the engine ruled out stays ruled out, and the order of the outcomes never changes, so the
+ * pick and accuracy are the same before and after.
+ */
+export type EngineCalibration = LlmCalibration;
+
+/** One answer, scaled by the temperature of its type; the pick, score and confidence follow. */
+export function calibrateAnswer(answer: Answer, calibration: EngineCalibration): Answer {
+  const temperature = calibration[answer.type]?.temperature ?? 1;
+  if (temperature === 1) return answer;
+  if (answer.type === 'noul') {
+    const [noul] = applyTemperature([answer.noul, 1 - answer.noul], temperature);
+    return { ...answer, noul: noul! };
+  }
+  const keys = Object.keys(answer.probabilities);
+  const probabilities = applyTemperature(
+    keys.map((key) => answer.probabilities[key]!),
+    temperature,
+  );
+  // Coverage (a model engine's share of mass on valid labels) discounts confidence as before.
+  const confidence = normalisedEntropyConfidence(probabilities) * (answer.arbiter?.coverage ?? 1);
+  // fromEntries defines own properties, so an option named `__proto__` stays an option.
+  const record = Object.fromEntries(keys.map((key, index) => [key, probabilities[index]!]));
+  if (answer.type === 'choice') return { ...answer, confidence, probabilities: record };
+  const score = keys.reduce((sum, key, index) => sum + Number(key) * probabilities[index]!, 0);
+  return { ...answer, score, confidence, probabilities: record };
+}
+
+/**
+ * Wraps `engine` so that every answer is calibrated; other members (an availability probe, a close
+ * method) stay reachable as they were. No calibration, or every temperature one, returns `engine`.
+ */
+export function withCalibration<Engine extends DecisionEngine>(
+  engine: Engine,
+  calibration: EngineCalibration | undefined,
+): Engine {
+  if (!calibration || Object.values(calibration).every((entry) => entry?.temperature === 1)) return engine;
+  const evaluate = async (request: EvaluateOptions): Promise<EvaluateResult> => {
+    const result = await engine.evaluate(request);
+    const answers = Object.fromEntries(
+      Object.entries(result.answers).map(([id, answer]) => [id, calibrateAnswer(answer, calibration)]),
+    );
+    return { ...result, answers };
+  };
+  return new Proxy(engine, {
+    get(target, key) {
+      if (key === 'evaluate') return evaluate;
+      const value: unknown = Reflect.get(target, key, target);
+      // Bound to the engine itself, so methods that use private state keep working.
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
