@@ -19,6 +19,80 @@ function noulOf(state: State, question: Question): number {
 }
 
 describe('evaluateLexically', () => {
+  it('derives a negated claim from the positive one, so the two sum to one', () => {
+    for (const [state, claim] of [
+      ['The meeting is on Tuesday', 'the meeting on Tuesday'],
+      ['Production is down! All API calls return 500', 'this urgent'],
+      ['A wonderful film, the cast is superb.', 'this review positive'],
+    ] as const) {
+      const yes = noulOf(state, { type: 'noul', instructions: `Is ${claim}?` });
+      const no = noulOf(state, {
+        type: 'noul',
+        instructions: `Is ${claim.replace(/^(\w+ \w+|\w+)/, '$1 not')}?`,
+      });
+      expect(yes + no).toBeCloseTo(1, 12);
+    }
+    const negated = answer('The meeting is on Tuesday', {
+      type: 'noul',
+      instructions: "Isn't it on Tuesday?",
+    });
+    expect(negated.arbiter?.evidence?.[0]).toBe('negated');
+  });
+
+  it('reads a day or number the state contradicts as evidence against the claim', () => {
+    const state = 'The meeting is on Tuesday';
+    const friday = noulOf(state, { type: 'noul', instructions: 'Is the meeting on Friday?' });
+    const tuesday = noulOf(state, { type: 'noul', instructions: 'Is the meeting on Tuesday?' });
+    expect(friday).toBeLessThan(0.5);
+    expect(tuesday).toBeGreaterThan(0.5);
+  });
+
+  it('never gives coverage by topic alone the look of a confident answer', () => {
+    // The state covers every word of the claim and says the opposite.
+    const failing = noulOf('All tests passed, the build is green', {
+      type: 'noul',
+      instructions: 'Is the build failing?',
+    });
+    expect(failing).toBeLessThanOrEqual(0.71);
+    expect(failing).toBeGreaterThanOrEqual(0.29);
+  });
+
+  it('judges two texts by how they align with each other, within the bounds of topical evidence', () => {
+    const paraphrase: Question = { type: 'noul', instructions: 'Is sentence2 a paraphrase of sentence1?' };
+    const same = noulOf(
+      {
+        sentence1: 'The company reported higher profits this quarter.',
+        sentence2: 'Profits at the company rose this quarter.',
+      },
+      paraphrase,
+    );
+    const different = noulOf(
+      { sentence1: 'The cat sat on the mat.', sentence2: 'Stocks fell sharply in Tokyo.' },
+      paraphrase,
+    );
+    const negated = noulOf(
+      {
+        sentence1: 'The company reported higher profits.',
+        sentence2: 'The company did not report higher profits.',
+      },
+      paraphrase,
+    );
+    expect(same).toBeGreaterThan(0.5);
+    expect(different).toBeLessThan(0.5);
+    expect(negated).toBeLessThan(0.5);
+    for (const p of [same, different]) expect(Math.abs(p - 0.5)).toBeLessThanOrEqual(0.21);
+    const answers: Question = { type: 'noul', instructions: 'Does the sentence answer the question?' };
+    const right = noulOf(
+      { question: 'When was the Eiffel Tower built?', sentence: 'The Eiffel Tower was built in 1889.' },
+      answers,
+    );
+    const wrong = noulOf(
+      { question: 'When was the Eiffel Tower built?', sentence: 'Bananas are rich in potassium.' },
+      answers,
+    );
+    expect(right).toBeGreaterThan(wrong);
+  });
+
   it('answers a Noul on both sides of 0.5: the claim is not evidence for itself', () => {
     const positive: Question = { type: 'noul', instructions: 'Is the sentiment of this review positive?' };
     expect(noulOf('Dull, overlong and badly acted. A waste of money.', positive)).toBeLessThan(0.3);

@@ -1,6 +1,7 @@
 import type { Answer, AnswerMeta, Criterion, Question, State } from '@arbiter/decision';
 import { normalisedEntropyConfidence } from '../../answer-confidence.js';
 import { type AnswerKind, askedKindsOf, kindNamedBy } from './answer-type.js';
+import { claimPolarityOf } from './claim-polarity.js';
 import {
   type EntailmentRole,
   entailmentQuestionOf,
@@ -20,7 +21,9 @@ import {
   semanticTextOf,
   wordsOf,
 } from './semantic-text.js';
+import { compareValues } from './specific-values.js';
 import { STOP_WORDS } from './stop-words.js';
+import { textRelationOf } from './text-relation.js';
 import { stem, type TermCounts, termsOf } from './text-terms.js';
 import { isSeverityScale, urgencyClaim, urgencyOf } from './urgency.js';
 import { type Valence, valenceOf } from './valence.js';
@@ -28,6 +31,15 @@ import type { WordVectors } from './word-vectors.js';
 
 /** BM25's term-frequency saturation: the second mention of a word adds less than the first. */
 const SATURATION = 1.2;
+/**
+ * The most log-odds that coverage by meaning alone gives a claim, or a relation between two texts:
+ * a state that covers a claim's words is about the claim's topic, which says little about whether
+ * the claim holds ("All tests passed" covers "Is the build failing?"). Set by principle, not
+ * fitted: at most 0.70 either way, so such an answer never looks like a confident one.
+ */
+const TOPICAL_LOGIT_LIMIT = 0.85;
+/** Log-odds against a claim per specific value (a number, a day, a month) the state contradicts. */
+const VALUE_MISMATCH_LOGIT = 2;
 /** Most evidence codes named in an answer. */
 const MAX_EVIDENCE = 8;
 /** Words of a state read for meaning; a longer state is read from its beginning. */
@@ -317,12 +329,36 @@ function entailmentScores(reading: StateReading, pair: PremiseAndHypothesis): Re
   };
 }
 
+/** Log-odds bounded smoothly to ±limit: near zero unchanged, saturating towards the limit. */
+function bounded(logit: number, limit: number): number {
+  return limit * Math.tanh(logit / limit);
+}
+
 function evaluateNoul(reading: StateReading, question: Extract<Question, { type: 'noul' }>): Answer {
-  const W = reading.weights;
   const instructions = instructionText(question.instructions);
   // Structured criteria (objects, arrays) are read as their words, keys included.
   const trueText = textOf(question.criteria?.true ?? '');
   const falseText = textOf(question.criteria?.false ?? '');
+  if (!trueText && !falseText) {
+    // "Is it not X?" is answered as one minus "Is it X?" (derived, not evaluated twice).
+    const polarity = claimPolarityOf(instructions);
+    if (polarity.negated) {
+      const positive = evaluatePositiveNoul(reading, polarity.positive, '', '');
+      if (positive.type !== 'noul') return positive;
+      const codes = ['negated', ...(positive.arbiter?.evidence ?? [])].slice(0, MAX_EVIDENCE);
+      return noulAnswer(1 - positive.noul, positive.arbiter?.abstained ?? false, codes);
+    }
+  }
+  return evaluatePositiveNoul(reading, instructions, trueText, falseText);
+}
+
+function evaluatePositiveNoul(
+  reading: StateReading,
+  instructions: string,
+  trueText: string,
+  falseText: string,
+): Answer {
+  const W = reading.weights;
   const asked = entailmentQuestionOf(`${instructions}\n${trueText}`);
   if (asked && reading.pair) {
     const scores = entailmentScores(reading, reading.pair);
@@ -330,6 +366,8 @@ function evaluateNoul(reading: StateReading, question: Extract<Question, { type:
     const probability = distribution(roles, 1)[Object.keys(scores).indexOf(asked)]!;
     return noulAnswer(probability, false, [`entailment:${asked}`]);
   }
+  const relation = reading.pair && !trueText && !falseText ? textRelationOf(instructions) : undefined;
+  if (relation && reading.pair) return relationAnswer(reading, reading.pair, relation);
   if (trueText && falseText) {
     // Both outcomes described: a two-way choice between the descriptions.
     const evidence = scoreCandidates(reading, [
@@ -368,8 +406,17 @@ function evaluateNoul(reading: StateReading, question: Extract<Question, { type:
     // Evidence only when some pair of words could be compared (vectors, or the same word).
     if (alignment.closest && !valenced) {
       abstained = false;
-      logit += sign * W.claimCoverage * (alignment.coverage - W.claimCoverageBias);
+      logit +=
+        sign * bounded(W.claimCoverage * (alignment.coverage - W.claimCoverageBias), TOPICAL_LOGIT_LIMIT);
       codes.push(`near:${alignment.closest[0]}~${alignment.closest[1]}`);
+    }
+    // A named value the state contradicts (Friday against Tuesday) is evidence against the claim,
+    // whatever its topic: word vectors cannot tell one day or number from another.
+    const values = compareValues(text, reading.text);
+    if (values.mismatched.length > 0) {
+      abstained = false;
+      logit -= sign * VALUE_MISMATCH_LOGIT * values.mismatched.length;
+      codes.push(...values.mismatched.map(([claimed, stated]) => `mismatch:${claimed}~${stated}`));
     }
     if (valenced) {
       abstained = false;
@@ -378,6 +425,41 @@ function evaluateNoul(reading: StateReading, question: Extract<Question, { type:
     }
   }
   return noulAnswer(abstained ? 0.5 : 1 / (1 + Math.exp(-logit)), abstained, codes);
+}
+
+/**
+ * Whether the second text of a pair says the same as the first (coverage both ways: each must
+ * cover the other) or answers it (coverage of the question's words by the answer), less a
+ * difference of negation and values the texts contradict. Coverage is topical evidence, bounded
+ * like a claim's: two texts about the same things are not for that reason paraphrases.
+ */
+function relationAnswer(
+  reading: StateReading,
+  pair: PremiseAndHypothesis,
+  relation: 'paraphrase' | 'answer',
+): Answer {
+  const W = reading.weights;
+  const first = semanticTextOf(reading.vectors, pair.premise);
+  const second = semanticTextOf(reading.vectors, pair.hypothesis);
+  if (first.words.length === 0 || second.words.length === 0) return noulAnswer(0.5, true, []);
+  const covered =
+    relation === 'paraphrase'
+      ? Math.min(coverage(first, second), coverage(second, first)) - W.entailmentCoverageBias
+      : coverage(first, second) - W.claimCoverageBias;
+  let logit = bounded(W.entailmentCoverage * covered, TOPICAL_LOGIT_LIMIT);
+  const codes = [
+    `relation:${relation}:${(covered + (relation === 'paraphrase' ? W.entailmentCoverageBias : W.claimCoverageBias)).toFixed(2)}`,
+  ];
+  if (relation === 'paraphrase') {
+    if (polarityDiffers(pair.premise, pair.hypothesis)) {
+      logit -= W.entailmentPolarity;
+      codes.push('negation-differs');
+    }
+    const values = compareValues(pair.hypothesis, pair.premise);
+    logit -= VALUE_MISMATCH_LOGIT * values.mismatched.length;
+    codes.push(...values.mismatched.map(([claimed, stated]) => `mismatch:${claimed}~${stated}`));
+  }
+  return noulAnswer(1 / (1 + Math.exp(-logit)), false, codes.slice(0, MAX_EVIDENCE));
 }
 
 /** The logit a claim of hostility or urgency gets from the state's cues; undefined for other claims. */
