@@ -11,6 +11,7 @@ export {
   type LedgerEntry,
   PrepaidBudgets,
 } from './billing/prepaid-budgets.js';
+export { type ArtifactLimits, DEFAULT_ARTIFACT_LIMITS } from './uhp/artifact-collection.js';
 export { acpConfigSchema } from './uhp/runtime/acp/acp-config.js';
 export { AcpRuntime } from './uhp/runtime/acp/acp-runtime.js';
 export { agentBaseConfigSchema } from './uhp/runtime/agent/agent-base-config.js';

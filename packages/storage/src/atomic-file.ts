@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import fsp from 'node:fs/promises';
 
 /**
  * Writes a file so that no reader ever sees part of it: the bytes go to a fresh temporary name in
@@ -16,6 +17,24 @@ export function writeFileAtomically(target: string, write: (temporary: string) =
     fs.renameSync(temporary, target);
   } catch (error) {
     fs.rmSync(temporary, { force: true });
+    throw error;
+  }
+}
+
+/**
+ * `writeFileAtomically` for writers that are themselves asynchronous (a copy of a large file), so
+ * the event loop serves other requests while the bytes move; the same guarantee holds.
+ */
+export async function writeFileAtomicallyAsync(
+  target: string,
+  write: (temporary: string) => Promise<void>,
+): Promise<void> {
+  const temporary = `${target}.partial-${randomBytes(6).toString('hex')}`;
+  try {
+    await write(temporary);
+    await fsp.rename(temporary, target);
+  } catch (error) {
+    await fsp.rm(temporary, { force: true });
     throw error;
   }
 }

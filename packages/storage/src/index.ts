@@ -1,5 +1,5 @@
 // What the server, the harness server and the CLI use of storage; the rest is storage's own.
-export { writeFileAtomically } from './atomic-file.js';
+export { writeFileAtomically, writeFileAtomicallyAsync } from './atomic-file.js';
 export { isPostgresUrl, redactConnectionString } from './connection-string.js';
 export { applyMigrations, DATABASE_FILE_NAME, openDatabase } from './database.js';
 export type { Migration } from './migration.js';

@@ -1,20 +1,17 @@
-import fs from 'node:fs';
 import type { Harness, UhpErrorCode, UhpResponse, UhpError as WireError } from '@arbiter/uhp/wire';
 
 /** A response's error: its code is registered, like every code the server emits. */
 type UhpError = WireError & { readonly code: UhpErrorCode };
 
-import { writeFileAtomically } from '@arbiter/storage';
 import type { PrepaidBudgets } from '../billing/prepaid-budgets.js';
-import { mediaTypeOf } from './media-type.js';
-import { newObjectId } from './object-id.js';
+import { type ArtifactLimits, collectArtifacts, DEFAULT_ARTIFACT_LIMITS } from './artifact-collection.js';
 import { type HarnessRuntime, HarnessRuntimeError, type HarnessTurn } from './runtime/harness-runtime.js';
 import type { ProcessSandbox } from './sandbox/process-sandbox.js';
 import type { UhpDataLayout } from './storage/data-layout.js';
 import type { StoredResponse, UhpStore } from './storage/uhp-store.js';
 import type { EventLog, EventOwner, NewEvent } from './streaming/event-log.js';
 import { ResponseAssembler } from './streaming/response-assembler.js';
-import { TurnOutput } from './streaming/turn-output.js';
+import { type CitedFile, TurnOutput } from './streaming/turn-output.js';
 import { systemTaskClock, type TaskClock } from './task-clock.js';
 import { UntrustedEntryError } from './workspace/directory-handle.js';
 import { Workspace, WorkspacePathError } from './workspace/workspace.js';
@@ -114,6 +111,7 @@ export class TaskRunner {
     private readonly budgets: PrepaidBudgets | null = null,
     readonly lease: TaskLeaseOptions = { nodeId: 'local', clock: Date.now, leaseMs: DEFAULT_LEASE_MS },
     private readonly clock: TaskClock = systemTaskClock,
+    private readonly artifactLimits: ArtifactLimits = DEFAULT_ARTIFACT_LIMITS,
   ) {}
 
   /** When a lease taken or renewed now ends. */
@@ -327,7 +325,7 @@ export class TaskRunner {
     };
     const output = new TurnOutput(emit, assembler);
     const workspace = new Workspace(this.layout.workspaceDir(task.owner.sessionId));
-    const before = workspace.snapshot().files;
+    const before = (await workspace.snapshot(this.artifactLimits.maxWorkspaceEntries)).files;
     const cancelTimeout =
       task.timeoutSeconds !== null
         ? this.clock.setTimer(
@@ -410,8 +408,12 @@ export class TaskRunner {
     const itemStatus =
       stop === null && failure === null && finish?.reason === 'stop' ? 'completed' : 'incomplete';
     // Citations go on the assistant's last message when it is still open, so they sit with its text.
-    output.cite(await this.collectArtifacts(task, workspace, before, produced, emit));
-    output.closeOpen(itemStatus);
+    const artifacts = await this.collectArtifacts(task, workspace, before, produced, emit);
+    output.cite(artifacts.cited);
+    // A turn whose files were not all kept ends failed with that limit's error (its output and the
+    // files stored stay), unless it was already ending for another reason.
+    if (failure === null && stop === null && artifacts.overLimit) failure = artifacts.overLimit;
+    output.closeOpen(failure === null ? itemStatus : 'incomplete');
     const stored = await this.store.getResponseIncludingHidden(task.owner.principalId, responseId);
     if (!stored) return;
     const usage = finish?.usage ?? null;
@@ -448,59 +450,34 @@ export class TaskRunner {
     await this.store.touchSession(task.owner.sessionId, this.clock.now());
   }
 
-  /** Files new or changed during the turn, and files the runtime reports, become the container's artifacts. */
+  /**
+   * Files new or changed during the turn, and files the runtime reports, become the container's
+   * artifacts, within the artifact limits. Entries that could not be stored are reported in an
+   * `error` event; a limit reached is answered with the turn's error, which the caller writes.
+   */
   private async collectArtifacts(
     task: PreparedTask,
     workspace: Workspace,
-    before: Map<string, string>,
+    before: ReadonlyMap<string, string>,
     produced: ReadonlySet<string>,
     emit: (event: NewEvent) => unknown,
-  ) {
-    const cited = [];
-    const skipped: string[] = [];
-    let after: ReturnType<Workspace['snapshot']>;
-    try {
-      after = workspace.snapshot();
-    } catch {
-      after = { files: new Map(), refused: [] };
-      skipped.push('.');
-    }
-    skipped.push(...after.refused);
-    for (const [relative, signature] of after.files) {
-      if (before.get(relative) === signature && !produced.has(relative)) continue;
-      const id = newObjectId('file');
-      let bytes: number;
-      try {
-        let copied = 0;
-        writeFileAtomically(this.layout.fileBlob(id), (temporary) => {
-          copied = workspace.copyOut(relative, temporary);
-        });
-        bytes = copied;
-      } catch {
-        // Replaced by a link or FIFO since the snapshot, or removed: not followed, not stored.
-        fs.rmSync(this.layout.fileBlob(id), { force: true });
-        skipped.push(relative);
-        continue;
-      }
-      await this.store.insertFile({
-        id,
+  ): Promise<{ cited: CitedFile[]; overLimit: UhpError | null }> {
+    const { cited, skipped, overLimit } = await collectArtifacts({
+      workspace,
+      before,
+      produced,
+      turn: {
         principalId: task.owner.principalId,
-        containerId: task.containerId,
         sessionId: task.owner.sessionId,
         responseId: task.initial.id,
-        filename: relative,
-        mediaType: mediaTypeOf(relative),
-        bytes,
-        purpose: 'artifact',
-        createdAt: Math.floor(this.clock.now() / 1000),
-      });
-      cited.push({
-        container_id: task.containerId,
-        file_id: id,
-        filename: relative,
-        download_url: `${task.baseUrl}/v1/containers/${task.containerId}/files/${id}/content`,
-      });
-    }
+        containerId: task.containerId,
+        baseUrl: task.baseUrl,
+      },
+      store: this.store,
+      layout: this.layout,
+      limits: this.artifactLimits,
+      now: () => this.clock.now(),
+    });
     if (skipped.length > 0)
       emit({
         type: 'error',
@@ -511,7 +488,19 @@ export class TaskRunner {
           .join(', ')}${skipped.length > 10 ? ` and ${skipped.length - 10} more` : ''}.`,
         param: null,
       });
-    return cited;
+    return {
+      cited,
+      overLimit:
+        overLimit === null
+          ? null
+          : {
+              type: 'harness_error',
+              code: 'arbiter_artifact_limit',
+              message: `The turn's files were not all kept: ${overLimit}. The ${cited.length} files stored are cited; delete files from the workspace or start a new session.`,
+              param: null,
+              detail: null,
+            },
+    };
   }
 
   /** Items a crash left open get their closing events, so every `added` has its `done`. */

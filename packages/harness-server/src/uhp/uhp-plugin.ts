@@ -7,6 +7,7 @@ import type { Database } from 'better-sqlite3';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
 import type { BudgetPricing } from '../billing/prepaid-budgets.js';
+import type { ArtifactLimits } from './artifact-collection.js';
 import { budgetRoutes } from './routes/budget-routes.js';
 import { discoveryRoutes, SUPPORTED_VERSIONS } from './routes/discovery-routes.js';
 import { fileRoutes } from './routes/file-routes.js';
@@ -49,6 +50,8 @@ export interface UhpPluginOptions {
   readonly offlineChunkDelayMs?: number;
   readonly limits?: Partial<TaskLimits>;
   readonly toolLimits?: WorkspaceToolLimits;
+  /** Files and bytes a turn and a session may keep as artifacts (docs/uhp-server.md, "Limits"). */
+  readonly artifactLimits?: Partial<ArtifactLimits>;
   /** Path of `soffice`; `undefined` looks it up on PATH, `null` disables previews. */
   readonly previewConverter?: string | null;
   readonly keepAliveMs?: number;

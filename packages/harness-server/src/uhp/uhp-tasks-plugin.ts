@@ -3,6 +3,7 @@ import { createInProcessGateClient } from '@arbiter/engine/builtin';
 import { resolveToolGateThresholds } from '@arbiter/tool-gate/contract';
 import { createToolGateAnalyser } from '@arbiter/tool-gate-analysis';
 import fastifyPlugin from 'fastify-plugin';
+import { DEFAULT_ARTIFACT_LIMITS } from './artifact-collection.js';
 import { HarnessService } from './harness/harness-service.js';
 import { AcpRuntime } from './runtime/acp/acp-runtime.js';
 import { createAgentRuntime } from './runtime/agent/agent-base-config.js';
@@ -23,6 +24,7 @@ export type UhpTasksOptions = Pick<
   | 'acp'
   | 'offlineChunkDelayMs'
   | 'toolLimits'
+  | 'artifactLimits'
   | 'toolGating'
   | 'sandbox'
   | 'cluster'
@@ -62,6 +64,7 @@ export const uhpTasksPlugin = fastifyPlugin<UhpTasksOptions>(
         leaseMs,
       },
       clock,
+      { ...DEFAULT_ARTIFACT_LIMITS, ...options.artifactLimits },
     );
     // The operator's threshold overrides reach both the analysis's disposition and the composition.
     const thresholds = resolveToolGateThresholds(options.toolGating?.thresholds);

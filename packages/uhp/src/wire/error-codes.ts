@@ -141,6 +141,11 @@ export const UHP_ERROR_REGISTRY = {
     null,
     'Some workspace files could not be artifacts (event).',
   ),
+  arbiter_artifact_limit: arbiter(
+    'harness_error',
+    null,
+    'The turn left more files or bytes than one turn or session may keep; those stored are cited.',
+  ),
   arbiter_acp_session_not_loaded: arbiter(
     'harness_error',
     null,

@@ -43,6 +43,8 @@ const uploadBody = {
 };
 
 const PREVIEW_TIMEOUT_MS = 60_000;
+/** A converted PDF larger than this is not sent (`preview_failed`): it is held in memory to send. */
+const PREVIEW_MAX_BYTES = 100 * 1024 * 1024;
 
 export interface FileRoutesOptions {
   /** Path of `soffice`; `undefined` looks it up on PATH, `null` disables previews. */
@@ -254,12 +256,13 @@ export const fileRoutes = fastifyPlugin<FileRoutesOptions>(
           { signal: gone.signal, timeoutMs: PREVIEW_TIMEOUT_MS, outputCapBytes: 16 * 1024 },
         );
         if (result.exitCode !== 0) throw new Error('the converter failed');
-        const pdf = new Workspace(workDir).readFile('input.pdf');
+        const pdf = await new Workspace(workDir).readFile('input.pdf', PREVIEW_MAX_BYTES);
+        if (pdf.size > PREVIEW_MAX_BYTES) throw new Error('the preview is over its size limit');
         return reply
           .type('application/pdf')
           .header('content-disposition', contentDisposition(pdfName))
           .header('x-content-type-options', 'nosniff')
-          .send(pdf);
+          .send(pdf.bytes);
       } catch {
         throw new UhpFailure('preview_failed', 'This file could not be converted to PDF.');
       } finally {

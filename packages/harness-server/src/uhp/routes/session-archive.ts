@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Readable } from 'node:stream';
+import { promisify } from 'node:util';
 import type yazl from 'yazl';
 import type { StoredFile } from '../storage/uhp-store.js';
 
@@ -25,27 +26,38 @@ export function archiveEntryName(file: Pick<StoredFile, 'id' | 'filename'>): str
  * keeps an unlinked file readable); a blob already gone is left out. Every error of the zip writer or
  * a file stream ends the download instead of reaching the process as an unhandled `'error'` event.
  */
-export function sessionArchive(
+export async function sessionArchive(
   files: readonly StoredFile[],
   blobPath: (fileId: string) => string,
-): { stream: Readable; dispose: () => void } {
+): Promise<{ stream: Readable; dispose: () => void }> {
   // yazl (CommonJS) is required on the first archive, not at every server start.
   const { ZipFile } = createRequire(import.meta.url)('yazl') as typeof yazl;
   const zip = new ZipFile();
   const output = zip.outputStream as Readable;
+  // Opened on the thread pool, a batch at a time: a session of thousands of artifacts does not hold
+  // the event loop while its blobs are opened.
+  const opened: ({ file: StoredFile; fd: number; size: number } | null)[] = [];
+  for (let start = 0; start < files.length; start += OPEN_BATCH)
+    opened.push(
+      ...(await Promise.all(
+        files.slice(start, start + OPEN_BATCH).map(async (file) => {
+          let fd: number;
+          try {
+            fd = await openFd(blobPath(file.id), fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+          } catch {
+            return null;
+          }
+          return { file, fd, size: (await fstatFd(fd)).size };
+        }),
+      )),
+    );
   const sources: fs.ReadStream[] = [];
-  for (const file of files) {
-    let fd: number;
-    try {
-      fd = fs.openSync(blobPath(file.id), fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
-    } catch {
-      continue;
-    }
-    const size = fs.fstatSync(fd).size;
-    const source = fs.createReadStream('', { fd, autoClose: true });
+  for (const entry of opened) {
+    if (!entry) continue;
+    const source = fs.createReadStream('', { fd: entry.fd, autoClose: true });
     source.on('error', (error) => output.destroy(error));
     sources.push(source);
-    zip.addReadStream(source, archiveEntryName(file), { size });
+    zip.addReadStream(source, archiveEntryName(entry.file), { size: entry.size });
   }
   zip.on('error', (error: Error) => output.destroy(error));
   zip.end();
@@ -57,3 +69,7 @@ export function sessionArchive(
     },
   };
 }
+
+const OPEN_BATCH = 16;
+const openFd = promisify(fs.open);
+const fstatFd = promisify(fs.fstat);

@@ -14,6 +14,7 @@ import { z } from 'zod';
 import { isObjectId } from '../object-id.js';
 import type { StoredSession } from '../storage/uhp-store.js';
 import { invalidInput, notFound } from '../uhp-error.js';
+import { FS_BATCH } from '../workspace/directory-handle.js';
 import { Workspace } from '../workspace/workspace.js';
 import { baseUrlOf } from './base-url.js';
 import { presentFile } from './present-file.js';
@@ -53,6 +54,9 @@ const onSession = <Response extends Record<number, unknown>>(
 });
 
 const toSeconds = (ms: number) => Math.floor(ms / 1000);
+
+/** The largest page of `GET /v1/sessions/{id}/files?limit=`. */
+export const SESSION_FILES_PAGE_MAX = 1000;
 
 interface Cursor {
   createdAt: number;
@@ -186,10 +190,17 @@ export const sessionRoutes = fastifyPlugin(
       await runner.cancelSession(session.id, 10_000);
       const blobs = (await store.sessionFiles(session.id)).map((file) => file.id);
       await store.deleteSession(session.principalId, session.id);
-      for (const id of blobs) fs.rmSync(layout.fileBlob(id), { force: true });
+      // Thousands of blobs and workspace files are removed on the thread pool, a batch at a time, so
+      // other tenants' requests are served meanwhile.
+      for (let start = 0; start < blobs.length; start += FS_BATCH)
+        await Promise.all(
+          blobs
+            .slice(start, start + FS_BATCH)
+            .map((id) => fs.promises.rm(layout.fileBlob(id), { force: true })),
+        );
       // The workspace holds what the agent left (links, FIFOs): removed without following any of it.
-      Workspace.remove(layout.workspaceDir(session.id));
-      fs.rmSync(layout.sessionDir(session.id), { recursive: true, force: true });
+      await Workspace.remove(layout.workspaceDir(session.id));
+      await fs.promises.rm(layout.sessionDir(session.id), { recursive: true, force: true });
       return { id: session.id, object: 'session.deleted', deleted: true } as const;
     };
     const deleted = {
@@ -207,17 +218,50 @@ export const sessionRoutes = fastifyPlugin(
       deleteSession,
     );
 
-    const filesRoute = onSession(
-      'uhpListSessionFiles',
-      'Every artifact of a session, earlier tasks included',
-      {
-        200: fileListSchema.extend({ object: z.literal('list') }).describe('The artifacts'),
-        ...errorAnswers([404]),
+    const filesRoute = {
+      schema: {
+        ...onSession(
+          'uhpListSessionFiles',
+          'Every artifact of a session, earlier tasks included; a page at a time with `limit`',
+          {
+            200: fileListSchema
+              .extend({ object: z.literal('list'), next_cursor: z.string().nullable() })
+              .describe(
+                'The artifacts in the order they were stored; `next_cursor` is null on the last page',
+              ),
+            ...errorAnswers([404]),
+          },
+        ).schema,
+        querystring: z.object({
+          limit: integerQuery(1, SESSION_FILES_PAGE_MAX).describe(
+            `Artifacts per page (Arbiter's addition); without it, every artifact of the session`,
+          ),
+          cursor: z.string().optional().describe('`next_cursor` of the previous page'),
+        }),
       },
-    );
+    };
     app.get('/v1/sessions/:session_id/files', filesRoute, async (request) => {
       const session = await lookup(request);
-      return { object: 'list' as const, files: (await store.sessionFiles(session.id)).map(presentFile) };
+      const { limit, cursor } = request.query;
+      if (cursor !== undefined && limit === undefined)
+        throw invalidInput('cursor pages through a listing asked with limit; give limit too.', 'cursor');
+      if (limit === undefined)
+        return {
+          object: 'list' as const,
+          files: (await store.sessionFiles(session.id)).map(presentFile),
+          next_cursor: null,
+        };
+      if (cursor !== undefined && !isObjectId(cursor, 'file'))
+        throw invalidInput('cursor is not one this server issued.', 'cursor');
+      // One extra row tells whether another page exists.
+      const rows = await store.sessionFilesPage(session.id, limit + 1, cursor ?? null);
+      if (!rows) throw invalidInput('cursor is not one this server issued.', 'cursor');
+      const page = rows.slice(0, limit);
+      return {
+        object: 'list' as const,
+        files: page.map(presentFile),
+        next_cursor: rows.length > limit && page.length > 0 ? page.at(-1)!.id : null,
+      };
     });
 
     const archiveRoute = onSession('uhpSessionArchive', 'A zip of every artifact of a session', {
@@ -229,7 +273,7 @@ export const sessionRoutes = fastifyPlugin(
     });
     app.get('/v1/sessions/:session_id/files/archive', archiveRoute, async (request, reply) => {
       const session = await lookup(request);
-      const archive = sessionArchive(await store.sessionFiles(session.id), (id) => layout.fileBlob(id));
+      const archive = await sessionArchive(await store.sessionFiles(session.id), (id) => layout.fileBlob(id));
       reply.raw.once('close', archive.dispose);
       reply
         .type('application/zip')

@@ -508,6 +508,44 @@ export class UhpStore {
     return rows.map(toFile);
   }
 
+  /** How many artifacts a session holds, over all its turns. */
+  async countSessionArtifacts(sessionId: string): Promise<number> {
+    const row = await this.db.get<{ n: number | string }>(
+      "SELECT COUNT(*) AS n FROM uhp_files WHERE session_id = ? AND purpose = 'artifact'",
+      [sessionId],
+    );
+    return Number(row?.n ?? 0);
+  }
+
+  /**
+   * One page of a session's artifacts in insertion order, after the artifact `afterId` when given;
+   * `undefined` when `afterId` is not an artifact of the session (a cursor that is not ours).
+   */
+  async sessionFilesPage(
+    sessionId: string,
+    limit: number,
+    afterId: string | null,
+  ): Promise<StoredFile[] | undefined> {
+    const order = this.db.dialect === 'sqlite' ? 'rowid' : 'seq';
+    if (afterId === null) {
+      const rows = await this.db.all<FileRow>(
+        `SELECT * FROM uhp_files WHERE session_id = ? AND purpose = 'artifact' ORDER BY ${order} LIMIT ?`,
+        [sessionId, limit],
+      );
+      return rows.map(toFile);
+    }
+    const anchor = await this.db.get<{ position: number | string }>(
+      `SELECT ${order} AS position FROM uhp_files WHERE id = ? AND session_id = ? AND purpose = 'artifact'`,
+      [afterId, sessionId],
+    );
+    if (!anchor) return undefined;
+    const rows = await this.db.all<FileRow>(
+      `SELECT * FROM uhp_files WHERE session_id = ? AND purpose = 'artifact' AND ${order} > ? ORDER BY ${order} LIMIT ?`,
+      [sessionId, anchor.position, limit],
+    );
+    return rows.map(toFile);
+  }
+
   // ── shares ─────────────────────────────────────────────────────────────────
   /** The session's share, created with `token` when it has none (one share per session, even under races). */
   async upsertShare(

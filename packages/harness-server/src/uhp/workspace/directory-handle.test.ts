@@ -48,7 +48,7 @@ describe('DirectoryHandle', () => {
     handle.close();
   });
 
-  it('empties a tree of links, FIFOs and non-UTF-8 names without touching link targets', () => {
+  it('empties a tree of links, FIFOs and non-UTF-8 names without touching link targets', async () => {
     const root = temp('arbiter-dh-');
     const outside = temp('arbiter-dh-out-');
     fs.writeFileSync(path.join(outside, 'keep'), 'keep');
@@ -56,24 +56,34 @@ describe('DirectoryHandle', () => {
     fs.symlinkSync(outside, path.join(root, 'a', 'b', 'out'));
     execFileSync('mkfifo', [path.join(root, 'a', 'fifo')]);
     fs.writeFileSync(Buffer.concat([Buffer.from(`${root}/a/`), Buffer.from([0xff])]), 'x');
-    Workspace.remove(root);
+    await Workspace.remove(root);
     expect(fs.existsSync(root)).toBe(false);
     expect(fs.readFileSync(path.join(outside, 'keep'), 'utf8')).toBe('keep');
   });
 });
 
 describe('Workspace.copyOut', () => {
-  it('refuses an artifact that became a link to a secret after the snapshot', () => {
+  it('refuses an artifact that became a link to a secret after the snapshot', async () => {
     const workspace = new Workspace(temp('arbiter-ws-'));
     const secret = path.join(temp('arbiter-dh-out-'), 'secret');
     fs.writeFileSync(secret, 'secret');
     fs.writeFileSync(path.join(workspace.root, 'a.txt'), 'artifact');
-    expect([...workspace.snapshot().files.keys()]).toEqual(['a.txt']);
+    expect([...(await workspace.snapshot()).files.keys()]).toEqual(['a.txt']);
     fs.rmSync(path.join(workspace.root, 'a.txt'));
     fs.symlinkSync(secret, path.join(workspace.root, 'a.txt'));
     const destination = path.join(temp('arbiter-blob-'), 'blob');
-    expect(() => workspace.copyOut('a.txt', destination)).toThrow(UntrustedEntryError);
+    await expect(workspace.copyOut('a.txt', destination)).rejects.toThrow(UntrustedEntryError);
     expect(fs.existsSync(destination)).toBe(false);
+  });
+
+  it('does not copy a file larger than the bytes it may take', async () => {
+    const workspace = new Workspace(temp('arbiter-ws-'));
+    fs.writeFileSync(path.join(workspace.root, 'a.txt'), '12345');
+    const destination = path.join(temp('arbiter-blob-'), 'blob');
+    expect(await workspace.copyOut('a.txt', destination, 4)).toBeNull();
+    expect(fs.existsSync(destination)).toBe(false);
+    expect(await workspace.copyOut('a.txt', destination, 5)).toBe(5);
+    expect(fs.readFileSync(destination, 'utf8')).toBe('12345');
   });
 });
 

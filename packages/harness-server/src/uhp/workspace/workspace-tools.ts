@@ -25,10 +25,11 @@ export class WorkspaceTools {
     readonly limits: WorkspaceToolLimits = DEFAULT_WORKSPACE_TOOL_LIMITS,
   ) {}
 
-  read(relativePath: string): string {
-    const content = this.workspace.readFile(relativePath);
-    const capped = content.subarray(0, this.limits.outputCapBytes).toString('utf8');
-    return content.length > this.limits.outputCapBytes
+  /** The file's text, cut at the output cap; only the bytes kept are read. */
+  async read(relativePath: string): Promise<string> {
+    const { bytes, size } = await this.workspace.readFile(relativePath, this.limits.outputCapBytes);
+    const capped = bytes.toString('utf8');
+    return size > this.limits.outputCapBytes
       ? `${capped}\n[truncated at ${this.limits.outputCapBytes} bytes]`
       : capped;
   }

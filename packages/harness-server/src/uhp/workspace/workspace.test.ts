@@ -35,13 +35,45 @@ describe('Workspace', () => {
     expect(workspace.resolve('in/file.txt')).toBe(path.join(workspace.root, 'inner', 'file.txt'));
   });
 
-  it('snapshots files except the reserved server folder', () => {
+  it('snapshots files except the reserved server folder', async () => {
     const workspace = fresh();
     fs.mkdirSync(path.join(workspace.root, '.arbiter', 'skills'), { recursive: true });
     fs.writeFileSync(path.join(workspace.root, '.arbiter', 'skills', 'SKILL.md'), 'x');
     fs.mkdirSync(path.join(workspace.root, 'd'));
     fs.writeFileSync(path.join(workspace.root, 'd', 'f.txt'), 'x');
-    expect([...workspace.snapshot().files.keys()]).toEqual(['d/f.txt']);
+    expect([...(await workspace.snapshot()).files.keys()]).toEqual(['d/f.txt']);
+  });
+
+  it('stops a snapshot at its entry limit, at the same entry every time, and says so', async () => {
+    const workspace = fresh();
+    fs.mkdirSync(path.join(workspace.root, 'b'));
+    for (const name of ['b/3', 'b/1', 'a', 'b/2', 'c'])
+      fs.writeFileSync(path.join(workspace.root, name), name);
+    const whole = await workspace.snapshot(6);
+    expect(whole.truncated).toBe(false);
+    expect([...whole.files.keys()].sort()).toEqual(['a', 'b/1', 'b/2', 'b/3', 'c']);
+    // Entries in byte order: a, b, c at the top, then b/1 — the fourth entry ends the walk.
+    const cut = await workspace.snapshot(4);
+    expect(cut.truncated).toBe(true);
+    expect([...cut.files.keys()].sort()).toEqual(['a', 'b/1', 'c']);
+    expect([...(await workspace.snapshot(4)).files.keys()].sort()).toEqual(['a', 'b/1', 'c']);
+  });
+
+  it('reads only the bytes it returns of a file near the size limit', async () => {
+    const workspace = fresh();
+    const big = path.join(workspace.root, 'big.bin');
+    // A sparse 250 MB file: reading all of it would take seconds and 250 MB of memory.
+    fs.writeFileSync(big, 'head');
+    fs.truncateSync(big, 250_000_000);
+    const { bytes, size } = await workspace.readFile('big.bin', 1024);
+    expect(size).toBe(250_000_000);
+    expect(bytes.length).toBe(1024);
+    expect(bytes.subarray(0, 4).toString()).toBe('head');
+    const tools = new WorkspaceTools(workspace, ProcessSandbox.refusing('not needed'), {
+      shellTimeoutMs: 1000,
+      outputCapBytes: 8,
+    });
+    expect(await tools.read('big.bin')).toBe('head\0\0\0\0\n[truncated at 8 bytes]');
   });
 });
 
@@ -106,7 +138,7 @@ describe('WorkspaceTools', () => {
     expect(fs.readFileSync(path.join(workspace.root, 'real.txt'), 'utf8')).toBe('replaced');
   });
 
-  it('reads and writes a FIFO the agent made without blocking the server, and lists through a handle', () => {
+  it('reads and writes a FIFO the agent made without blocking the server, and lists through a handle', async () => {
     const workspace = fresh();
     execFileSync('mkfifo', [path.join(workspace.root, 'pipe')]);
     const tools = new WorkspaceTools(
@@ -114,10 +146,10 @@ describe('WorkspaceTools', () => {
       ProcessSandbox.refusing('not needed: these tools run no program'),
     );
     // A blocking read or write here would stall the whole server: both are refused at once.
-    expect(() => tools.read('pipe')).toThrow(WorkspacePathError);
+    await expect(tools.read('pipe')).rejects.toThrow(WorkspacePathError);
     tools.write('pipe', 'now a file');
     expect(fs.lstatSync(path.join(workspace.root, 'pipe')).isFile()).toBe(true);
-    expect(tools.read('pipe')).toBe('now a file');
+    expect(await tools.read('pipe')).toBe('now a file');
     fs.mkdirSync(path.join(workspace.root, 'd'));
     fs.symlinkSync('/etc', path.join(workspace.root, 'etc-link'));
     expect(tools.list('.')).toEqual(['d/', 'etc-link', 'pipe']);

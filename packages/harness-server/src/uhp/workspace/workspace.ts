@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { DirectoryHandle, UntrustedEntryError } from './directory-handle.js';
+import { promisify } from 'node:util';
+import { DirectoryHandle, FS_BATCH, UntrustedEntryError } from './directory-handle.js';
+
+const readFd = promisify(fs.read);
 
 const { O_WRONLY, O_CREAT, O_TRUNC, O_NOFOLLOW, O_NONBLOCK } = fs.constants;
 
@@ -53,20 +56,44 @@ export class Workspace {
   }
 
   /**
-   * Reads the file at `relativePath` for the agent's file tools. Links inside the workspace are
-   * resolved first (`resolve`), then the resolved path, which has no links left, is opened one
-   * no-follow component at a time: a component swapped for a link in between (by a process the
-   * agent left running) is refused instead of followed out of the workspace.
+   * Reads at most `maxBytes` of the file at `relativePath` for the agent's file tools, on the thread
+   * pool: only the bytes returned are read, so a file near the size limit costs the server no more
+   * than a small one. `size` is the whole file's, so a caller can say it was cut. Links inside the
+   * workspace are resolved first (`resolve`), then the resolved path, which has no links left, is
+   * opened one no-follow component at a time: a component swapped for a link in between (by a
+   * process the agent left running) is refused instead of followed out of the workspace.
    */
-  readFile(relativePath: string): Buffer {
-    return this.atResolved(relativePath, false, (dir, name) => {
-      const { fd } = dir.openRegularFile(name);
+  async readFile(relativePath: string, maxBytes: number): Promise<{ bytes: Buffer; size: number }> {
+    const relative = this.resolvedRelative(relativePath);
+    const segments = relative.split(path.sep);
+    const name = segments.pop() ?? '';
+    const root = DirectoryHandle.open(this.root);
+    try {
+      const dir = await this.openDirectoriesAsync(root, segments);
       try {
-        return fs.readFileSync(fd);
+        const { fd, stat } = await dir.openRegularFileAsync(name);
+        try {
+          const buffer = Buffer.alloc(Math.min(maxBytes, stat.size));
+          let filled = 0;
+          while (filled < buffer.length) {
+            const { bytesRead } = await readFd(fd, buffer, filled, buffer.length - filled, filled);
+            if (bytesRead === 0) break;
+            filled += bytesRead;
+          }
+          return { bytes: buffer.subarray(0, filled), size: stat.size };
+        } finally {
+          fs.closeSync(fd);
+        }
       } finally {
-        fs.closeSync(fd);
+        dir.close();
       }
-    });
+    } catch (error) {
+      if (error instanceof UntrustedEntryError)
+        throw new WorkspacePathError('The path is a link or special file, or changed into one while in use.');
+      throw error;
+    } finally {
+      root.close();
+    }
   }
 
   /** Writes a file for the agent's file tools, creating folders; a link planted at the name is replaced. */
@@ -107,13 +134,38 @@ export class Workspace {
     });
   }
 
+  /** The resolved relative path of a file the agent names; never the workspace itself. */
+  private resolvedRelative(relativePath: string): string {
+    const relative = path.relative(this.root, this.resolve(relativePath));
+    if (relative === '') throw new WorkspacePathError('The path names the workspace itself, not a file.');
+    return relative;
+  }
+
+  /** Opens each directory of `segments` below `root` on the thread pool, none of them followed if a link. */
+  private async openDirectoriesAsync(
+    root: DirectoryHandle,
+    segments: readonly string[],
+  ): Promise<DirectoryHandle> {
+    let current = root.openPath('');
+    for (const segment of segments.filter((part) => part !== '' && part !== '.')) {
+      try {
+        const next = await current.openDirectoryAsync(segment);
+        current.close();
+        current = next;
+      } catch (error) {
+        current.close();
+        throw error;
+      }
+    }
+    return current;
+  }
+
   private atResolved<T>(
     relativePath: string,
     create: boolean,
     use: (dir: DirectoryHandle, name: string) => T,
   ): T {
-    const relative = path.relative(this.root, this.resolve(relativePath));
-    if (relative === '') throw new WorkspacePathError('The path names the workspace itself, not a file.');
+    const relative = this.resolvedRelative(relativePath);
     return this.withRoot((root) => {
       const dir = this.openResolved(root, path.dirname(relative), create);
       try {
@@ -151,66 +203,101 @@ export class Workspace {
    * relative path. Directories are entered through `O_NOFOLLOW` handles and entries are `lstat`ed, so
    * nothing an agent linked in is followed; links, FIFOs, sockets and devices are not files and are
    * left out. A name that is not UTF-8 cannot be an artifact's name, so it is reported in `refused`.
+   *
+   * Every call runs on the thread pool, `FS_BATCH` at a time, and the walk stops after `maxEntries`
+   * entries (of any kind): a workspace of a hundred thousand files neither holds the event loop nor
+   * takes the thread pool from other tenants. Names are walked in byte order, so two snapshots of an
+   * unchanged workspace stop at the same entry.
    */
-  snapshot(): WorkspaceSnapshot {
+  async snapshot(maxEntries: number = Number.POSITIVE_INFINITY): Promise<WorkspaceSnapshot> {
     const files = new Map<string, string>();
     const refused: string[] = [];
-    const walk = (dir: DirectoryHandle, prefix: string) => {
-      for (const entry of dir.entries()) {
+    let entries = 0;
+    let truncated = false;
+    const walk = async (dir: DirectoryHandle, prefix: string): Promise<void> => {
+      const listed = (await dir.entriesAsync()).sort((a, b) => Buffer.compare(a.name, b.name));
+      const regular: string[] = [];
+      const directories: string[] = [];
+      for (const entry of listed) {
+        if (entries >= maxEntries) {
+          truncated = true;
+          break;
+        }
+        entries++;
         const name = strictUtf8(entry.name);
         if (name === null) {
           refused.push(`${prefix}${entry.name.toString('utf8')}`);
           continue;
         }
-        const relative = `${prefix}${name}`;
-        if (relative === RESERVED_WORKSPACE_DIR) continue;
-        if (entry.isDirectory()) {
-          let child: DirectoryHandle;
-          try {
-            child = dir.openDirectory(name);
-          } catch (error) {
-            // Swapped for a link (or removed) since readdir: not followed, not listed.
-            if (error instanceof UntrustedEntryError || isMissing(error)) continue;
-            throw error;
-          }
-          try {
-            walk(child, `${relative}/`);
-          } finally {
-            child.close();
-          }
-        } else if (entry.isFile()) {
-          const stat = fs.lstatSync(dir.childPath(name), { throwIfNoEntry: false });
-          if (stat?.isFile()) files.set(relative, `${stat.size}:${stat.mtimeMs}`);
+        if (`${prefix}${name}` === RESERVED_WORKSPACE_DIR) continue;
+        if (entry.isDirectory()) directories.push(name);
+        else if (entry.isFile()) regular.push(name);
+      }
+      for (let start = 0; start < regular.length; start += FS_BATCH)
+        await Promise.all(
+          regular.slice(start, start + FS_BATCH).map(async (name) => {
+            const stat = await fs.promises.lstat(dir.childPath(name)).catch(() => null);
+            if (stat?.isFile()) files.set(`${prefix}${name}`, `${stat.size}:${stat.mtimeMs}`);
+          }),
+        );
+      for (const name of directories) {
+        if (truncated) return;
+        let child: DirectoryHandle;
+        try {
+          child = await dir.openDirectoryAsync(name);
+        } catch (error) {
+          // Swapped for a link (or removed) since readdir: not followed, not listed.
+          if (error instanceof UntrustedEntryError || isMissing(error)) continue;
+          throw error;
+        }
+        try {
+          await walk(child, `${prefix}${name}/`);
+        } finally {
+          child.close();
         }
       }
     };
-    this.withRoot((root) => walk(root, ''));
-    return { files, refused };
+    const root = DirectoryHandle.open(this.root);
+    try {
+      await walk(root, '');
+    } finally {
+      root.close();
+    }
+    return { files, refused, truncated };
   }
 
   /**
-   * Copies the regular file at `relative` to `destination` (a server-owned path). Every directory on
-   * the way and the file itself are opened without following links, and the copy reads the opened
-   * file through its descriptor, so a link or FIFO swapped in at any point is refused, not followed.
+   * Copies the regular file at `relative` to `destination` (a server-owned path), on the thread
+   * pool. Every directory on the way and the file itself are opened without following links, and the
+   * copy reads the opened file through its descriptor, so a link or FIFO swapped in at any point is
+   * refused, not followed. A file larger than `maxBytes` is not copied (`null`); otherwise the answer
+   * is the copy's size, not the source's, as the source may still be growing.
    */
-  copyOut(relative: string, destination: string): number {
-    return this.withRoot((root) => {
-      const segments = relative.split('/');
-      const name = segments.pop() ?? '';
-      const dir = root.openPath(segments.join('/'));
+  async copyOut(
+    relative: string,
+    destination: string,
+    maxBytes = Number.POSITIVE_INFINITY,
+  ): Promise<number | null> {
+    const segments = relative.split('/');
+    const name = segments.pop() ?? '';
+    const root = DirectoryHandle.open(this.root);
+    try {
+      const dir = await this.openDirectoriesAsync(root, segments);
       try {
-        const { fd } = dir.openRegularFile(name);
+        const { fd, stat } = await dir.openRegularFileAsync(name);
         try {
-          fs.copyFileSync(`/proc/self/fd/${fd}`, destination);
-          // The copy's size, not the source's: the source may still be growing.
-          return fs.statSync(destination).size;
+          if (stat.size > maxBytes) return null;
+          await fs.promises.copyFile(`/proc/self/fd/${fd}`, destination);
+          return (await fs.promises.stat(destination)).size;
         } finally {
           fs.closeSync(fd);
         }
       } finally {
         dir.close();
       }
-    });
+    } finally {
+      root.close();
+    }
   }
 
   /** What is at a top-level name of the workspace, without following it. */
@@ -329,8 +416,12 @@ export class Workspace {
     });
   }
 
-  /** Deletes the workspace and everything in it without following anything the agent left there. */
-  static remove(root: string): void {
+  /**
+   * Deletes the workspace and everything in it without following anything the agent left there, on
+   * the thread pool in batches (`DirectoryHandle.emptyAsync`), so a large workspace does not hold
+   * the event loop.
+   */
+  static async remove(root: string): Promise<void> {
     let handle: DirectoryHandle;
     try {
       handle = DirectoryHandle.open(root);
@@ -339,11 +430,11 @@ export class Workspace {
       throw error;
     }
     try {
-      handle.empty();
+      await handle.emptyAsync();
     } finally {
       handle.close();
     }
-    fs.rmdirSync(root);
+    await fs.promises.rmdir(root);
   }
 
   private withRoot<T>(use: (root: DirectoryHandle) => T): T {
@@ -361,6 +452,8 @@ export interface WorkspaceSnapshot {
   readonly files: Map<string, string>;
   /** Entries that can never be artifacts (names that are not UTF-8), shown with replacement characters. */
   readonly refused: string[];
+  /** The walk stopped at its entry limit: files past it are not in `files`. */
+  readonly truncated: boolean;
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });

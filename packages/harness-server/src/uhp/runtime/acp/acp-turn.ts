@@ -320,7 +320,7 @@ export class AcpTurn {
           : { outcome: { outcome: 'cancelled' } };
       },
       readTextFile: async (request) => {
-        const text = this.confined(() => this.turn.tools.read(this.relative(request.path)));
+        const text = await this.confinedAsync(() => this.turn.tools.read(this.relative(request.path)));
         if (request.line == null && request.limit == null) return { content: text };
         const lines = text.split('\n');
         const start = Math.max(0, (request.line ?? 1) - 1);
@@ -383,6 +383,14 @@ export class AcpTurn {
   /** ACP paths are absolute; the workspace tools take them relative and refuse anything outside. */
   private relative(target: string): string {
     return path.isAbsolute(target) ? path.relative(this.root, target) : target;
+  }
+
+  private async confinedAsync<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      throw RequestError.invalidParams(undefined, errorMessage(error));
+    }
   }
 
   private confined<T>(work: () => T): T {

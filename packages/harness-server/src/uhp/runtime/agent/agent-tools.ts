@@ -116,11 +116,17 @@ async function runWorkspaceTool(
       case 'list':
         return tools.list(text('path') || '.').join('\n') || '(empty directory)';
       case 'read':
-        return tools.read(text('path'));
+        return await tools.read(text('path'));
       case 'write':
         return `wrote ${tools.write(text('path'), text('content'))} bytes to ${text('path')}`;
       case 'edit':
-        return edit(turn, text('path'), text('old_string'), text('new_string'), input.replace_all === true);
+        return await edit(
+          turn,
+          text('path'),
+          text('old_string'),
+          text('new_string'),
+          input.replace_all === true,
+        );
       case 'search':
         return await search(turn, text('pattern'), text('path') || '.');
       case 'shell': {
@@ -142,8 +148,14 @@ async function runWorkspaceTool(
   }
 }
 
-function edit(turn: HarnessTurn, path: string, oldText: string, newText: string, all: boolean): string {
-  const content = turn.tools.read(path);
+async function edit(
+  turn: HarnessTurn,
+  path: string,
+  oldText: string,
+  newText: string,
+  all: boolean,
+): Promise<string> {
+  const content = await turn.tools.read(path);
   if (content.includes('\n[truncated at ')) return toolError('the file is too large to edit with this tool');
   const occurrences = content.split(oldText).length - 1;
   if (occurrences === 0) return toolError('old_string does not occur in the file');

@@ -101,7 +101,7 @@ export class OfflineAgentRuntime implements HarnessRuntime {
     const steps = parseOfflineDirectives(turn.text);
     const thought = `Offline deterministic model: ${steps.length} directive(s) found in the task.`;
     if (!(yield* stream('reasoning-delta', thought))) return yield finish('max_output_tokens');
-    if (steps.length === 0) steps.push({ kind: 'say', text: this.defaultReply(turn) });
+    if (steps.length === 0) steps.push({ kind: 'say', text: await this.defaultReply(turn) });
 
     let callIndex = 0;
     let spoke = false;
@@ -178,7 +178,7 @@ export class OfflineAgentRuntime implements HarnessRuntime {
         case 'write':
           return `wrote ${tools.write(step.arguments.path ?? '', step.arguments.content ?? '')} bytes`;
         case 'read':
-          return tools.read(step.arguments.path ?? '');
+          return await tools.read(step.arguments.path ?? '');
         case 'list':
           return tools.list(step.arguments.path ?? '.').join('\n');
         default: {
@@ -193,16 +193,18 @@ export class OfflineAgentRuntime implements HarnessRuntime {
     }
   }
 
-  private defaultReply(turn: HarnessTurn): string {
-    const attached = turn.files
-      .filter((file) => file.mediaType.startsWith('text/'))
-      .map((file) => {
-        try {
-          return `Attached ${file.filename}: ${turn.tools.read(file.path).slice(0, 2000)}`;
-        } catch {
-          return `Attached ${file.filename}: (unreadable)`;
-        }
-      });
+  private async defaultReply(turn: HarnessTurn): Promise<string> {
+    const attached = await Promise.all(
+      turn.files
+        .filter((file) => file.mediaType.startsWith('text/'))
+        .map(async (file) => {
+          try {
+            return `Attached ${file.filename}: ${(await turn.tools.read(file.path)).slice(0, 2000)}`;
+          } catch {
+            return `Attached ${file.filename}: (unreadable)`;
+          }
+        }),
+    );
     return [
       `This is ${OFFLINE_MODEL_ID}, Arbiter's deterministic offline model, and it did nothing with this task: it does not read free text, it only performs @-directives (@say, @write path <<<text>>>, @read, @list, @shell, …; see docs/uhp-server.md). ` +
         'To have a language model do the task, configure a provider in the `agent` section of the server configuration (docs/harnesses.md) and ask for its model.',

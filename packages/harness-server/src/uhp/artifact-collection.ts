@@ -1,0 +1,139 @@
+import fs from 'node:fs';
+import { writeFileAtomicallyAsync } from '@arbiter/storage';
+import { mediaTypeOf } from './media-type.js';
+import { newObjectId } from './object-id.js';
+import type { UhpDataLayout } from './storage/data-layout.js';
+import type { UhpStore } from './storage/uhp-store.js';
+import type { CitedFile } from './streaming/turn-output.js';
+import type { Workspace } from './workspace/workspace.js';
+
+/**
+ * What one turn may leave behind as artifacts. Every count and copy is bounded so that one tenant's
+ * workspace cannot hold the event loop, the thread pool or the disk: docs/uhp-server.md, "Limits".
+ */
+export interface ArtifactLimits {
+  /** Entries (files, folders, anything) walked in a workspace to find what a turn changed. */
+  readonly maxWorkspaceEntries: number;
+  /** Files stored as artifacts from one turn. */
+  readonly maxFilesPerTurn: number;
+  /** Bytes copied out as artifacts from one turn. */
+  readonly maxBytesPerTurn: number;
+  /** Artifacts one session keeps over all its turns. */
+  readonly maxFilesPerSession: number;
+}
+
+export const DEFAULT_ARTIFACT_LIMITS: ArtifactLimits = {
+  maxWorkspaceEntries: 20_000,
+  maxFilesPerTurn: 1_000,
+  maxBytesPerTurn: 1024 * 1024 * 1024,
+  maxFilesPerSession: 10_000,
+};
+
+/** The owner of a turn's artifacts and where their download URLs point. */
+export interface ArtifactTurn {
+  readonly principalId: string;
+  readonly sessionId: string;
+  readonly responseId: string;
+  readonly containerId: string;
+  /** Absolute base of download URLs in citations (`http://host/api/harness`). */
+  readonly baseUrl: string;
+}
+
+export interface CollectedArtifacts {
+  readonly cited: CitedFile[];
+  /** Entries that exist but could not be artifacts (links swapped in, names that are not UTF-8). */
+  readonly skipped: string[];
+  /** The limit the turn went over, in words for the response's error; null when none was. */
+  readonly overLimit: string | null;
+}
+
+/**
+ * Finds the files a turn created or changed (or the runtime reported) and stores a copy of each as
+ * an artifact. Every file-system call runs on the thread pool, a bounded batch at a time, and the
+ * database writes are awaited one by one, so the event loop keeps serving other tenants while a
+ * workspace of tens of thousands of files is collected. Past a limit, the files already stored are
+ * kept and cited and the rest are not stored; the caller ends the turn with the limit's error.
+ */
+export async function collectArtifacts(options: {
+  readonly workspace: Workspace;
+  readonly before: ReadonlyMap<string, string>;
+  readonly produced: ReadonlySet<string>;
+  readonly turn: ArtifactTurn;
+  readonly store: UhpStore;
+  readonly layout: UhpDataLayout;
+  readonly limits: ArtifactLimits;
+  readonly now: () => number;
+}): Promise<CollectedArtifacts> {
+  const { workspace, before, produced, turn, store, layout, limits } = options;
+  const cited: CitedFile[] = [];
+  const skipped: string[] = [];
+  let overLimit: string | null = null;
+  let after: Awaited<ReturnType<Workspace['snapshot']>>;
+  try {
+    after = await workspace.snapshot(limits.maxWorkspaceEntries);
+  } catch {
+    return { cited, skipped: ['.'], overLimit: null };
+  }
+  skipped.push(...after.refused);
+  if (after.truncated)
+    overLimit = `the workspace holds more than ${limits.maxWorkspaceEntries} entries, so only the first ${limits.maxWorkspaceEntries} (in name order) were looked at`;
+  const changed = [...after.files].filter(
+    ([relative, signature]) => before.get(relative) !== signature || produced.has(relative),
+  );
+  const room = Math.max(
+    0,
+    Math.min(
+      limits.maxFilesPerTurn,
+      limits.maxFilesPerSession - (await store.countSessionArtifacts(turn.sessionId)),
+    ),
+  );
+  if (changed.length > room)
+    overLimit ??=
+      room < limits.maxFilesPerTurn
+        ? `the turn changed ${changed.length} files and the session has room for ${room} more artifacts (at most ${limits.maxFilesPerSession} per session)`
+        : `the turn changed ${changed.length} files, more than the ${limits.maxFilesPerTurn} artifacts one turn may store`;
+  let bytesLeft = limits.maxBytesPerTurn;
+  for (const [relative] of changed.slice(0, room)) {
+    const id = newObjectId('file');
+    let size = 0;
+    try {
+      await writeFileAtomicallyAsync(layout.fileBlob(id), async (temporary) => {
+        const copied = await workspace.copyOut(relative, temporary, bytesLeft);
+        // Larger than the room left, or grown past it during the copy: not kept.
+        if (copied === null || copied > bytesLeft) throw new OverByteLimit();
+        size = copied;
+      });
+    } catch (error) {
+      await fs.promises.rm(layout.fileBlob(id), { force: true });
+      if (error instanceof OverByteLimit) {
+        overLimit ??= `the files of the turn are larger than the ${limits.maxBytesPerTurn} bytes one turn may store`;
+        continue;
+      }
+      // Replaced by a link or FIFO since the snapshot, or removed: not followed, not stored.
+      skipped.push(relative);
+      continue;
+    }
+    bytesLeft -= size;
+    await store.insertFile({
+      id,
+      principalId: turn.principalId,
+      containerId: turn.containerId,
+      sessionId: turn.sessionId,
+      responseId: turn.responseId,
+      filename: relative,
+      mediaType: mediaTypeOf(relative),
+      bytes: size,
+      purpose: 'artifact',
+      createdAt: Math.floor(options.now() / 1000),
+    });
+    cited.push({
+      container_id: turn.containerId,
+      file_id: id,
+      filename: relative,
+      download_url: `${turn.baseUrl}/v1/containers/${turn.containerId}/files/${id}/content`,
+    });
+  }
+  return { cited, skipped, overLimit };
+}
+
+class OverByteLimit extends Error {}
