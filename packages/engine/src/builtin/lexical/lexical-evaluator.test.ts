@@ -39,6 +39,54 @@ describe('evaluateLexically', () => {
     expect(negated.arbiter?.evidence?.[0]).toBe('negated');
   });
 
+  it('answers a two-level Score of no and yes as the same question as a Noul, mirrored when reversed', () => {
+    for (const [state, instructions] of [
+      ['Production is down! All API calls return 500', 'Is this urgent?'],
+      ['A wonderful film, the cast is superb.', 'Is this review positive?'],
+      ['The meeting is on Tuesday', 'Is the meeting on Friday?'],
+    ] as const) {
+      const noul = noulOf(state, { type: 'noul', instructions });
+      const forward = answer(state, { type: 'score', instructions, criteria: ['No', 'Yes'] });
+      const backward = answer(state, { type: 'score', instructions, criteria: ['yes', 'no'] });
+      const unnamed = answer(state, { type: 'score', instructions, criteria: [null, null] });
+      if (forward.type !== 'score' || backward.type !== 'score' || unnamed.type !== 'score')
+        throw new Error('not a score');
+      expect(forward.probabilities['1']).toBeCloseTo(noul, 12);
+      expect(unnamed.probabilities['1']).toBeCloseTo(noul, 12);
+      expect(backward.probabilities['0']).toBeCloseTo(noul, 12);
+      expect(forward.score).toBeCloseTo(noul, 12);
+    }
+  });
+
+  it('reads option ids as names: with descriptions, renaming the ids keeps the answer', () => {
+    const state = 'I was charged twice for my subscription and want my money back.';
+    const named = answer(state, {
+      type: 'choice',
+      instructions: 'Which team should handle this?',
+      criteria: { billing: 'payments and refunds', technical: 'bugs and outages', sales: 'new contracts' },
+    });
+    const renamed = answer(state, {
+      type: 'choice',
+      instructions: 'Which team should handle this?',
+      criteria: { a: 'payments and refunds', zz_9: 'bugs and outages', outage: 'new contracts' },
+    });
+    if (named.type !== 'choice' || renamed.type !== 'choice') throw new Error('not a choice');
+    expect(Object.values(renamed.probabilities)).toEqual(Object.values(named.probabilities));
+    expect(named.choice).toBe('billing');
+  });
+
+  it('weighs valence at the Noul rate when the criteria name the two poles', () => {
+    const poles: Question = {
+      type: 'noul',
+      instructions: 'Is the sentiment positive?',
+      criteria: { true: 'positive', false: 'negative' },
+    };
+    const negative = noulOf('the plot is dull and the acting is terrible', poles);
+    expect(negative).toBeLessThan(0.5);
+    // Two negative words are evidence, not certainty (this was 0.000).
+    expect(negative).toBeGreaterThan(0.05);
+  });
+
   it('reads a day or number the state contradicts as evidence against the claim', () => {
     const state = 'The meeting is on Tuesday';
     const friday = noulOf(state, { type: 'noul', instructions: 'Is the meeting on Friday?' });

@@ -116,11 +116,19 @@ interface Evidence {
  *
  * Each candidate's score depends on the state and that candidate alone, so the softmax over them
  * obeys Luce's choice axiom: removing an option keeps the others' proportions.
+ *
+ * Scores are log-weights: the topical evidence (meaning and words) times `sharpness`, fitted per
+ * question type, less the squared valence distance times `valenceRate` (by default the valence
+ * weight at the same sharpness).
  */
 function scoreCandidates(
   reading: StateReading,
   candidates: readonly Candidate[],
-  { wordlessIsNeutral = false }: { wordlessIsNeutral?: boolean } = {},
+  {
+    sharpness,
+    valenceRate = reading.weights.valence * sharpness,
+    wordlessIsNeutral = false,
+  }: { sharpness: number; valenceRate?: number; wordlessIsNeutral?: boolean },
 ): Evidence {
   const W = reading.weights;
   // On a scale of valence, a state with no valenced word is neutral (valence 0), which is evidence
@@ -136,6 +144,7 @@ function scoreCandidates(
     const lexical = lexicalScore(reading, candidate);
     // Matches saturate like a term's frequency does: a third exact mention adds little certainty.
     let score = (W.lexical * lexical.score) / (lexical.score + 1);
+    let valenceLogit = 0;
     if (lexical.matched.length > 0) abstained = false;
     if (lexical.score > bestLexical) {
       bestLexical = lexical.score;
@@ -156,9 +165,9 @@ function scoreCandidates(
     }
     if (stateValence !== undefined) {
       const target = Math.max(-1, Math.min(1, W.labelValenceScale * candidate.valence));
-      score -= W.valence * (stateValence - target) ** 2;
+      valenceLogit = valenceRate * (stateValence - target) ** 2;
     }
-    return score;
+    return sharpness * score - valenceLogit;
   });
   if (stateValence !== undefined && candidates.some((candidate) => candidate.valence !== 0)) {
     abstained = false;
@@ -370,11 +379,17 @@ function evaluatePositiveNoul(
   if (relation && reading.pair) return relationAnswer(reading, reading.pair, relation);
   if (trueText && falseText) {
     // Both outcomes described: a two-way choice between the descriptions.
-    const evidence = scoreCandidates(reading, [
-      readText(reading.vectors, trueText).candidate,
-      readText(reading.vectors, falseText).candidate,
-    ]);
-    return noulAnswer(distribution(evidence.scores, W.sharpness)[0]!, evidence.abstained, evidence.codes);
+    // Valence weighs at the Noul's own rate (`claimValence`, fitted on real sentiment data): between
+    // the poles (valence ±1) the squared distances differ by 4 per unit of the state's valence, so
+    // "Is it positive?" gets the same log-odds whether or not its criteria name the two poles,
+    // instead of the near-certainty (0.000 for a review with two negative words) that the Choice's
+    // sharpness gave valence here.
+    const evidence = scoreCandidates(
+      reading,
+      [readText(reading.vectors, trueText).candidate, readText(reading.vectors, falseText).candidate],
+      { sharpness: W.sharpness, valenceRate: W.claimValence / 4 },
+    );
+    return noulAnswer(distribution(evidence.scores, 1)[0]!, evidence.abstained, evidence.codes);
   }
   // One claim: the state is evidence for it as far as it covers the claim's meaning, and as far
   // as its valence agrees with the claim's. The instructions are the claim unless a criterion
@@ -507,24 +522,27 @@ function evaluateChoice(reading: StateReading, question: Extract<Question, { typ
   const options = Object.keys(question.criteria);
   const texts = options.map((option) => {
     // A structured description is read as its words, like every other structured criterion.
+    // An option's id is its name: with a description present the description alone is read, so
+    // renaming the id (`a`, `billing`, `opt_2`) never changes the answer.
     const description = textOf(question.criteria[option] ?? '');
-    return description ? `${option}\n${description}` : option;
+    return description || option;
   });
   let scores: number[];
   let abstained: boolean;
   let codes: string[];
-  let sharpness = reading.weights.sharpness;
+  const sharpness = reading.weights.sharpness;
   const roles = texts.map(entailmentRoleOf);
   if (reading.pair && roles.every((role) => role !== undefined)) {
+    // The role scores are already log-odds.
     const byRole = entailmentScores(reading, reading.pair);
     scores = roles.map((role) => byRole[role]);
     abstained = false;
     codes = ['entailment'];
-    sharpness = 1; // the role scores are already log-odds
   } else {
     const evidence = scoreCandidates(
       reading,
       texts.map((text) => readText(reading.vectors, text).candidate),
+      { sharpness },
     );
     ({ scores, abstained, codes } = evidence);
     const kinds = answerKindScores(reading, texts);
@@ -532,13 +550,13 @@ function evaluateChoice(reading: StateReading, question: Extract<Question, { typ
       // Each option's score is transformed from its own evidence alone, so Luce's axiom holds.
       scores = scores.map((score, index) => {
         const kind = kinds.scores[index];
-        return kind === undefined ? score : reading.weights.topicUnderAnswerKind * score + kind;
+        return kind === undefined ? score : reading.weights.topicUnderAnswerKind * score + sharpness * kind;
       });
       abstained = false;
       codes = [`asks-for:${kinds.asked}`, ...codes].slice(0, MAX_EVIDENCE);
     }
   }
-  const probabilities = distribution(scores, sharpness);
+  const probabilities = distribution(scores, 1);
   // fromEntries defines own properties, so an option named `__proto__` stays an option.
   return {
     type: 'choice',
@@ -593,8 +611,22 @@ const RATING_WORDS: ReadonlySet<string> = new Set(
   ),
 );
 
+/** Levels that only say no or yes: a two-level Score of them asks the Noul of its instructions. */
+const NO_WORDS = /^\s*(no|false|n|0|disagree|incorrect|wrong)\s*\.?\s*$/i;
+const YES_WORDS = /^\s*(yes|true|y|1|agree|correct|right)\s*\.?\s*$/i;
+
 function evaluateScore(reading: StateReading, question: Extract<Question, { type: 'score' }>): Answer {
   const levels = question.criteria;
+  const polar = levels.length === 2 ? polarLevelsOf(levels) : undefined;
+  if (polar) {
+    // The same question as a Noul: derived from it, so the two answers agree (and mirror when the
+    // levels are given yes-first).
+    const noul = evaluateNoul(reading, { type: 'noul', instructions: question.instructions });
+    if (noul.type !== 'noul') return noul;
+    const yes = noul.noul;
+    const probabilities = polar === 'no-yes' ? [1 - yes, yes] : [yes, 1 - yes];
+    return scoreAnswer(levels, probabilities, noul.arbiter ?? meta(true, []));
+  }
   if (isSeverityScale(instructionText(question.instructions)) && levels.length > 1) {
     // A scale of severity or urgency, levels lowest first: the state sits where its urgency puts it
     // (the probability that it is urgent, spread over the levels). Levels that describe themselves
@@ -604,11 +636,12 @@ function evaluateScore(reading: StateReading, question: Extract<Question, { type
     const described = scoreCandidates(
       reading,
       levels.map((description) => readText(reading.vectors, textOf(description ?? '')).candidate),
+      { sharpness: reading.weights.scoreSharpness },
     );
     const scores = levels.map(
       (_, index) =>
         -reading.weights.severitySpread * (index - position) ** 2 +
-        (described.abstained ? 0 : reading.weights.scoreSharpness * described.scores[index]!),
+        (described.abstained ? 0 : described.scores[index]!),
     );
     return scoreAnswer(levels, distribution(scores, 1), meta(false, [code, ...described.codes]));
   }
@@ -638,11 +671,26 @@ function evaluateScore(reading: StateReading, question: Extract<Question, { type
   }
   // Levels that carry valence make a scale of valence, on which a state with no valenced word at all
   // is neutral: "the meeting is at 3pm" is evidence for the middle, not no evidence.
-  const evidence = scoreCandidates(reading, candidates, { wordlessIsNeutral: true });
+  const evidence = scoreCandidates(reading, candidates, {
+    sharpness: reading.weights.scoreSharpness,
+    wordlessIsNeutral: true,
+  });
   const probabilities = evidence.abstained
     ? levels.map(() => 1 / levels.length)
-    : distribution(evidence.scores, reading.weights.scoreSharpness);
+    : distribution(evidence.scores, 1);
   return scoreAnswer(levels, probabilities, meta(evidence.abstained, evidence.codes));
+}
+
+/** Whether two levels are no then yes (the usual order), yes then no, or something else. */
+function polarLevelsOf(
+  levels: Extract<Question, { type: 'score' }>['criteria'],
+): 'no-yes' | 'yes-no' | undefined {
+  const [low, high] = levels.map((level) => textOf(level ?? ''));
+  // Unnamed levels of a yes/no question are no (0) and yes (1), lowest first.
+  if (!low && !high) return 'no-yes';
+  if (NO_WORDS.test(low!) && YES_WORDS.test(high!)) return 'no-yes';
+  if (YES_WORDS.test(low!) && NO_WORDS.test(high!)) return 'yes-no';
+  return undefined;
 }
 
 function scoreAnswer(
