@@ -40,6 +40,13 @@ const SATURATION = 1.2;
 const TOPICAL_LOGIT_LIMIT = 0.85;
 /** Log-odds against a claim per specific value (a number, a day, a month) the state contradicts. */
 const VALUE_MISMATCH_LOGIT = 2;
+/**
+ * The cosine two words must reach to count as a semantic match. Post-processed vectors put
+ * unrelated words near 0 and related ones at 0.3 and above ("payout" and "billing" 0.35, "bank"
+ * and "finance" 0.46; "weather" and "sports" 0.13, "film" and "negative" 0.23); a candidate whose
+ * closest pair of words with the state stays below this, with no word in common, has no evidence.
+ */
+const SEMANTIC_MATCH = 0.25;
 /** Most evidence codes named in an answer. */
 const MAX_EVIDENCE = 8;
 /** Words of a state read for meaning; a longer state is read from its beginning. */
@@ -128,7 +135,14 @@ function scoreCandidates(
     sharpness,
     valenceRate = reading.weights.valence * sharpness,
     wordlessIsNeutral = false,
-  }: { sharpness: number; valenceRate?: number; wordlessIsNeutral?: boolean },
+    gateWeakMeaning = true,
+  }: {
+    sharpness: number;
+    valenceRate?: number;
+    wordlessIsNeutral?: boolean;
+    /** Read a candidate without a semantic match as no evidence (off for a Score's ordered levels, read by valence). */
+    gateWeakMeaning?: boolean;
+  },
 ): Evidence {
   const W = reading.weights;
   // On a scale of valence, a state with no valenced word is neutral (valence 0), which is evidence
@@ -153,13 +167,19 @@ function scoreCandidates(
     const { meaning } = candidate;
     if (meaning.surface.size > 0 && reading.meaning.surface.size > 0) {
       const alignment = align(meaning, reading.meaning);
-      // Evidence only when some pair of words could be compared (vectors, or the same word).
-      if (alignment.closest) abstained = false;
-      closest.push(alignment.closest);
+      // Evidence only when some pair of words is close in meaning (or the same word). A candidate
+      // with none scores what a candidate of unknown meaning does: no evidence is no evidence, not
+      // evidence against (the small cosines of unrelated words are noise). That score depends on
+      // the state alone, so Luce's axiom holds, and a set of candidates none of which has evidence
+      // gets the uniform distribution.
+      const matched =
+        alignment.closest !== undefined && (alignment.similarity >= SEMANTIC_MATCH || !gateWeakMeaning);
+      if (matched) abstained = false;
+      closest.push(matched ? alignment.closest : undefined);
       score +=
-        meaning.words.length === 0 && alignment.closest === undefined
-          ? unknownMeaningScore(reading)
-          : W.coverage * alignment.coverage + W.similarity * meanSimilarity(meaning, reading.meaning);
+        matched || lexical.matched.length > 0
+          ? W.coverage * alignment.coverage + W.similarity * meanSimilarity(meaning, reading.meaning)
+          : unknownMeaningScore(reading);
     } else {
       closest.push(undefined);
     }
@@ -418,7 +438,9 @@ function evaluatePositiveNoul(
     // A claim with valence ("is this movie review positive?") is about the valence: its other
     // words name what the state is presumed to be about, so their presence is no evidence for it.
     const valenced = claimValence.words > 0 && reading.valence.words > 0;
-    // Evidence only when some pair of words could be compared (vectors, or the same word).
+    // Evidence only when some pair of words could be compared (vectors, or the same word): a state
+    // whose words are known and far from the claim's is evidence against it, within the topical
+    // bound.
     if (alignment.closest && !valenced) {
       abstained = false;
       logit +=
@@ -674,6 +696,7 @@ function evaluateScore(reading: StateReading, question: Extract<Question, { type
   const evidence = scoreCandidates(reading, candidates, {
     sharpness: reading.weights.scoreSharpness,
     wordlessIsNeutral: true,
+    gateWeakMeaning: false,
   });
   const probabilities = evidence.abstained
     ? levels.map(() => 1 / levels.length)

@@ -112,6 +112,8 @@ export interface Alignment {
   readonly coverage: number;
   /** The word of the source and the word of the target whose vectors are closest. */
   readonly closest: readonly [string, string] | undefined;
+  /** The cosine of that pair (1 for the same word); −1 when no pair could be compared. */
+  readonly similarity: number;
 }
 
 /**
@@ -135,7 +137,7 @@ export function align(source: SemanticText, target: SemanticText): Alignment {
     pair = [word, word];
   }
   if (source.words.length === 0 || targets === 0) {
-    return { coverage: weights > 0 ? total / weights : 0, closest: pair };
+    return { coverage: weights > 0 ? total / weights : 0, closest: pair, similarity: pair ? closest : -1 };
   }
   const packed = target.packed;
   const dimensions = packed.length / targets;
@@ -158,7 +160,7 @@ export function align(source: SemanticText, target: SemanticText): Alignment {
       pair = [from.word, target.words[bestAt / dimensions]!.word];
     }
   }
-  return { coverage: total / weights, closest: pair };
+  return { coverage: total / weights, closest: pair, similarity: closest };
 }
 
 /** The coverage part of `align`. */
