@@ -123,9 +123,11 @@ describe('the home page /', () => {
     const { context, external, problems } = await watchedContext();
     const page = await context.newPage();
     await page.goto(`${server.url}/`);
-    const card = page.locator('.links li').first();
+    await page.locator('.links li').first().waitFor();
     // The style applied (a hash that did not match would leave the list unstyled, and say so).
-    expect(await card.evaluate((element) => getComputedStyle(element).borderRadius)).toBe('8px');
+    expect(await page.evaluate("getComputedStyle(document.querySelector('.links li')).borderRadius")).toBe(
+      '8px',
+    );
     await page.getByRole('link', { name: /API reference/ }).click();
     await page.waitForURL(`${server.url}/docs/`);
     await page.getByText('/v1/decision', { exact: false }).first().waitFor();
