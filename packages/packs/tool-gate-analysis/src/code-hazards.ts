@@ -97,7 +97,7 @@ const WEAKENING: readonly [string, RegExp][] = [
   // A secret drawn from a generator made for simulations, not secrets, can be predicted.
   [
     'guessable-secret',
-    /\b\w*(token|secret|password|passwd|nonce|salt|otp|api_?key|session_?id|reset_?code)\w*\s*[:=][^\n]{0,200}\b(Math\.random|random\.random|random\.randint|random\.choice|mt_rand|rand\(|new Random\()/i,
+    /\b\w{0,40}?(token|secret|password|passwd|nonce|salt|otp|api_?key|session_?id|reset_?code)\w{0,40}\s*[:=][^\n]{0,200}\b(Math\.random|random\.random|random\.randint|random\.choice|mt_rand|rand\(|new Random\()/i,
   ],
   // Cross-site request forgery protection switched off for a view, a controller or the app.
   [
