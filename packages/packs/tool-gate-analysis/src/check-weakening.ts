@@ -26,6 +26,9 @@ const FORCED_PASS =
 /** A test or build step told to succeed whatever it returns. */
 const IGNORED_FAILURE =
   /\b(test|tests|pytest|vitest|jest|mocha|go test|cargo test|mvn|gradle|gradlew|make|tox|rspec|phpunit|lint|tsc|check)\b[^\n]{0,120}?(\|\|\s*(true|:|exit 0)\b|;\s*exit 0\b)|^\s*(continue-on-error|allow_failure)\s*:\s*true\b/m;
+/** Tests taken out of collection by the runner's configuration rather than deleted. */
+const TESTS_EXCLUDED =
+  /\bcollect_ignore(_glob)?\s*[=+]|\btestPathIgnorePatterns\b|\bexclude\s*[:=][^\n]*\btests?\b|--ignore(-glob)?[= ]\S*test|--deselect\b|\baddopts\s*=[^\n]*(-k\s+["']?not\b|--ignore)|\bnorecursedirs\s*=|\bmodulePathIgnorePatterns\b/;
 /** `lines: 90` → `lines: 0`: the keys coverage tools use for the thresholds they enforce. */
 const THRESHOLD =
   /\b(lines|branches|functions|statements|threshold|fail_under|fail-under|minimum_coverage|min_coverage|coverageThreshold|--cov-fail-under)["']?\s*[:=]?\s*(\d+(?:\.\d+)?)/g;
@@ -44,6 +47,7 @@ export function judgeCheckWeakening(path: string, inserted: string, removed: str
     if (count(removed, ASSERTION) > count(inserted, ASSERTION)) weakens('assertions-removed');
   }
   if (introduced(IGNORED_FAILURE)) weakens('failure-ignored');
+  if (introduced(TESTS_EXCLUDED)) weakens('tests-excluded');
   if (lowersThreshold(inserted, removed)) weakens('threshold-lowered');
   return findings;
 }

@@ -22,6 +22,10 @@ import { isExampleFile, isSecretVariableName, secretLiteralKind } from './secret
  * - a live secret's literal written into a file, where everyone who can read the repository reads it.
  */
 const EXPOSURES: readonly [string, RegExp][] = [
+  // Everyone as the principal of a resource policy; a rule that grants every request
+  // (`allow read, write: if true`, nginx's `allow all`).
+  ['principal-everyone', /["']?Principal["']?\s*[=:]\s*(["']\*["']|\{\s*["']AWS["']\s*:\s*\[?\s*["']\*["'])/],
+  ['rule-grants-everyone', /\ballow\s+[\w, ]+:\s*if\s+true\s*;|^\s*allow\s+all\s*;/m],
   ['open-to-internet', /["'\s[=,:](0\.0\.0\.0\/0|::\/0)["'\s\],]/],
   [
     'public-storage',

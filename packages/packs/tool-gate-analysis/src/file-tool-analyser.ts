@@ -1,4 +1,5 @@
 import { sensitiveReadFinding } from './argument-roles.js';
+import { judgeFileRole } from './content/file-role.js';
 import type { Finding } from './finding.js';
 import { judgeAgentInstructions, judgeInsertedContent } from './inserted-content.js';
 import { classifyPath } from './path-scope.js';
@@ -271,6 +272,18 @@ function judgeWriteTarget(context: FileToolContext, path: string, content: strin
   const secret = secretLiteralKind(content);
   if (secret !== undefined)
     findings.push({ code: `tool.${kind}.writes-secret:${secret}`, exfil: RISK.askLow, onTask: 0.6 });
+  // Issue 27: in a sensitive role (pipeline, manifest, migration, access control, …) a change the
+  // task does not ask for is not classified as routine.
+  if (classified.scope === 'workspace')
+    findings.push(
+      ...judgeFileRole({
+        path: classified.normalised,
+        inserted: content,
+        removed,
+        task: context.task,
+        whole: context.canonical === 'Write',
+      }),
+    );
   // Principle 5: what is inserted, judged by the kind of file it lands in.
   findings.push(
     ...judgeInsertedContent({

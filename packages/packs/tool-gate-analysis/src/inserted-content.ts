@@ -435,6 +435,10 @@ function judgeWorkflow(input: InsertedContent): Finding[] {
   const checksOutHead = /github\.event\.pull_request\.head\.(sha|ref)|github\.head_ref|refs\/pull\//.test(
     inserted,
   );
+  // A trigger that runs with the repository's secrets on events from outside (forks, other
+  // workflows), newly introduced: what then runs is no longer only the project's reviewed code.
+  if (privileged && !/\b(pull_request_target|workflow_run)\b/.test(input.removed) && !checksOutHead)
+    findings.push({ code: 'content.ci:privileged-trigger', deny: RISK.askHigh, onTask: 0.3 });
   if (privileged && checksOutHead)
     findings.push({
       code: 'content.ci:untrusted-code-with-secrets',
@@ -451,6 +455,11 @@ function judgeWorkflow(input: InsertedContent): Finding[] {
     )
   )
     findings.push({ code: 'content.ci:script-injection', deny: RISK.askHigh, onTask: 0.3 });
+  // Other CI systems list a job's shell lines under `script:` (GitLab, Bitbucket, Travis) as
+  // plain list items; each such item is a command.
+  if (!/(^|\/)\.github\//.test(input.path))
+    for (const match of inserted.matchAll(/^\s*-\s+(?![\w.-]+:\s)(?!["']?\$?\{\{)(.+)$/gm))
+      findings.push(...judgeShellText(match[1]!.replace(/^["']|["']$/g, ''), input, false));
   for (const match of inserted.matchAll(/^\s*-?\s*run:\s*(\|[-+]?\s*\n((?:\s{2,}.*\n?)+)|(.+))$/gm)) {
     // A `${{ secrets.NAME }}` expression is a secret in the step's shell; other expressions are data.
     const script = (match[2] ?? match[3] ?? '')

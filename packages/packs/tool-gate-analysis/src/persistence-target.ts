@@ -20,6 +20,10 @@ const PERSISTENCE_TARGETS: readonly [string, RegExp][] = [
     /^\/etc\/systemd\/|^\/lib\/systemd\/|^\/usr\/lib\/systemd\/|(^|\/)\.config\/systemd\/|^\/etc\/init\.d\/|^\/etc\/rc\.local$/,
   ],
   ['login-agent', /(^|\/)Library\/(LaunchAgents|LaunchDaemons)\/|(^|\/)\.config\/autostart\//],
+  // Windows: the Startup folders run what they hold at log-on; a PowerShell profile runs in every
+  // PowerShell session. Paths come with either separator.
+  ['login-agent', /(^|[\\/])Start Menu[\\/]Programs[\\/]Startup[\\/]/i],
+  ['shell-startup', /(^|[\\/])(Windows)?PowerShell[\\/]([\w.]*_)?profile\.ps1$/i],
   ['loader-preload', /^\/etc\/ld\.so\.preload$/],
   ['sudoers', /^\/etc\/sudoers(\.d\/|$)/],
   ['git-hook', /(^|\/)\.git\/hooks\//],

@@ -1,0 +1,269 @@
+import { TEST_FILE } from '../check-weakening.js';
+import type { Finding } from '../finding.js';
+import { RISK } from '../risk-scale.js';
+
+/**
+ * Issue 27, "changes judged by their consequence": a file's role says what a change to it can do
+ * beyond the file. A pipeline runs with the project's secrets, a build or install script runs on
+ * every machine that builds, a manifest decides what code is fetched, a container or
+ * infrastructure spec decides what is exposed, a migration what data survives, authentication
+ * code who may do what, a test or check configuration what is verified. Ordinary code has no
+ * such reach: its edits stay with the content checks alone.
+ */
+export type FileRole =
+  | 'ci-pipeline'
+  | 'build-script'
+  | 'package-manifest'
+  | 'container-spec'
+  | 'infrastructure'
+  | 'migration'
+  | 'access-control'
+  | 'test'
+  | 'check-config'
+  | 'secrets-config';
+
+/** Path patterns per role, first match wins (a test of auth code is a test). */
+const ROLES: readonly (readonly [FileRole, RegExp])[] = [
+  [
+    'ci-pipeline',
+    /(^|\/)\.github\/workflows\/|(^|\/)\.gitlab-ci\.ya?ml$|(^|\/)\.circleci\/|(^|\/)Jenkinsfile$|(^|\/)azure-pipelines\.ya?ml$|(^|\/)\.buildkite\/|(^|\/)bitbucket-pipelines\.ya?ml$|(^|\/)\.travis\.ya?ml$|(^|\/)\.drone\.ya?ml$|(^|\/)cloudbuild\.ya?ml$|(^|\/)buildspec\.ya?ml$/i,
+  ],
+  [
+    'check-config',
+    /(^|\/)(conftest\.py|pytest\.ini|tox\.ini|noxfile\.py|\.coveragerc|codecov\.ya?ml|\.nycrc(\.json)?|karma\.conf\.[cm]?js|\.pre-commit-config\.ya?ml|\.golangci\.ya?ml|\.rubocop\.yml|\.flake8|\.pylintrc|ruff\.toml|\.eslintrc(\.[a-z]+)?|biome\.jsonc?|\.mocharc\.[a-z]+)$|(^|\/)(jest|vitest|playwright|cypress|eslint)\.config\.[cm]?[jt]s$|(^|\/)phpunit\.xml(\.dist)?$/i,
+  ],
+  ['test', TEST_FILE],
+  [
+    'migration',
+    /(^|\/)(migrations?|migrate|alembic\/versions|flyway|liquibase|changelogs?|schema_migrations)\/|(^|\/)db\/[^/]*\.sql$|(^|\/)\d{8,14}[_-][\w-]+\.(sql|rb|py|ts|js)$/i,
+  ],
+  [
+    'package-manifest',
+    /(^|\/)(package\.json|package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|bun\.lockb?|pyproject\.toml|poetry\.lock|uv\.lock|Pipfile(\.lock)?|(requirements|constraints)[\w.-]*\.(txt|in)|setup\.cfg|Cargo\.(toml|lock)|go\.(mod|sum)|Gemfile(\.lock)?|[\w.-]+\.gemspec|pom\.xml|build\.gradle(\.kts)?|settings\.gradle(\.kts)?|gradle\.properties|composer\.(json|lock)|[\w.-]+\.csproj|Directory\.Packages\.props|packages\.config|nuget\.config|mix\.(exs|lock)|pubspec\.(yaml|lock)|\.npmrc|\.yarnrc(\.yml)?|pip\.conf)$/i,
+  ],
+  [
+    'build-script',
+    /(^|\/)(setup\.py|build\.rs|Makefile|GNUmakefile|CMakeLists\.txt|[\w.-]+\.mk|Rakefile|gulpfile\.[cm]?js|Gruntfile\.js|webpack\.config\.[cm]?[jt]s|vite\.config\.[cm]?[jt]s|rollup\.config\.[cm]?[jt]s|esbuild\.config\.[cm]?[jt]s|justfile|Taskfile\.ya?ml|bootstrap\.sh|install\.sh|build\.sh|release\.sh|deploy\.sh|postinstall\.[cm]?js)$|(^|\/)scripts?\/[^/]*\b(build|install|setup|release|deploy|publish|bootstrap|postinstall|prepare)\b[^/]*$/i,
+  ],
+  [
+    'container-spec',
+    /(^|\/)(Dockerfile|Containerfile)([.-][\w.-]+)?$|\.dockerfile$|(^|\/)(docker-)?compose(\.[\w-]+)?\.ya?ml$|(^|\/)(k8s|kubernetes|kube|helm|charts|manifests|kustomize|overlays|argocd)\/|(^|\/)(Chart|values(\.[\w-]+)?|kustomization)\.ya?ml$|(^|\/)skaffold\.ya?ml$/i,
+  ],
+  [
+    'infrastructure',
+    /\.(tf|tfvars|hcl|bicep)$|(^|\/)(infra|infrastructure|terraform|pulumi|cdk|cloudformation|ansible|deploy|deployment|ops|policies|iam)\/|(^|\/)(Pulumi(\.[\w-]+)?\.ya?ml|serverless\.ya?ml|template\.ya?ml|samconfig\.toml|fly\.toml|vercel\.json|netlify\.toml|app\.ya?ml|nginx\.conf|httpd\.conf|\.htaccess|Caddyfile|haproxy\.cfg|firebase\.json|(firestore|storage|database)\.rules(\.json)?)$|\.rules$/i,
+  ],
+  [
+    'access-control',
+    /(^|\/)[^/]*(auth|authn|authz|login|logout|session|permission|acl|rbac|policy|policies|guard|crypto|security|jwt|oauth|oidc|saml|sso|token|password|passwd|credential|csrf|cors)[^/]*(\/|\.[a-z]+$)/i,
+  ],
+  [
+    'secrets-config',
+    /(^|\/)\.env(\.[\w-]+)?$|(^|\/)[^/]*secrets?[^/]*\.(json|ya?ml|toml|ini|env|properties)$|(^|\/)(config|settings)\/[^/]*(prod|production)[^/]*$|(^|\/)[^/]*(prod|production)\.(json|ya?ml|toml|ini|properties|py|[cm]?js|ts)$/i,
+  ],
+];
+
+/** Example and template files are documentation of a role, not the role itself. */
+const EXAMPLE_FILE = /\.(example|sample|template|dist|tmpl)(\.[a-z]+)?$|(^|\/)(examples?|samples?|docs?)\//i;
+
+export function fileRole(path: string): FileRole | undefined {
+  if (EXAMPLE_FILE.test(path)) return undefined;
+  for (const [role, pattern] of ROLES) if (pattern.test(path)) return role;
+  return undefined;
+}
+
+/**
+ * What a task says when it asks for a change in that role. A change in a sensitive role is the
+ * task's only when the task names the role, or the file itself.
+ */
+const ROLE_IN_TASK: Readonly<Record<FileRole, RegExp>> = {
+  'ci-pipeline': /\b(ci|workflows?|pipelines?|github actions?|gitlab|circleci|jenkins|actions?|builds?)\b/i,
+  'build-script':
+    /\b(build(s|ing)?|install(er|s|ing)?|setup|make(file)?|scripts?|bundl(e|er|ing)|compil(e|er|ing)|release)\b/i,
+  'package-manifest':
+    /\b(dependenc(y|ies)|packages?|librar(y|ies)|install|upgrade|bump|update|version|lock ?file|manifest|deps|scripts?|modules?|crate|gem)\b/i,
+  'container-spec':
+    /\b(docker(file)?|containers?|images?|compose|kubernetes|k8s|helm|pods?|deployments?|replicas?|scale|charts?|manifests?|services?|probes?|resources?|memory|cpu)\b/i,
+  infrastructure:
+    /\b(terraform|infra(structure)?|cloud|aws|gcp|azure|servers?|instances?|buckets?|nginx|proxy|load ?balancer|dns|domains?|cdn|firebase|firestore|rules|memory|cpu|size|database)\b/i,
+  migration: /\b(migrations?|schema|columns?|tables?|index(es)?|constraints?|database|db)\b/i,
+  'access-control':
+    /\b(auth\w*|log ?in|login|log ?out|sign[- ]?(in|up|out)|sessions?|permissions?|roles?|tokens?|jwt|oauth|passwords?|crypto\w*|encrypt\w*|hash(ing)?|access|admin|security|cors|csrf|guards?|polic(y|ies))\b/i,
+  test: /\b(tests?|specs?|assertions?|coverage|fixtures?|test suite|mocks?)\b/i,
+  'check-config':
+    /\b(tests?|lint(er|ing)?|coverage|ci|checks?|pre-commit|type-?check(ing)?|format(ter|ting)?)\b/i,
+  'secrets-config':
+    /\b(env(ironment)?|\.env|config(uration)?|settings|secrets?|variables?|production|prod)\b/i,
+};
+
+function basenameWords(path: string): string[] {
+  const base = path.slice(path.lastIndexOf('/') + 1).replace(/\.[^.]+$/, '');
+  return base.split(/[^A-Za-z0-9]+/).filter((word) => word.length >= 4);
+}
+
+function taskNamesFile(task: string, path: string): boolean {
+  const lower = task.toLowerCase();
+  const base = path.slice(path.lastIndexOf('/') + 1).toLowerCase();
+  if (base.length >= 4 && lower.includes(base)) return true;
+  return basenameWords(path).some((word) =>
+    new RegExp(`\\b${word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i').test(task),
+  );
+}
+
+/**
+ * Whether an Edit only adds: every token it replaces is kept, in order, in what it puts there
+ * (a line, an element of a list, a condition appended).
+ */
+function onlyAdds(inserted: string, removed: string): boolean {
+  const before = removed.match(TOKEN) ?? [];
+  const after = inserted.match(TOKEN) ?? [];
+  let at = 0;
+  for (const token of after) if (at < before.length && token === before[at]) at++;
+  return at === before.length;
+}
+
+/** Statements that destroy data, and the object each names. */
+const DESTRUCTIVE_STATEMENT =
+  /\b(?:drop\s+(?:table|view|schema|database|collection)(?:\s+if\s+exists)?|truncate(?:\s+table)?|delete\s+from|drop\s+column(?:\s+if\s+exists)?|drop_table|remove_column|drop_column|dropTable|dropColumn)\s*\(?\s*[:"'`[]?([\w.]+)/gi;
+
+/**
+ * A migration's destructive statements reach only what the task names: a drop or truncate of
+ * another table is data loss nobody asked for (principle 8 limits the licence to the named target).
+ */
+function destroysBeyondTask(inserted: string, task: string): string | undefined {
+  for (const match of inserted.matchAll(DESTRUCTIVE_STATEMENT)) {
+    const target = match[1]!.split('.').pop()!;
+    const statement = match[0].toLowerCase();
+    // `DELETE FROM t WHERE …` removes chosen rows, which is what data migrations do.
+    if (
+      statement.startsWith('delete') &&
+      /^[^;]*\bwhere\b/i.test(inserted.slice(match.index! + match[0].length))
+    )
+      continue;
+    if (!new RegExp(`\\b${target.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i').test(task)) return target;
+  }
+  return undefined;
+}
+
+/** Tokens of code or configuration: strings, numbers (with units and versions), words, symbols. */
+const TOKEN = /"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|[~^<>=]*\d[\w.]*|[A-Za-z_$][\w$-]*|\S/g;
+
+type TokenKind = 'string' | 'number' | 'word' | 'symbol';
+
+function tokenKind(token: string): TokenKind {
+  if (/^["']/.test(token)) return 'string';
+  if (/^[~^<>=]*\d/.test(token)) return 'number';
+  if (/^[A-Za-z_$]/.test(token)) return 'word';
+  return 'symbol';
+}
+
+/** The literal inside a token, for comparing kinds of value (`'15m'` and `'10m'` are durations). */
+function valueShape(token: string): string {
+  return token
+    .replace(/^["']|["']$/g, '')
+    .replace(/\d+/g, '0')
+    .replace(/[A-Za-z]+/g, 'a');
+}
+
+/**
+ * A change that only puts one value where another of the same shape was (`replicaCount: 1` → `3`,
+ * `"^1.3.0"` → `"^1.3.1"`, `'15m'` → `'10m'`): the structure is untouched, so what the change can
+ * do is what the value does, and the content checks read values that matter (addresses, ports,
+ * thresholds, sources). A value of another shape (a version become a git URL) is not this.
+ */
+function onlyReplacesValues(inserted: string, removed: string): boolean {
+  const before = removed.match(TOKEN) ?? [];
+  const after = inserted.match(TOKEN) ?? [];
+  if (before.length === 0 || before.length !== after.length) return false;
+  let changed = 0;
+  for (let index = 0; index < before.length; index++) {
+    const old = before[index]!;
+    const value = after[index]!;
+    if (old === value) continue;
+    const kind = tokenKind(old);
+    if (kind !== tokenKind(value) || kind === 'symbol' || kind === 'word') return false;
+    if (valueShape(old) !== valueShape(value)) return false;
+    changed++;
+  }
+  return changed > 0;
+}
+
+/** Roles where writing a whole file is creating configuration whose content checks apply. */
+const WHOLE_FILE_CLASSIFIED: ReadonlySet<FileRole> = new Set([
+  'test',
+  'check-config',
+  'package-manifest',
+  'container-spec',
+  'infrastructure',
+]);
+
+/**
+ * What decides access or verifies behaviour: conditions, checks, assertions, refusals. An edit of
+ * access-control code or a test that removes none of these changes how the code works, not who
+ * may use it or what is verified; the content checks read what it adds.
+ */
+const GUARD =
+  /\b(if|unless|when|require\w*|verify\w*|check\w*|assert\w*|expect|should|authori[sz]\w*|authenticat\w*|permi\w*|deny|denied|forbid\w*|raise|throw|abort|reject\w*|guard\w*|validat\w*|csrf|allow\w*|roles?|admin\w*|login_required|is_?authenticated|401|403)\b/i;
+
+/** Specifications that fetch a dependency from outside its registry: a git URL, a fork, a path. */
+const DEPENDENCY_OUTSIDE_REGISTRY =
+  /"(github|gitlab|bitbucket):[\w.-]+\/[\w.-]+|["'\s](git\+(https?|ssh|file):|git:\/\/)|"[\w-]+\/[\w.-]+#[\w./-]+"|\bgit\s*=\s*["'](https?|ssh|git):|@\s*git\+|"(file|link):|\bpath\s*=\s*["']\.\.\//;
+
+/** Configuration whose additions the exposure checks read (addresses, ports, public flags, roles). */
+const ADDITIONS_CLASSIFIED: ReadonlySet<FileRole> = new Set([
+  'package-manifest',
+  'container-spec',
+  'infrastructure',
+]);
+
+/**
+ * The role judgement: a change in a sensitive role is routine when the task asks for a change
+ * there (names the role or the file), or when it only adds tests. Otherwise the gate has not
+ * classified it, and a change it has not classified in a sensitive role is asked. The content
+ * checks (weakened checks, widened exposure, new sinks, destructive statements) run besides and
+ * decide on their own.
+ */
+export function judgeFileRole(input: {
+  path: string;
+  inserted: string;
+  removed: string;
+  task: string;
+  whole: boolean;
+}): Finding[] {
+  const role = fileRole(input.path);
+  if (role === undefined) return [];
+  if (role === 'package-manifest') {
+    // A manifest is read by its own checks (sources here, lifecycle scripts and registries in
+    // inserted-content.ts): its changes are classified by them.
+    return DEPENDENCY_OUTSIDE_REGISTRY.test(input.inserted) &&
+      !DEPENDENCY_OUTSIDE_REGISTRY.test(input.removed)
+      ? [{ code: 'content.dependency-outside-registry', deny: RISK.askHigh, onTask: 0.3 }]
+      : [];
+  }
+  if (role === 'migration') {
+    const target = destroysBeyondTask(input.inserted, input.task);
+    if (target !== undefined)
+      return [
+        {
+          code: `content.migration-destroys-unnamed:${target.slice(0, 60)}`,
+          destructive: RISK.askHigh,
+          onTask: 0.3,
+        },
+      ];
+  }
+  if (role === 'test' && onlyAdds(input.inserted, input.removed)) return [];
+  if (!input.whole && (role === 'test' || role === 'access-control') && !GUARD.test(input.removed)) return [];
+  if (input.whole && WHOLE_FILE_CLASSIFIED.has(role)) return [];
+  if (!input.whole && onlyReplacesValues(input.inserted, input.removed)) return [];
+  // A spec's additions are read by the exposure checks: an addition there is classified.
+  if (!input.whole && ADDITIONS_CLASSIFIED.has(role) && onlyAdds(input.inserted, input.removed)) return [];
+  if (ROLE_IN_TASK[role].test(input.task) || taskNamesFile(input.task, input.path)) return [];
+  return [
+    {
+      code: `content.role-unclassified:${role}`,
+      uncertain: true,
+      destructive: RISK.askLow,
+      onTask: 0.5,
+    },
+  ];
+}
