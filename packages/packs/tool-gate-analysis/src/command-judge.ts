@@ -8,6 +8,7 @@ import { judgeProgramWithoutRule } from './rules/cli-verb-judgement.js';
 import { judgeRemoteCode } from './rules/remote-code.js';
 import type { CommandScope } from './shell-command.js';
 import { changesFiles, taskForbidsChanges, taskNamesEveryOperand } from './task-scope.js';
+import { judgeNamedSecretGetter, judgeOptionVocabulary } from './vocabulary/vocabulary-judge.js';
 
 /**
  * Judges one simple command: normalises the program name, peels wrappers (`sudo`, `env`,
@@ -85,6 +86,10 @@ export function judgeCommand(outer: CommandScope): void {
   if (unwrapCommand(scope)) return;
   if (taskForbidsChanges(scope.task) && changesFiles(program, command.args))
     scope.add({ code: `task.forbids-changes:${program}`, onTask: 0.15 });
+  // Whatever the rule says, an option the program's vocabulary does not list is not understood,
+  // and a getter asked for a credential's name reveals it.
+  judgeOptionVocabulary(scope);
+  judgeNamedSecretGetter(scope);
   const rule = ruleFor(program);
   if (rule !== undefined) {
     rule(scope);

@@ -1,9 +1,9 @@
 import { RISK } from '../risk-scale.js';
 import type { CommandRule, CommandScope } from '../shell-command.js';
 import { taskMentions } from '../task-scope.js';
+import { judgeOptionVocabulary } from '../vocabulary/vocabulary-judge.js';
 import { classifyVerb, DESTRUCTIVE_FLAGS, DRY_RUN_FLAGS, type VerbKind } from './cli-verb.js';
 import { judgeContainerCli, judgeKubectl, judgeTerraform } from './orchestration-cli-rules.js';
-import { judgeByPlainArguments } from './plain-arguments.js';
 import { judgeSecretRead, judgeTransferredFiles } from './service-cli-secrets.js';
 
 /**
@@ -404,6 +404,7 @@ export function judgeByVerbs(
       scope.add({ code, destructive: RISK.askLow, onTask: production ? 0.7 : 0.35 });
       return;
     case 'additive': {
+      judgeOptionVocabulary(scope, 'create', program, args);
       const costly = costlyResources(args);
       scope.add(
         costly === undefined
@@ -414,6 +415,9 @@ export function judgeByVerbs(
     }
     default:
       scope.add({ code, onTask: 0.9 });
+      // A read is routine only with the options reads share; another option is where a read
+      // becomes a reveal (`--show-token`) and is not understood.
+      judgeOptionVocabulary(scope, 'read', program, args);
   }
 }
 
@@ -578,9 +582,9 @@ const SPECIAL: Readonly<Record<string, (scope: CommandScope, args: readonly stri
 
 /**
  * A program that no program-specific rule describes. A known service CLI is judged by its verbs
- * (after its secret reads, transferred files and special cases); any other program by its
- * arguments when they are all plain workspace words (`judgeByPlainArguments`), otherwise by its
- * verbs, never understood well enough to allow.
+ * (after its secret reads, transferred files and special cases). Any other program is not
+ * understood (issue 27, "understood or ask"): its verbs can make it a DENY, never an ALLOW, since
+ * plain-looking words (`datasync push warehouse`) say nothing about what an unknown program does.
  */
 export function judgeProgramWithoutRule(scope: CommandScope): void {
   const { program, args } = scope.command;
@@ -588,6 +592,5 @@ export function judgeProgramWithoutRule(scope: CommandScope): void {
     serviceCli(scope);
     return;
   }
-  if (judgeByPlainArguments(scope)) return;
   judgeByVerbs(scope, program, args, false);
 }

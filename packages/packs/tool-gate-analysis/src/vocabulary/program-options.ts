@@ -1,0 +1,157 @@
+import { type OptionTable, options, type ProgramVocabulary } from './option-vocabulary.js';
+
+/**
+ * The option vocabularies of the programs agents run most, written from each program's own
+ * documentation of its everyday options (build, test, install). An option not listed is not
+ * understood and makes the call at most ASK (`option-vocabulary.ts`); widen these tables with
+ * the options real projects use, never by letting unknown options through.
+ */
+
+const CONTAINER_BUILD: OptionTable = {
+  ...options(
+    '-t= --tag= -f= --file= --build-arg= --target= --platform= --no-cache --pull -q --quiet --progress= --label= ' +
+      '--cache-from= --cache-to= --load --network= --secret= --ssh= --iidfile= --rm --force-rm --compress ' +
+      '--shm-size= --memory= -m= --add-host= --builder= --provenance= --sbom= --build-context= --metadata-file= ' +
+      '--no-cache-filter= --allow= --annotation= --isolation= --ulimit= --format= --layers --squash',
+  ),
+  // An image pushed from a build leaves the machine: it is a publication (principle 7).
+  ...options('--push', 'publish'),
+  // `--output type=registry` pushes too; another output writes files. Either is read from its value.
+  ...options('-o= --output=', 'publish'),
+};
+
+const CONTAINER_CLI: ProgramVocabulary = {
+  global: options('--help -h --debug -D --log-level= -l= --context= -c= --host= -H='),
+  subcommands: {
+    build: CONTAINER_BUILD,
+    'buildx build': CONTAINER_BUILD,
+    'image build': CONTAINER_BUILD,
+    'builder build': CONTAINER_BUILD,
+  },
+};
+
+const CARGO_BUILD: OptionTable = options(
+  '--release -r -p= --package= -F= --features= --all-features --no-default-features --workspace --all ' +
+    '--exclude= --all-targets --lib --bins --bin= --examples --example= --tests --test= --benches --bench= ' +
+    '--target= --target-dir= -j= --jobs= --locked --offline --frozen --message-format= --manifest-path= ' +
+    '--profile= --doc --no-run --no-fail-fast --timings --keep-going --future-incompat-report --ignore-rust-version ' +
+    '--unit-graph -vv --check --fix --allow-dirty --allow-staged --open --no-deps --document-private-items --quiet',
+);
+
+const CARGO: ProgramVocabulary = {
+  // `--config KEY=VALUE` rewrites cargo's configuration for the run (sources, registries, linkers):
+  // it carries code and supply-chain settings the gate does not read (principle 2).
+  global: {
+    ...options('--help -h --version -V --verbose -v --quiet -q --color= --frozen --locked --offline -Z= -C='),
+    ...options('--config=', 'code'),
+  },
+  subcommands: {
+    build: CARGO_BUILD,
+    b: CARGO_BUILD,
+    check: CARGO_BUILD,
+    c: CARGO_BUILD,
+    test: CARGO_BUILD,
+    t: CARGO_BUILD,
+    run: CARGO_BUILD,
+    r: CARGO_BUILD,
+    clippy: CARGO_BUILD,
+    doc: CARGO_BUILD,
+    d: CARGO_BUILD,
+    bench: CARGO_BUILD,
+    fmt: CARGO_BUILD,
+    fix: CARGO_BUILD,
+    tree: options(
+      '-p= --package= -i= --invert= -e= --edges= --depth= --prefix= --no-dedupe -d --duplicates --target= -F= --features= --all-features --workspace',
+    ),
+    metadata: options('--format-version= --no-deps --all-features --features= --filter-platform='),
+  },
+};
+
+const PIP: ProgramVocabulary = {
+  global: options(
+    '--help -h --version -V --verbose -v -vv --quiet -q --isolated --no-input --disable-pip-version-check ' +
+      '--no-color --timeout= --retries= --proxy= --cache-dir= --no-cache-dir --log= --python= --require-virtualenv ' +
+      '--root-user-action= --progress-bar=',
+  ),
+  subcommands: {
+    install: options(
+      '-r= --requirement= -c= --constraint= -e= --editable= -U --upgrade --upgrade-strategy= --user --target= -t= ' +
+        '--prefix= --root= --no-deps --pre --require-hashes --only-binary= --no-binary= --prefer-binary ' +
+        '--force-reinstall --ignore-installed -I --no-build-isolation --no-warn-script-location --dry-run ' +
+        '--break-system-packages --no-compile --compile --report= --group= --index-url= -i= --extra-index-url= ' +
+        '--no-index --find-links= -f= --trusted-host= --use-pep517 --no-use-pep517 --check-build-dependencies ' +
+        '--config-settings= -C= --src= --platform= --python-version= --implementation= --abi= --no-clean',
+    ),
+    uninstall: options('-r= --requirement= -y --yes --break-system-packages'),
+    download: options(
+      '-r= --requirement= -d= --dest= --no-deps --only-binary= --platform= --python-version= -i= --index-url=',
+    ),
+    wheel: options('-r= --requirement= -w= --wheel-dir= --no-deps -e= --editable='),
+    freeze: options('--all -l --local --user --path= --exclude-editable --exclude='),
+    list: options(
+      '-o --outdated -u --uptodate -e --editable -l --local --user --format= --not-required --exclude-editable --path=',
+    ),
+    show: options('-f --files'),
+    check: {},
+    config: options('--global --user --site --editor='),
+    cache: {},
+    debug: {},
+    hash: options('-a= --algorithm='),
+    inspect: options('--local --user --path='),
+    index: {},
+  },
+};
+
+const NPM_INSTALL: OptionTable = options(
+  '-D --save-dev -S --save -E --save-exact -O --save-optional --save-peer --save-prod -P --no-save --global -g ' +
+    '--legacy-peer-deps --strict-peer-deps --force -f --no-audit --audit --no-fund --prefer-offline --prefer-online ' +
+    '--offline --omit= --include= -w= --workspace= --workspaces --ws --include-workspace-root --ignore-scripts ' +
+    '--production --registry= --loglevel= --silent -s --verbose -d -dd -y --yes --package-lock-only ' +
+    '--no-package-lock --package-lock --dry-run --foreground-scripts --install-strategy= --location= ' +
+    '--install-links --no-bin-links --no-optional --no-progress --progress --engine-strict --cache= --prefix= ' +
+    '--frozen-lockfile --no-frozen-lockfile --color= --no-color --json --before= --lockfile-version=',
+);
+
+const NPM: ProgramVocabulary = {
+  global: options(
+    '--help -h --version -v --loglevel= --silent -s --quiet -q --verbose --json --prefix= -C= --workspace= -w= --workspaces --ws --registry= --no-color --color=',
+  ),
+  subcommands: {
+    install: NPM_INSTALL,
+    i: NPM_INSTALL,
+    add: NPM_INSTALL,
+    ci: NPM_INSTALL,
+    'install-clean': NPM_INSTALL,
+  },
+};
+
+/**
+ * Options that service and infrastructure CLIs share for reading (output shape, scope, filters,
+ * paging, verbosity): a read with only these is routine. Another option is not understood there,
+ * since that is where a read becomes a reveal (`--show-token`, `--with-decryption`, `--raw`).
+ */
+export const SERVICE_READ_OPTIONS: OptionTable = options(
+  '--help -h --version --verbose -v --quiet -q --debug --json --yaml --output= -o= --format= --query= ' +
+    '--filter= --filters= --region= --profile= --project= --zone= --namespace= -n= --all-namespaces -A --context= ' +
+    '--cluster= --selector= -l= --limit= -L= --max-results= --max-items= --page-size= --page= --per-page= --sort-by= ' +
+    '--sort= --order= --no-color --color= --no-pager --wide --watch -w --since= --tail= --follow -f --name= --id= ' +
+    '--app= -a= --org= --owner= --team= --repo= -R= --state= -s= --status= --label= --labels= --tag= --tags= --env= ' +
+    '--environment= --stage= --stack-name= --resource-group= -g= --subscription= --account= --location= --all ' +
+    '--long --recursive -r --show-labels --template= --jq= -q= --web --log --log-failed --branch= -b= --type= ' +
+    '--kind= --level= --no-headers --timestamps --previous -p --container= -c= --start-time= --end-time= ' +
+    '--until= --lines= --count= --fields= --columns= --prefix= --path= --scope= --service= --function-name= ' +
+    '--log-group-name= --bucket= --table-name= --cluster-name= --instance-ids= --stack= --details --summarize ' +
+    '--human-readable --dry-run --exit-status --comments --patch --name-only --hostname= --workflow= --event= ' +
+    '--author= --assignee= --base= --head= --search= --sha= --commit= --job= --attempt= --run-id= --interval= ' +
+    '--dryrun --list --describe --get --show --create --no-trunc --all-projects --configuration= --show-kind --raw-output --compact --pretty --table --csv --tsv',
+);
+
+export const PROGRAM_VOCABULARIES: ReadonlyMap<string, ProgramVocabulary> = new Map([
+  ['docker', CONTAINER_CLI],
+  ['podman', CONTAINER_CLI],
+  ['nerdctl', CONTAINER_CLI],
+  ['cargo', CARGO],
+  ['pip', PIP],
+  ['pip3', PIP],
+  ['npm', NPM],
+]);

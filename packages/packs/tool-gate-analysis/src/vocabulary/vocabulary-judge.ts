@@ -1,0 +1,96 @@
+import { RISK } from '../risk-scale.js';
+import type { CommandScope } from '../shell-command.js';
+import { taskMentions } from '../task-scope.js';
+import { type ProgramVocabulary, readOptions } from './option-vocabulary.js';
+import { PROGRAM_VOCABULARIES, SERVICE_READ_OPTIONS } from './program-options.js';
+
+/**
+ * A service CLI's option that names which resource to act on (`--secret-id x`, `--queue-url u`,
+ * `--bootstrap-server h`, `--entity-name n`) selects; it does not change what the command does, so
+ * given with a value it is routine. A flag without a value (`--show-token`, `--with-decryption`)
+ * changes behaviour and must be known.
+ */
+const SELECTOR =
+  /^--?([a-z0-9]+-)*(id|ids|name|names|arn|arns|url|urls|uri|slug|group|groups|topic|topics|queue|bucket|table|vault|server|servers|host|type|stage|key|keys|prefix|path|length|size|count|messages|version|versions|config|project|org|team|token|account|cluster|region|zone|instance|database|schema|channel|environment|env|service|function|role|user|email|file)$/;
+
+const SERVICE_READ: ProgramVocabulary = { subcommands: { '': SERVICE_READ_OPTIONS } };
+
+/**
+ * Judges a command's options against its program's vocabulary (issue 27, "understood or ask").
+ * `serviceRead` judges a service CLI's read or additive call against the options such calls share,
+ * for CLIs that have no vocabulary of their own.
+ */
+export function judgeOptionVocabulary(
+  scope: CommandScope,
+  serviceRead: false | 'read' | 'create' = false,
+  program = scope.command.program,
+  args: readonly string[] = scope.command.args,
+): void {
+  const own = PROGRAM_VOCABULARIES.get(program);
+  if (serviceRead && own !== undefined) return;
+  const vocabulary = own ?? (serviceRead ? SERVICE_READ : undefined);
+  if (vocabulary === undefined) return;
+  const separator = args.indexOf('--');
+  const reading = readOptions(vocabulary, separator >= 0 ? args.slice(0, separator) : args);
+  const where = reading.subcommand ? `${program} ${reading.subcommand}` : program;
+  if (reading.unknownSubcommand !== undefined)
+    scope.add({
+      code: `vocab.unknown-subcommand:${program} ${reading.unknownSubcommand.slice(0, 40)}`,
+      uncertain: true,
+      onTask: 0.6,
+    });
+  const unknown = reading.unknown
+    // A create's valued options describe what it creates (`--partitions 3`).
+    .filter(
+      (each) => !(serviceRead && each.valued && (serviceRead === 'create' || SELECTOR.test(each.option))),
+    )
+    .map((each) => each.option);
+  for (const option of unknown.slice(0, 4))
+    scope.add({ code: `vocab.unknown-option:${where}:${option.slice(0, 40)}`, uncertain: true, onTask: 0.6 });
+  const pushes =
+    reading.roles.some((role) => role.role === 'publish' && !/^(-o|--output)$/.test(role.option)) ||
+    // `--output type=registry` and `push=true` send the built image to its registry.
+    (reading.roles.some((role) => role.role === 'publish') &&
+      args.some((arg) => /(^|[,=])(type=registry|push=true)(,|$)/.test(arg)));
+  if (pushes)
+    scope.add({
+      code: `vocab.publishes:${where}`,
+      destructive: RISK.routine,
+      onTask: taskMentions(scope.task, 'publish') || taskMentions(scope.task, 'push') ? 0.85 : 0.1,
+    });
+  for (const { option } of reading.roles.filter((role) => role.role === 'code'))
+    scope.add({ code: `vocab.code-option:${where}:${option}`, uncertain: true, onTask: 0.6 });
+  for (const { option } of reading.roles.filter((role) => role.role === 'secret'))
+    scope.add({ code: `vocab.reveals-secret:${where}:${option}`, exfil: RISK.ask, onTask: 0.4 });
+}
+
+/** Key names that hold a credential, or a URL that embeds one (`DATABASE_URL`, `_authToken`). */
+const CREDENTIAL_KEY =
+  /(^|[^a-z])(_?auth_?token|token|secret|password|passwd|pwd|credentials?|api[_-]?key|private[_-]?key|access[_-]?key|client[_-]?secret|database_url|db_url|[a-z]*_dsn|dsn|connection[_-]?string|redis_url|mongo(db)?_(uri|url)|amqp_url)([^a-z]|$)/i;
+/** Subcommand words that print a stored setting or variable. */
+const GETTER = /^(get|config:get|show|print|view|reveal|cat|env:get|vars?:get|secrets?:get)$/i;
+/** Words that say the store holds settings or variables. */
+const SETTINGS_STORE =
+  /^(config|configs|env|environment|vars?|variables|settings|secrets?|config:get|env:get)$/i;
+
+/**
+ * Principle 4 (revealing a secret), whatever the program: a getter of a configuration or
+ * environment store asked for a key that names a credential prints that credential into the
+ * transcript (`npm config get //registry…/:_authToken`, `heroku config:get DATABASE_URL`).
+ */
+export function judgeNamedSecretGetter(scope: CommandScope): void {
+  const { program, args } = scope.command;
+  const words = args.filter((arg) => !arg.startsWith('-'));
+  const getterAt = words.findIndex((word) => GETTER.test(word));
+  if (getterAt < 0) return;
+  const store = words.slice(0, getterAt + 1).some((word) => SETTINGS_STORE.test(word));
+  if (!store) return;
+  const key = words.slice(getterAt + 1).find((word) => CREDENTIAL_KEY.test(word));
+  if (key === undefined) return;
+  scope.secretSource(`${program}:${key}`);
+  scope.add({
+    code: `secret.reveal-by-name:${program}:${key.slice(0, 60)}`,
+    exfil: RISK.ask,
+    onTask: 0.4,
+  });
+}
