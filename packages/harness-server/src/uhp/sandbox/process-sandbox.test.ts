@@ -300,7 +300,11 @@ describe('ProcessSandbox with the real bubblewrap', () => {
     );
     setTimeout(() => controller.abort(), 100);
     expect((await pending).exitCode).toBeNull();
-    const started = sandbox.spawn({ argv: ['/bin/sleep', '62'], workspace: workspace(), purpose: 'agent' });
+    const started = await sandbox.spawn({
+      argv: ['/bin/sleep', '62'],
+      workspace: workspace(),
+      purpose: 'agent',
+    });
     const closed = new Promise((resolve) => started.child.once('close', resolve));
     sandbox.killAll();
     await closed;
@@ -348,9 +352,9 @@ describe('ProcessSandbox when no sandbox can start', () => {
       reason: 'bubblewrap (/nonexistent/bwrap) is not installed',
     });
     expect(sandbox.describe()).toMatch(/^WARNING: no sandbox can start here .*refused/);
-    expect(() => sandbox.spawn({ argv: ['/bin/true'], workspace: workspace(), purpose: 'command' })).toThrow(
-      SandboxUnavailableError,
-    );
+    await expect(
+      sandbox.spawn({ argv: ['/bin/true'], workspace: workspace(), purpose: 'command' }),
+    ).rejects.toThrow(SandboxUnavailableError);
   });
 
   it('refuses when bwrap cannot make namespaces (as where user namespaces are disabled), with its words', async () => {

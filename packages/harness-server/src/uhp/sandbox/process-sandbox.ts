@@ -29,7 +29,7 @@ import { StagedEtc } from './staged-etc.js';
  */
 let sharedEtc: StagedEtc | null | undefined;
 /** The staged /etc to mount, or null where none can be made (the entries are bound by name). */
-function stagedEtcPath(): string | null {
+function stagedEtcPath(): Promise<string | null> {
   if (sharedEtc === undefined) {
     try {
       const staged = new StagedEtc(ETC_ENTRIES);
@@ -40,7 +40,7 @@ function stagedEtcPath(): string | null {
       sharedEtc = null;
     }
   }
-  return sharedEtc?.path() ?? null;
+  return sharedEtc?.path() ?? Promise.resolve(null);
 }
 
 /** What isolation is in force, decided once when the server starts. */
@@ -218,8 +218,12 @@ export class ProcessSandbox {
     }
   }
 
-  /** Starts `spec.argv` in the sandbox; throws SandboxUnavailableError when none can run here. */
-  spawn(spec: SandboxSpawn): SandboxedProcess {
+  /**
+   * Starts `spec.argv` in the sandbox; rejects with SandboxUnavailableError when none can run here.
+   * What precedes the start (handing the workspace to the sandbox's id, staging /etc) runs on the
+   * thread pool, so a large workspace does not hold the event loop.
+   */
+  async spawn(spec: SandboxSpawn): Promise<SandboxedProcess> {
     if (this.state.kind === 'unavailable') throw new SandboxUnavailableError(this.state.reason);
     const env: Record<string, string> = {
       PATH: SANDBOX_PATH,
@@ -246,12 +250,19 @@ export class ProcessSandbox {
       try {
         // With another program of this workspace still running, its tree is already this id's, and
         // walking it while that program could swap entries for links would not be safe.
-        if (lease.alone) handOverWorkspace(spec.workspace, lease.id);
+        if (lease.alone) await handOverWorkspace(spec.workspace, lease.id);
       } catch (error) {
         this.users.release(lease.id);
         throw error;
       }
       identity = { ...identity, uid: lease.id, gid: lease.id };
+    }
+    let stagedEtc: string | null;
+    try {
+      stagedEtc = this.config.etc === 'staged' ? await stagedEtcPath() : null;
+    } catch (error) {
+      if (leased !== null) this.users.release(leased);
+      throw error;
     }
     const args = bubblewrapArguments({
       systemView: this.systemView,
@@ -264,7 +275,7 @@ export class ProcessSandbox {
       readOnlyPaths: spec.readOnlyPaths ?? [],
       writablePaths: spec.writablePaths ?? [],
       limits: this.limitsFor(spec.purpose, spec.limits ?? {}),
-      stagedEtc: this.config.etc === 'staged' ? stagedEtcPath() : null,
+      stagedEtc,
     });
     const child = spawn((this.state as { bwrap: string }).bwrap, args, {
       env: {},
@@ -276,16 +287,10 @@ export class ProcessSandbox {
   }
 
   /** Runs a program to its end (or the time limit, or `signal`), keeping its output up to a cap. */
-  run(spec: SandboxSpawn, options: SandboxRunOptions): Promise<SandboxRunResult> {
+  async run(spec: SandboxSpawn, options: SandboxRunOptions): Promise<SandboxRunResult> {
+    options.signal.throwIfAborted();
+    const started = await this.spawn(spec);
     return new Promise((resolve, reject) => {
-      let started: SandboxedProcess;
-      try {
-        options.signal.throwIfAborted();
-        started = this.spawn(spec);
-      } catch (error) {
-        reject(error);
-        return;
-      }
       const { child } = started;
       const chunks: Buffer[] = [];
       let kept = 0;
@@ -307,6 +312,8 @@ export class ProcessSandbox {
       }, options.timeoutMs);
       const onAbort = () => started.kill();
       options.signal.addEventListener('abort', onAbort, { once: true });
+      // Aborted while the start was being prepared: the program is stopped at once.
+      if (options.signal.aborted) onAbort();
       const settle = () => {
         clearTimeout(timer);
         options.signal.removeEventListener('abort', onAbort);

@@ -1,4 +1,5 @@
-import fs from 'node:fs';
+import type fs from 'node:fs';
+import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { SandboxUserRange } from './sandbox-config.js';
 
@@ -49,20 +50,28 @@ export class SandboxUsers {
  * `alone`): every program's PID namespace is gone before its lease ends, so nothing can swap an
  * entry for a link between the check and the use.
  */
-export function handOverWorkspace(root: string, id: number): void {
-  const visit = (target: string, stat: fs.Stats) => {
-    if (stat.uid !== id || stat.gid !== id) fs.lchownSync(target, id, id);
+export async function handOverWorkspace(root: string, id: number): Promise<void> {
+  // On the thread pool, a batch of entries at a time: a workspace of tens of thousands of files is
+  // handed over without the event loop waiting on it.
+  const visit = async (target: string, stat: fs.Stats): Promise<void> => {
+    if (stat.uid !== id || stat.gid !== id) await fsp.lchown(target, id, id);
     if (!stat.isDirectory()) return;
-    for (const name of fs.readdirSync(target)) {
-      const child = path.join(target, name);
-      const childStat = fs.lstatSync(child, { throwIfNoEntry: false });
-      if (childStat) visit(child, childStat);
-    }
+    const names = await fsp.readdir(target);
+    for (let start = 0; start < names.length; start += HAND_OVER_BATCH)
+      await Promise.all(
+        names.slice(start, start + HAND_OVER_BATCH).map(async (name) => {
+          const child = path.join(target, name);
+          const childStat = await fsp.lstat(child).catch(() => null);
+          if (childStat) await visit(child, childStat);
+        }),
+      );
   };
-  const stat = fs.lstatSync(root);
+  const stat = await fsp.lstat(root);
   if (!stat.isDirectory()) throw new Error('the workspace is not a directory');
-  visit(root, stat);
+  await visit(root, stat);
 }
+
+const HAND_OVER_BATCH = 16;
 
 function hash(text: string): number {
   let value = 2166136261;

@@ -35,9 +35,9 @@ function stage(entries: readonly string[], onChange?: () => void): StagedEtc {
 }
 
 describe('StagedEtc', () => {
-  it('copies only the named entries that others could read, links as links, never followed', () => {
+  it('copies only the named entries that others could read, links as links, never followed', async () => {
     const etc = stage(['hosts', 'group', 'ssl', 'resolv.conf', 'missing']);
-    const dir = etc.path()!;
+    const dir = (await etc.path())!;
     expect(fs.readdirSync(dir).sort()).toEqual(['hosts', 'resolv.conf', 'ssl']);
     expect(fs.readFileSync(path.join(dir, 'hosts'), 'utf8')).toBe('127.0.0.1 localhost\n');
     expect(fs.readlinkSync(path.join(dir, 'resolv.conf'))).toBe('../run/resolv.conf');
@@ -55,22 +55,30 @@ describe('StagedEtc', () => {
       changed = resolve;
     });
     const etc = stage(['hosts', 'ssl'], () => changed());
-    const first = etc.path()!;
-    expect(etc.path()).toBe(first);
+    const first = (await etc.path())!;
+    expect(await etc.path()).toBe(first);
 
     fs.writeFileSync(path.join(source, 'ssl', 'certs', 'ca.pem'), 'NEW CERT');
     await change;
-    const second = etc.path()!;
+    const second = (await etc.path())!;
     expect(second).not.toBe(first);
     expect(fs.readFileSync(path.join(second, 'ssl', 'certs', 'ca.pem'), 'utf8')).toBe('NEW CERT');
     // The generation a running program may have mounted is left as it was.
     expect(fs.readFileSync(path.join(first, 'ssl', 'certs', 'ca.pem'), 'utf8')).toBe('CERT');
   });
 
+  it('gives starts that arrive during a staging the same copy, staged once', async () => {
+    const etc = stage(['hosts', 'ssl']);
+    const [a, b, c] = await Promise.all([etc.path(), etc.path(), etc.path()]);
+    expect(a).not.toBeNull();
+    expect([b, c]).toEqual([a, a]);
+    expect(path.basename(a!)).toBe('1');
+  });
+
   it('ignores changes to entries it does not show', async () => {
     let changes = 0;
     const etc = stage(['hosts'], () => changes++);
-    const first = etc.path()!;
+    const first = (await etc.path())!;
     // A watcher of our own on the same directory: the same inotify event reaches both in one turn.
     const seen = new Promise<void>((resolve) => {
       const watcher = fs.watch(source, (_event, name) => {
@@ -82,26 +90,26 @@ describe('StagedEtc', () => {
     fs.writeFileSync(path.join(source, 'shadow'), 'changed');
     await seen;
     expect(changes).toBe(0);
-    expect(etc.path()).toBe(first);
+    expect(await etc.path()).toBe(first);
   });
 
-  it('stages again when its copy was removed from outside (a /tmp cleaner)', () => {
+  it('stages again when its copy was removed from outside (a /tmp cleaner)', async () => {
     const etc = stage(['hosts']);
-    const first = etc.path()!;
+    const first = (await etc.path())!;
     fs.rmSync(first, { recursive: true });
-    const second = etc.path()!;
+    const second = (await etc.path())!;
     expect(second).not.toBe(first);
     expect(fs.readFileSync(path.join(second, 'hosts'), 'utf8')).toBe('127.0.0.1 localhost\n');
   });
 
-  it('says it cannot stage (null) when staging fails, and does not try again', () => {
+  it('says it cannot stage (null) when staging fails, and does not try again', async () => {
     const parent = fs.mkdtempSync(path.join(scratch, 'parent-'));
     const etc = new StagedEtc(['hosts'], source, parent);
     staged.push(etc);
     fs.rmSync(parent, { recursive: true });
-    expect(etc.path()).toBeNull();
+    expect(await etc.path()).toBeNull();
     fs.mkdirSync(parent);
-    expect(etc.path()).toBeNull();
+    expect(await etc.path()).toBeNull();
   });
 
   it('removes the copies of ended processes, never a running one', () => {

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -28,6 +29,7 @@ export class StagedEtc {
   private stale = true;
   private broken = false;
   private generation = 0;
+  private staging: Promise<void> | null = null;
   private watchers: fs.FSWatcher[] = [];
   private readonly root: string;
 
@@ -48,21 +50,23 @@ export class StagedEtc {
 
   /**
    * The directory to mount read-only at /etc, staged again first if anything changed; null when it
-   * cannot be staged here (the caller binds the entries one by one instead).
+   * cannot be staged here (the caller binds the entries one by one instead). Staging runs on the
+   * thread pool (a few thousand files took 2.5 s of event loop when it was synchronous), and starts
+   * that arrive meanwhile wait for the same staging instead of starting another.
    */
-  path(): string | null {
+  async path(): Promise<string | null> {
     if (this.broken) return null;
     if (!this.stale && this.current !== null && fs.existsSync(this.current)) return this.current;
-    try {
-      this.stage();
-      return this.current;
-    } catch {
-      // Staging is an optimisation: the per-entry binds show the same view. Never try again, so a
-      // host where it fails pays for one failed attempt, not one per start.
-      this.broken = true;
-      this.unwatch();
-      return null;
-    }
+    this.staging ??= this.stage()
+      .catch(() => {
+        this.broken = true;
+        this.unwatch();
+      })
+      .finally(() => {
+        this.staging = null;
+      });
+    await this.staging;
+    return this.broken ? null : this.current;
   }
 
   /** Stops watching and removes every generation (the process is ending, or the tests are). */
@@ -72,39 +76,39 @@ export class StagedEtc {
     fs.rmSync(this.root, { recursive: true, force: true });
   }
 
-  private stage(): void {
+  private async stage(): Promise<void> {
     this.unwatch();
     this.stale = false;
-    // Watch before copying: a change during the copy then marks the new generation stale at once.
     this.watch(this.source, (name) => name === null || this.entries.includes(name.split('/')[0]!));
     this.generation += 1;
     const target = path.join(this.root, String(this.generation));
-    fs.mkdirSync(target, { mode: 0o755 });
+    await fsp.mkdir(target, { mode: 0o755 });
     const budget = { entries: StagedEtc.MAX_ENTRIES, bytes: StagedEtc.MAX_BYTES };
-    for (const name of this.entries) this.copy(path.join(this.source, name), path.join(target, name), budget);
-    fs.chmodSync(target, 0o755);
+    for (const name of this.entries)
+      await this.copy(path.join(this.source, name), path.join(target, name), budget);
+    await fsp.chmod(target, 0o755);
     this.current = target;
   }
 
-  private copy(from: string, to: string, budget: { entries: number; bytes: number }): void {
-    const stat = fs.lstatSync(from, { throwIfNoEntry: false });
+  private async copy(from: string, to: string, budget: { entries: number; bytes: number }): Promise<void> {
+    const stat = await fsp.lstat(from).catch(() => null);
     if (!stat) return;
     if (--budget.entries < 0) throw new Error(`more than ${StagedEtc.MAX_ENTRIES} entries to stage`);
     if (stat.isSymbolicLink()) {
-      fs.symlinkSync(fs.readlinkSync(from), to);
+      await fsp.symlink(await fsp.readlink(from), to);
     } else if (stat.isFile()) {
       if ((stat.mode & 0o004) === 0) return;
       budget.bytes -= stat.size;
       if (budget.bytes < 0) throw new Error(`more than ${StagedEtc.MAX_BYTES} bytes to stage`);
-      // COPYFILE_EXCL: `to` is new in a directory of ours, so nothing can stand there already.
-      fs.copyFileSync(from, to, fs.constants.COPYFILE_EXCL);
-      fs.chmodSync(to, stat.mode & 0o755);
+      await fsp.copyFile(from, to, fs.constants.COPYFILE_EXCL);
+      await fsp.chmod(to, stat.mode & 0o755);
     } else if (stat.isDirectory()) {
       if ((stat.mode & 0o005) !== 0o005) return;
       this.watch(from, () => true);
-      fs.mkdirSync(to, { mode: 0o755 });
-      for (const name of fs.readdirSync(from)) this.copy(path.join(from, name), path.join(to, name), budget);
-      fs.chmodSync(to, stat.mode & 0o755);
+      await fsp.mkdir(to, { mode: 0o755 });
+      for (const name of await fsp.readdir(from))
+        await this.copy(path.join(from, name), path.join(to, name), budget);
+      await fsp.chmod(to, stat.mode & 0o755);
     }
   }
 

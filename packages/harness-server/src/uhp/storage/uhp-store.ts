@@ -384,15 +384,14 @@ export class UhpStore {
   }
 
   /**
-   * Several events of one response in order: one statement per 200 on PostgreSQL, where each
-   * statement is a round trip; one each on SQLite, where a statement is a function call.
+   * Several events of one response in order, one statement per 200. On PostgreSQL each statement is
+   * a round trip; on SQLite a statement runs on the event loop, so between two of them the loop
+   * serves others (`setImmediate`): a turn that cites a thousand files writes thousands of events
+   * without holding every other request for their whole write.
    */
   async insertEvents(responseId: string, events: readonly StreamEvent[]): Promise<void> {
-    if (this.db.dialect === 'sqlite') {
-      for (const event of events) await this.insertEvent(responseId, event);
-      return;
-    }
     for (let start = 0; start < events.length; start += 200) {
+      if (start > 0 && this.db.dialect === 'sqlite') await new Promise((resolve) => setImmediate(resolve));
       const chunk = events.slice(start, start + 200);
       await this.db.run(
         `INSERT INTO uhp_events (response_id, sequence_number, data_json) VALUES ${chunk.map(() => '(?, ?, ?)').join(', ')}`,

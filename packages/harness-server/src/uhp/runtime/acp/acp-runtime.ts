@@ -76,9 +76,9 @@ export class AcpRuntime implements HarnessRuntime {
       );
     // The ACP SDK loads with the first ACP turn, not with the server (bench/decision-startup.mjs).
     const { AcpTurn } = await import('./acp-turn.js');
-    let turnRun: InstanceType<typeof AcpTurn>;
+    let turnRun: Awaited<ReturnType<typeof AcpTurn.start>>;
     try {
-      turnRun = new AcpTurn(
+      turnRun = await AcpTurn.start(
         turn,
         agent,
         executable,

@@ -50,20 +50,22 @@ export class AcpTurn {
   /** The turn's protocol exchange (initialize … prompt); settles when the agent answers the prompt. */
   private driving: Promise<void> | null = null;
 
-  constructor(
-    private readonly turn: HarnessTurn,
-    private readonly agent: AcpAgentDefinition,
+  /**
+   * Starts the agent in the sandbox and opens the turn. Rejects with SandboxUnavailableError before
+   * anything starts when no sandbox can run here.
+   */
+  static async start(
+    turn: HarnessTurn,
+    agent: AcpAgentDefinition,
     executable: string,
     env: Record<string, string>,
-    private readonly gate: HarnessToolGate | undefined,
-    private readonly cancelGraceMs: number,
-  ) {
-    this.root = turn.tools.workspace.root;
+    gate: HarnessToolGate | undefined,
+    cancelGraceMs: number,
+  ): Promise<AcpTurn> {
     const sandbox = agentSandboxSchema.parse(agent.sandbox ?? {});
-    // Throws SandboxUnavailableError before anything starts when no sandbox can run here.
-    this.process = turn.tools.sandbox.spawn({
+    const process = await turn.tools.sandbox.spawn({
       argv: [executable, ...(agent.args ?? [])],
-      workspace: this.root,
+      workspace: turn.tools.workspace.root,
       purpose: 'agent',
       env,
       network: sandbox.network,
@@ -72,6 +74,18 @@ export class AcpTurn {
       limits: sandbox.limits,
       stdin: 'pipe',
     });
+    return new AcpTurn(turn, agent, process, gate, cancelGraceMs);
+  }
+
+  private constructor(
+    private readonly turn: HarnessTurn,
+    private readonly agent: AcpAgentDefinition,
+    process: SandboxedProcess,
+    private readonly gate: HarnessToolGate | undefined,
+    private readonly cancelGraceMs: number,
+  ) {
+    this.root = turn.tools.workspace.root;
+    this.process = process;
     this.child = this.process.child;
     this.child.stderr?.on('data', (chunk: Buffer) => {
       this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_BYTES);
