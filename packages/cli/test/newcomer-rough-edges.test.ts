@@ -216,7 +216,7 @@ describe('arbiter serve for a person at a terminal', () => {
       expect(home.headers.get('content-type')).toMatch(/^text\/html/);
       const html = await home.text();
       for (const link of [
-        'href="/docs"',
+        'href="/docs/"',
         'href="/console/"',
         'href="/api/harness/v1/uhp"',
         'href="/openapi.json"',

@@ -1,6 +1,16 @@
-import { type Harness, UHP_CAPABILITY_NAMES } from '@arbiter/uhp';
+import {
+  type Harness,
+  UHP_CAPABILITY_NAMES,
+  UhpApiError,
+  type UhpClient,
+  type UhpConnection,
+} from '@arbiter/uhp';
 import select from '@inquirer/select';
+import { ARBITER_API_KEY_ENV } from './api-key-env.js';
 import { createClientFor, openLocalStore, UHP_API_KEY_ENV } from './command-context.js';
+
+/** Where an Arbiter server mounts its UHP API, tried when the URL given is the server's root. */
+const ARBITER_HARNESS_PATH = '/api/harness';
 
 export interface ConnectOptions {
   readonly apiKey?: string;
@@ -49,12 +59,48 @@ async function chooseHarness(harnesses: Harness[], requested: string | undefined
   return harnesses.find((harness) => harness.id === id) ?? null;
 }
 
+/**
+ * The key to send: `--api-key`, else `$ARBITER_UHP_API_KEY` (a key for a UHP server that is not
+ * this project's), else `$ARBITER_API_KEY` (the variable the README has an Arbiter user export).
+ */
+export function connectionApiKey(
+  given: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): string | undefined {
+  return given ?? (env[UHP_API_KEY_ENV] || undefined) ?? (env[ARBITER_API_KEY_ENV] || undefined);
+}
+
+/**
+ * Connects to the URL as given; when nothing answers the discovery document there (404) and the
+ * URL does not already end in `/api/harness`, tries again below it, where an Arbiter server
+ * mounts the UHP API, so the server's root URL (the one its banner prints first) works too.
+ */
+async function connectAt(
+  url: string,
+  apiKey: string | undefined,
+): Promise<{ url: string; client: UhpClient; connection: UhpConnection }> {
+  const client = createClientFor(url, apiKey);
+  try {
+    return { url, client, connection: await client.connect() };
+  } catch (error) {
+    const notHere = error instanceof UhpApiError && error.status === 404;
+    if (!notHere || new URL(url).pathname.replace(/\/+$/, '').endsWith(ARBITER_HARNESS_PATH)) throw error;
+    const below = `${url}${ARBITER_HARNESS_PATH}`;
+    const belowClient = createClientFor(below, apiKey);
+    try {
+      return { url: below, client: belowClient, connection: await belowClient.connect() };
+    } catch (belowError) {
+      if (belowError instanceof UhpApiError && belowError.status === 404) throw error;
+      throw belowError;
+    }
+  }
+}
+
 /** `arbiter uhp connect <url>`: discover, show, choose a harness, save. */
 export async function connectCommand(rawUrl: string, options: ConnectOptions): Promise<void> {
-  const url = normaliseUrl(rawUrl);
-  const apiKey = options.apiKey ?? process.env[UHP_API_KEY_ENV] ?? undefined;
-  const client = createClientFor(url, apiKey);
-  const { discovery, harnesses } = await client.connect();
+  const apiKey = connectionApiKey(options.apiKey);
+  const { url, client, connection } = await connectAt(normaliseUrl(rawUrl), apiKey);
+  const { discovery, harnesses } = connection;
   const implementation = discovery.implementation
     ? ` (${[discovery.implementation.name, discovery.implementation.version].filter(Boolean).join(' ')})`
     : '';

@@ -42,7 +42,10 @@ export function registerUhpCommand(program: Command): void {
   uhp
     .command('connect <url>')
     .description('Read a server’s discovery document and harnesses, choose a harness, save the connection.')
-    .option('--api-key <key>', 'bearer key (default: $ARBITER_UHP_API_KEY); stored 0600, never shown')
+    .option(
+      '--api-key <key>',
+      'bearer key (default: $ARBITER_UHP_API_KEY, then $ARBITER_API_KEY); stored 0600, never shown',
+    )
     .option(
       '--harness <id>',
       'the harness to use (id or name); required with several harnesses off a terminal',
