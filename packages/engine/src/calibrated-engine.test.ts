@@ -72,3 +72,33 @@ describe('withCalibration', () => {
     expect(withCalibration(engine, undefined)).toBe(engine);
   });
 });
+
+describe('calibration in the catalog', () => {
+  it('takes the same `calibration` member on a built-in entry as on a model server entry', async () => {
+    const { ModelCatalog } = await import('./catalog/model-catalog.js');
+    const entry = (name: string, calibration?: object) => ({
+      name,
+      description: '',
+      release_date: '2026-01-01',
+      engine: { kind: 'builtin', ...(calibration ? { calibration } : {}) },
+    });
+    const catalog = new ModelCatalog({
+      analysers: [],
+      config: {
+        builtinModels: false,
+        defaultModel: 'plain-1.0.0',
+        models: [entry('plain-1.0.0', {}), entry('soft-1.0.0', { noul: { temperature: 4 } })],
+      },
+    });
+    const request = {
+      state: 'Production is down! All API calls return 500',
+      questions: { q: { type: 'noul' as const, instructions: 'Is this urgent?' } },
+    };
+    const plain = (await catalog.resolve('plain-1.0.0').engine.evaluate(request)).answers.q;
+    const soft = (await catalog.resolve('soft-1.0.0').engine.evaluate(request)).answers.q;
+    if (plain?.type !== 'noul' || soft?.type !== 'noul') throw new Error('not a noul');
+    expect(plain.noul).toBeGreaterThan(0.6);
+    expect(soft).toEqual(calibrateAnswer(plain, { noul: { temperature: 4 } }));
+    expect(soft.noul).toBeLessThan(plain.noul);
+  }, 120_000);
+});

@@ -1,6 +1,6 @@
 import type { Answer, DecisionEngine, EvaluateOptions, EvaluateResult } from '@arbiter/decision';
 import { normalisedEntropyConfidence } from './answer-confidence.js';
-import type { LlmCalibration } from './llm/openai-compatible-config.js';
+import { type LlmCalibration, llmCalibrationSchema } from './llm/openai-compatible-config.js';
 import { applyTemperature } from './llm/temperature-scaling.js';
 
 /**
@@ -12,6 +12,8 @@ import { applyTemperature } from './llm/temperature-scaling.js';
  * pick and accuracy are the same before and after.
  */
 export type EngineCalibration = LlmCalibration;
+/** The `calibration` member of every engine kind's catalog entry (written by `arbiter calibrate`). */
+export const engineCalibrationSchema = llmCalibrationSchema;
 
 /** One answer, scaled by the temperature of its type; the pick, score and confidence follow. */
 export function calibrateAnswer(answer: Answer, calibration: EngineCalibration): Answer {

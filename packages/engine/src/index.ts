@@ -1,7 +1,12 @@
 export type { PackAnalyser } from '@arbiter/decision';
 export { normalisedEntropyConfidence } from './answer-confidence.js';
 export { type BuiltinEngineOptions, createBuiltinEngine } from './builtin/builtin-engine.js';
-export { calibrateAnswer, type EngineCalibration, withCalibration } from './calibrated-engine.js';
+export {
+  calibrateAnswer,
+  type EngineCalibration,
+  engineCalibrationSchema,
+  withCalibration,
+} from './calibrated-engine.js';
 export { builtinEngineConfigSchema, builtinEngineKind } from './catalog/builtin-engine-kind.js';
 export {
   type CatalogConfig,
@@ -47,6 +52,7 @@ export {
 export type { CalibrationSample } from './llm/calibration/calibration-sample.js';
 export {
   type CalibrationReport,
+  calibrateEngine,
   calibrateOpenAICompatibleEngine,
   calibrateSamples,
   type QuestionTypeCalibration,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { engineCalibrationSchema } from '../calibrated-engine.js';
 
 /**
  * A prompt layout: how one model wants a state and a question framed. The prompt is
@@ -46,6 +47,11 @@ export type LlamaModelSource = z.infer<typeof llamaModelSourceSchema>;
 /** A catalog entry of kind `llama-cpp`: a GGUF model run in process by llama.cpp. */
 export const llamaCppEngineConfigSchema = z.strictObject({
   kind: z.literal('llama-cpp'),
+  /**
+   * Temperatures per question type applied to the answers (`arbiter calibrate`), after any
+   * temperatures a System One model declares for its own labels.
+   */
+  calibration: engineCalibrationSchema.optional(),
   model: llamaModelSourceSchema,
   /** Tokens one sequence holds: the state, the longest question and its longest label. */
   contextSize: z.number().int().min(256).max(131_072).default(4096),

@@ -1,4 +1,5 @@
 import { type DecisionEngine, EngineError } from '@arbiter/decision';
+import { withCalibration } from '../calibrated-engine.js';
 import { defineEngineKind, type EngineKindContext } from '../catalog/engine-kind.js';
 import { loadOnFirstUse } from '../catalog/load-on-first-use.js';
 import { ModelCache } from '../models/model-cache.js';
@@ -29,7 +30,7 @@ function deferredEngine(config: LlamaCppEngineConfig, context: EngineKindContext
   return {
     specificationVersion: 'v1',
     engineId: LLAMA_CPP_ENGINE_ID,
-    evaluate: async (options) => (await load()).evaluate(options),
+    evaluate: async (options) => withCalibration(await load(), config.calibration).evaluate(options),
   };
 }
 

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
+import { engineCalibrationSchema } from '../calibrated-engine.js';
 
 const MAX_DEFAULT_THREADS = 4;
 
@@ -42,6 +43,8 @@ export const nliEngineConfigSchema = z
     choiceTemplate: z.string().min(1).max(500).default('This example is {option}.'),
     /** Hypothesis of a Score level without a description; `{level}` and `{max}` are numbers. */
     scoreTemplate: z.string().min(1).max(500).default('On a scale from 0 to {max}, this is a {level}.'),
+    /** Temperatures per question type for the model's answers (never a pack analyser's). */
+    calibration: engineCalibrationSchema.optional(),
   })
   .refine((config) => (config.model === undefined) !== (config.path === undefined), {
     message: 'an `nli` engine names exactly one of `model` (in the model cache) or `path` (a directory)',

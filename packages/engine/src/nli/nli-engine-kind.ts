@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { type DecisionEngine, EngineError } from '@arbiter/decision';
+import { withCalibration } from '../calibrated-engine.js';
 import { defineEngineKind, type EngineKindContext } from '../catalog/engine-kind.js';
 import { loadOnFirstUse } from '../catalog/load-on-first-use.js';
 import { ModelCache } from '../models/model-cache.js';
@@ -33,7 +34,7 @@ function deferredNliEngine(config: NliEngineConfig, context: EngineKindContext):
         (candidate) => candidate.packName === packName && candidate.accepts(options),
       );
       if (analyser) return analyser.evaluate(options);
-      return (await load()).evaluate(options);
+      return withCalibration(await load(), config.calibration).evaluate(options);
     },
   };
 }

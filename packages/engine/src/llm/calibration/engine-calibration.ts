@@ -1,4 +1,4 @@
-import type { Answer, QuestionType } from '@arbiter/decision';
+import type { Answer, DecisionEngine, QuestionType } from '@arbiter/decision';
 import type { LlmCalibration, OpenAICompatibleEngineConfigInput } from '../openai-compatible-config.js';
 import {
   createOpenAICompatibleEngine,
@@ -37,6 +37,20 @@ export async function calibrateOpenAICompatibleEngine(options: {
 }): Promise<CalibrationReport> {
   const { calibration: _previous, ...uncalibrated } = options.config;
   const engine = createOpenAICompatibleEngine(uncalibrated, options.engineOptions);
+  return calibrateEngine({ engine, examples: options.examples, signal: options.signal });
+}
+
+/**
+ * The same for an engine of any kind, created without a calibration (the built-in engine with
+ * `calibration: {}`): asks every labelled question, fits one temperature per question type, and
+ * returns the `calibration` member for the engine's catalog entry, whatever its kind.
+ */
+export async function calibrateEngine(options: {
+  engine: DecisionEngine;
+  examples: readonly LabelledExample[];
+  signal?: AbortSignal;
+}): Promise<CalibrationReport> {
+  const { engine } = options;
   const samples = await Promise.all(
     options.examples.map(async (example, index) => {
       try {
