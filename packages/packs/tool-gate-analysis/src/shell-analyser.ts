@@ -3,6 +3,7 @@ import { parseBash } from './bash-parser.js';
 import { judgeCommand } from './command-judge.js';
 import { environmentChangeFinding } from './environment-change.js';
 import { type Finding, FindingSet } from './finding.js';
+import { isLoopbackHost } from './loopback-host.js';
 import { classifyPath } from './path-scope.js';
 import { judgeRedirect } from './redirect-judge.js';
 import { RISK } from './risk-scale.js';
@@ -192,6 +193,14 @@ function walk(node: ShellNode, state: WalkState, depth: number, variables: Shell
     case 'c_style_for_statement': {
       const flood = processFlood(node);
       if (flood !== undefined) state.findings.add(flood);
+      const endless = endlessLoop(node);
+      if (endless !== undefined) state.findings.add(endless);
+      break;
+    }
+    case 'program':
+    case 'list': {
+      const fanOut = backgroundFanOut(node);
+      if (fanOut !== undefined) state.findings.add(fanOut);
       break;
     }
     case 'declaration_command': {
@@ -321,6 +330,48 @@ function processFlood(loop: ShellNode): Finding | undefined {
     destructive: RISK.ask,
     onTask: 0.2,
   };
+}
+
+/**
+ * Exhaustion (issue 27): a loop with no end (`while true`, `while :`, `until false`, `for ((;;))`)
+ * and nothing in its body that leaves it (`break`, `exit`, `return`) runs until someone stops it.
+ * Against another party's host it is a flood of their service; anywhere it holds a core, a
+ * connection or disk. What it does each pass is judged besides; the endlessness is asked.
+ */
+function endlessLoop(loop: ShellNode): Finding | undefined {
+  const body = loop.namedChildren.find(
+    (child) => child?.type === 'do_group' || child?.type === 'compound_statement',
+  );
+  if (body == null) return undefined;
+  const head = loop.text.slice(0, body.startIndex - loop.startIndex);
+  const endless =
+    (loop.type === 'while_statement' &&
+      /^\s*(while\s+(true|:|\[\s*1\s*\]|\(\(\s*1\s*\)\))|until\s+false)\s*;?\s*$/.test(head)) ||
+    (loop.type === 'c_style_for_statement' && /^\s*for\s*\(\(\s*[^;]*;\s*;/.test(head));
+  if (!endless || /\b(break|exit|return)\b/.test(body.text)) return undefined;
+  const outside = [...body.text.matchAll(/\b(?:https?|wss?):\/\/([\w.-]+)/g)].some(
+    (match) => !isLoopbackHost(match[1]!),
+  );
+  return {
+    code: `proc.endless-loop${outside ? ':outside-host' : ''}`,
+    destructive: outside ? RISK.askHigh : RISK.askLow,
+    uncertain: true,
+    onTask: 0.3,
+  };
+}
+
+/** Background jobs started side by side in one list before the machine's cores are taken. */
+const FAN_OUT_JOBS = 4;
+
+/**
+ * Exhaustion (issue 27): many copies of a command started in the background in one list
+ * (`yes > /dev/null & yes > /dev/null & …`) each take a core or a process slot; a `wait` for a few
+ * project tasks (`npm run a & npm run b & wait`) stays below the count.
+ */
+function backgroundFanOut(list: ShellNode): Finding | undefined {
+  const jobs = list.text.match(/[^&|>]&(?!&|>)/g)?.length ?? 0;
+  if (jobs < FAN_OUT_JOBS) return undefined;
+  return { code: `proc.background-fan-out:${jobs}`, destructive: RISK.ask, uncertain: true, onTask: 0.2 };
 }
 
 /** `export …`, `declare -x …`, `typeset -x …`: the assignments in it reach child processes. */

@@ -39,6 +39,10 @@ const ENV_READ =
 /** Principle 3: an http(s) URL literal in code names a host the code may send to, whatever the call spelling. */
 const URL_LITERAL = /(['"`])(?:https?|wss?|ftp):\/\/(?:[^@/'"`\s]*@)?([^:/?#'"`\s]+)/g;
 
+const ENDLESS_LOOP =
+  /\bwhile\s*\(?\s*(True|true|1)\s*\)?\s*[:{]|\bfor\s*\(\s*;\s*;\s*\)|\bloop\s*\{|\bwhile\s+1\b|\bloop\s+do\b/;
+const LOOP_EXIT = /\b(break|return|exit|sys\.exit|process\.exit|last)\b/;
+
 /** Longest inline program read; longer code is not understood (and not scanned, to stay fast). */
 export const MAX_INLINE_CODE_LENGTH = 65_536;
 
@@ -53,6 +57,16 @@ export function judgeInterpreterCode(scope: CommandScope, code: string, language
     return;
   }
   const origin = `${language}-code`;
+  // Exhaustion (issue 27): a loop with no end and no way out (`while True:`, `for (;;)`) runs
+  // until the memory, the cores or the other side give out; what it allocates or sends each pass
+  // cannot be bounded by reading it.
+  if (ENDLESS_LOOP.test(code) && !LOOP_EXIT.test(code))
+    scope.add({
+      code: `code.${language}.endless-loop`,
+      uncertain: true,
+      destructive: RISK.askLow,
+      onTask: 0.3,
+    });
   let understood = true;
   let shellOuts = 0;
   for (const match of code.matchAll(SHELL_OUT)) {
