@@ -8,7 +8,11 @@ import { judgeProgramWithoutRule } from './rules/cli-verb-judgement.js';
 import { judgeRemoteCode } from './rules/remote-code.js';
 import type { CommandScope } from './shell-command.js';
 import { changesFiles, taskForbidsChanges, taskNamesEveryOperand } from './task-scope.js';
-import { judgeNamedSecretGetter, judgeOptionVocabulary } from './vocabulary/vocabulary-judge.js';
+import {
+  judgeNamedSecretGetter,
+  judgeOptionVocabulary,
+  judgePlainHttpSource,
+} from './vocabulary/vocabulary-judge.js';
 
 /**
  * Judges one simple command: normalises the program name, peels wrappers (`sudo`, `env`,
@@ -90,6 +94,7 @@ export function judgeCommand(outer: CommandScope): void {
   // and a getter asked for a credential's name reveals it.
   judgeOptionVocabulary(scope);
   judgeNamedSecretGetter(scope);
+  judgePlainHttpSource(scope);
   const rule = ruleFor(program);
   if (rule !== undefined) {
     rule(scope);

@@ -389,8 +389,16 @@ const buildTool =
       const [name, ...rest] = subcommandParts(plugin);
       return judgeMigrationTool(scope, name!, [rest.join('-')]);
     }
+    // Principle 7: a goal or task that publishes (`mvn deploy`, `gradle publish`,
+    // `uploadArchives`, `jib:build`, `docker:push`) sends the build to a registry: the build
+    // tool's name does not make it a local build. Publishing to the local repository is local.
+    const publishing = goals.find((goal) => PUBLISHING_GOAL.test(goal) && !/MavenLocal$/i.test(goal));
+    if (publishing !== undefined) return publishes(scope, program);
     scope.add({ code: `dev.${program}`, onTask: 0.9 });
   };
+/** Build goals and tasks that send the build out: a phase, a plugin goal or a task name. */
+const PUBLISHING_GOAL =
+  /^(deploy|(\S+:)?(deploy|push|publish|release|upload)(-\w+)?|:?(\w+:)*(publish|upload|release|bintrayUpload|uploadArchives)\w*|jib:build|(\w+:)?dockerPush)$/i;
 const BUILD_TOOLS_WITH_MIGRATIONS = new Set(['mvn', 'mvnw', 'gradle', 'gradlew', 'sbt', 'dotnet', 'flask']);
 
 const MIGRATION_TOOLS = [

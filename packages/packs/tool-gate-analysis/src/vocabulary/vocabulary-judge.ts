@@ -1,3 +1,4 @@
+import { isLoopbackHost } from '../loopback-host.js';
 import { RISK } from '../risk-scale.js';
 import type { CommandScope } from '../shell-command.js';
 import { taskMentions } from '../task-scope.js';
@@ -93,4 +94,24 @@ export function judgeNamedSecretGetter(scope: CommandScope): void {
     exfil: RISK.ask,
     onTask: 0.4,
   });
+}
+
+/** Words that say a command sets where packages or code come from. */
+const SOURCE_WORD =
+  /(^|[-.:])(sources?|registry|registries|index(-url)?|extra-index-url|feeds?|mirrors?|repos?|repositor(y|ies)|channels?|remotes?|trusted-host)([-.=:]|$)/i;
+
+/**
+ * Principle 7 (the transport half), whatever the program: a package source, registry, index,
+ * feed or mirror given over plain HTTP to another host lets anyone on the path serve the code
+ * every later install runs (`dotnet nuget add source http://…`, `npm install --registry http://…`).
+ */
+export function judgePlainHttpSource(scope: CommandScope): void {
+  const { args } = scope.command;
+  if (!args.some((arg) => SOURCE_WORD.test(arg.replace(/^-+/, '').split('=')[0]!))) return;
+  for (const arg of args) {
+    const url = /(?:^|=)http:\/\/([^/:\s'"]+)/i.exec(arg);
+    if (url === null || isLoopbackHost(url[1]!)) continue;
+    scope.add({ code: `supply.plain-http-source:${url[1]!.slice(0, 60)}`, deny: RISK.askHigh, onTask: 0.3 });
+    return;
+  }
 }
