@@ -84,4 +84,5 @@ export {
   type OpenAICompatibleEngineOptions,
 } from './llm/openai-compatible-engine.js';
 export { openAICompatibleEngineKind } from './llm/openai-compatible-engine-kind.js';
+export { lacksEvidence, NO_EVIDENCE, questionsWithoutEvidence } from './no-evidence.js';
 export { ESTIMATED_BYTES_PER_TOKEN, estimateContextTokens, estimateTokens } from './token-estimate.js';

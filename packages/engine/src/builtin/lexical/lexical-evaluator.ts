@@ -1,5 +1,6 @@
 import type { Answer, AnswerMeta, Criterion, Question, State } from '@arbiter/decision';
 import { normalisedEntropyConfidence } from '../../answer-confidence.js';
+import { NO_EVIDENCE } from '../../no-evidence.js';
 import { type AnswerKind, askedKindsOf, kindNamedBy } from './answer-type.js';
 import { claimPolarityOf } from './claim-polarity.js';
 import {
@@ -300,7 +301,7 @@ function meta(abstained: boolean, codes: readonly string[]): AnswerMeta {
   return {
     engine: LEXICAL_ENGINE_NAME,
     abstained,
-    evidence: abstained ? ['no-evidence'] : [...codes],
+    evidence: abstained ? [NO_EVIDENCE] : [...codes],
   };
 }
 
