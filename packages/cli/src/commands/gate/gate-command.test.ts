@@ -1,10 +1,10 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 
 // These tests run the real `arbiter` CLI as a subprocess: build first with `npx tsc -b`.
@@ -340,13 +340,112 @@ describe('arbiter gate install claude-code', () => {
     const cursor = arbiter(['gate', 'install', 'cursor']);
     expect(cursor.status).toBe(2);
     expect(cursor.stderr).toMatch(
-      /no hook adapter for "cursor"; `arbiter gate hook` speaks claude-code, gemini and codex/,
+      /no hook adapter for "cursor"; `arbiter gate hook` speaks claude-code, gemini, codex/,
     );
     expect(cursor.stderr).not.toMatch(/gate hook cursor/);
-    const gemini = arbiter(['gate', 'install', 'gemini']);
-    expect(gemini.status).toBe(2);
-    expect(gemini.stderr).toMatch(/ gate hook gemini` to gemini's hook settings yourself/);
   });
+});
+
+describe('arbiter gate install gemini and codex', () => {
+  const hosts = [
+    {
+      host: 'gemini',
+      file: ['.gemini', 'settings.json'],
+      event: 'BeforeTool',
+      group: { matcher: '.*', hooks: [{ type: 'command', timeout: 30_000, name: 'arbiter-gate' }] },
+      /** A destructive shell call in the host's hook JSON, and the denial read from its answer. */
+      call: (cwd: string) =>
+        JSON.stringify({
+          session_id: 's1',
+          transcript_path: '/tmp/t.json',
+          cwd,
+          hook_event_name: 'BeforeTool',
+          timestamp: '2026-11-28T00:00:00.000Z',
+          tool_name: 'run_shell_command',
+          tool_input: { command: 'rm -rf ~' },
+        }),
+      denied: (answer: { decision?: string }) => answer.decision,
+    },
+    {
+      host: 'codex',
+      file: ['.codex', 'hooks.json'],
+      event: 'PreToolUse',
+      group: { hooks: [{ type: 'command', timeout: 30 }] },
+      call: (cwd: string) =>
+        JSON.stringify({
+          session_id: 's1',
+          cwd,
+          hook_event_name: 'PreToolUse',
+          model: 'gpt-5-codex',
+          tool_name: 'Bash',
+          tool_input: { command: ['bash', '-lc', 'rm -rf ~'] },
+        }),
+      denied: (answer: { hookSpecificOutput?: { permissionDecision?: string } }) =>
+        answer.hookSpecificOutput?.permissionDecision,
+    },
+  ] as const;
+
+  for (const target of hosts) {
+    it(`${target.host}: writes the host's hook next to what was there, runs as the host runs it, and uninstall restores the file`, async () => {
+      const project = await temporary(`arbiter-gate-install-${target.host}-`);
+      const settingsPath = join(project, ...target.file);
+      const before = {
+        general: { theme: 'x' },
+        hooks: { [target.event]: [{ matcher: 'other', hooks: [{ type: 'command', command: 'true' }] }] },
+      };
+      await mkdir(dirname(settingsPath), { recursive: true });
+      await writeFile(settingsPath, JSON.stringify(before));
+
+      const installed = arbiter(['gate', 'install', target.host], '', project);
+      expect(installed.status, installed.stderr).toBe(0);
+      expect(installed.stdout).toMatch(/installed in .*backup: /);
+      expect(installed.stdout).toMatch(/checked: the hook command ran once/);
+      const settings = JSON.parse(await readFile(settingsPath, 'utf8'));
+      expect(settings.general).toEqual(before.general);
+      const groups = settings.hooks[target.event];
+      expect(groups).toHaveLength(2);
+      expect(groups[0]).toEqual(before.hooks[target.event][0]);
+      expect(groups[1]).toMatchObject(target.group);
+      const command: string = groups[1].hooks[0].command;
+      expect(command.startsWith(`${process.execPath} /`)).toBe(true);
+      expect(command.endsWith(` gate hook ${target.host}`)).toBe(true);
+      expect(arbiter(['gate', 'install', target.host], '', project).stdout).toMatch(/nothing changed/);
+
+      // The command as the host runs it: its shell, another directory, a PATH without node.
+      const run = spawnSync('/bin/sh', ['-c', command], {
+        input: target.call(project),
+        cwd: tmpdir(),
+        encoding: 'utf8',
+        env: { PATH: '/nonexistent', HOME: project, ARBITER_GATE_DAEMON: 'off' },
+        timeout: 60_000,
+      });
+      expect(run.status, run.stderr).toBe(0);
+      expect(target.denied(JSON.parse(run.stdout))).toBe('deny');
+
+      const removed = arbiter(['gate', 'uninstall', target.host], '', project);
+      expect(removed.stdout).toMatch(/removed the hook from/);
+      expect(JSON.parse(await readFile(settingsPath, 'utf8'))).toEqual(before);
+      expect(arbiter(['gate', 'uninstall', target.host], '', project).stdout).toMatch(/no arbiter hook/);
+    });
+
+    it(`${target.host}: refuses a command that does not run, and a settings file that is not JSON, writing nothing`, async () => {
+      const project = await temporary(`arbiter-gate-install-${target.host}-`);
+      const settingsPath = join(project, ...target.file);
+      const refused = arbiter(['gate', 'install', target.host, '--command', 'arbiter-missing'], '', project);
+      expect(refused.status).toBe(1);
+      expect(refused.stderr).toMatch(
+        /refusing to install `arbiter-missing`: a trial run failed: .*status 127/,
+      );
+      await expect(readFile(settingsPath, 'utf8')).rejects.toThrow(/ENOENT/);
+
+      await mkdir(dirname(settingsPath), { recursive: true });
+      await writeFile(settingsPath, '{ not json');
+      const broken = arbiter(['gate', 'install', target.host], '', project);
+      expect(broken.status).toBe(1);
+      expect(broken.stderr).toMatch(/is not valid JSON/);
+      expect(await readFile(settingsPath, 'utf8')).toBe('{ not json');
+    });
+  }
 });
 
 describe('gate inputs that must exist', () => {

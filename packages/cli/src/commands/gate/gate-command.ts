@@ -89,16 +89,22 @@ export function registerGateCommand(program: Command, runInvocation: InvocationR
       .command(action)
       .description(
         action === 'install'
-          ? 'Add the gate as a PreToolUse hook to Claude Code settings, after one trial run of the command (backup first; running it twice changes nothing).'
+          ? 'Add the gate as a hook to the host’s settings (Claude Code PreToolUse, Gemini CLI BeforeTool, Codex PreToolUse), after one trial run of the command (backup first; running it twice changes nothing).'
           : 'Remove the hook that `gate install` added.',
       )
-      .argument('<host>', 'claude-code')
-      .option('--project', 'the project settings, ./.claude/settings.json (default)')
-      .option('--user', 'the user settings, ~/.claude/settings.json')
+      .argument('<host>', 'claude-code, gemini or codex')
+      .option(
+        '--project',
+        'the project file (default): ./.claude/settings.json, ./.gemini/settings.json or ./.codex/hooks.json',
+      )
+      .option(
+        '--user',
+        'the user file: ~/.claude/settings.json, ~/.gemini/settings.json or ~/.codex/hooks.json',
+      )
       .option('--settings <file>', 'another settings file')
       .option(
         '--command <command>',
-        'the hook command (default: this node and this CLI by absolute path, then gate hook claude-code)',
+        'the hook command (default: this node and this CLI by absolute path, then gate hook <host>)',
       )
       .action(async (host: string, options) => {
         const [{ runGateInstall }, { runCommand }] = await Promise.all([

@@ -2,6 +2,7 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { UsageError } from '../usage-error.js';
 import { probeHookCommand, resolvedCliCommand } from './cli-launcher.js';
+import { addHookGroup, type HookGroupToAdd, removeHookCommand } from './hook-settings-file.js';
 
 export interface GateInstallOptions {
   readonly project?: boolean;
@@ -9,9 +10,6 @@ export interface GateInstallOptions {
   readonly settings?: string;
   readonly command?: string;
 }
-
-/** Hosts whose hook `arbiter gate hook` speaks but whose settings `gate install` does not write. */
-const MANUAL_HOOK_HOSTS = ['gemini', 'codex'];
 
 /** A harmless PreToolUse call for the probe run: reading a file of the project. */
 function probeInput(cwd: string): string {
@@ -25,7 +23,58 @@ function probeInput(cwd: string): string {
 }
 
 /**
- * `arbiter gate install|uninstall claude-code`: adds or removes the PreToolUse hook. The command
+ * Where and how another host reads its hooks. Gemini CLI: `BeforeTool` in `.gemini/settings.json`
+ * (project) or `~/.gemini/settings.json`, timeout in milliseconds, matcher a regular expression
+ * over tool names. Codex: `PreToolUse` in `.codex/hooks.json` or `~/.codex/hooks.json`, timeout in
+ * seconds, no matcher (every tool). The probe is a harmless call in each host's own JSON.
+ */
+interface OtherHost {
+  readonly directory: string;
+  readonly file: string;
+  readonly event: string;
+  readonly group: (command: string) => HookGroupToAdd;
+  readonly probe: (cwd: string) => string;
+}
+
+const OTHER_HOSTS: Readonly<Record<string, OtherHost>> = {
+  gemini: {
+    directory: '.gemini',
+    file: 'settings.json',
+    event: 'BeforeTool',
+    group: (command) => ({
+      matcher: '.*',
+      hooks: [{ type: 'command', command, timeout: 30_000, name: 'arbiter-gate' }],
+    }),
+    probe: (cwd) =>
+      JSON.stringify({
+        session_id: 'arbiter-gate-install-check',
+        cwd,
+        hook_event_name: 'BeforeTool',
+        timestamp: new Date(0).toISOString(),
+        tool_name: 'read_file',
+        tool_input: { file_path: join(cwd, 'README.md') },
+      }),
+  },
+  codex: {
+    directory: '.codex',
+    file: 'hooks.json',
+    event: 'PreToolUse',
+    group: (command) => ({ hooks: [{ type: 'command', command, timeout: 30 }] }),
+    probe: (cwd) =>
+      JSON.stringify({
+        session_id: 'arbiter-gate-install-check',
+        cwd,
+        hook_event_name: 'PreToolUse',
+        tool_name: 'Bash',
+        tool_input: { command: 'ls' },
+      }),
+  },
+};
+
+const HOSTS = ['claude-code', ...Object.keys(OTHER_HOSTS)];
+
+/**
+ * `arbiter gate install|uninstall <host>`: adds or removes the gate's hook (claude-code, gemini, codex). The command
  * written names node and this CLI by absolute path, since the host's `PATH` may hold no `arbiter`,
  * and it is run once before it is written: a hook that cannot start is treated by hosts as "no
  * objection", so a broken one would silently turn the gate off.
@@ -35,14 +84,14 @@ export async function runGateInstall(
   host: string,
   options: GateInstallOptions,
 ): Promise<number | undefined> {
-  if (host !== 'claude-code') {
-    const manual = MANUAL_HOOK_HOSTS.includes(host)
-      ? `add the command \`${resolvedCliCommand(['gate', 'hook', host])}\` to ${host}'s hook settings yourself`
-      : `there is no hook adapter for ${JSON.stringify(host)}; \`arbiter gate hook\` speaks claude-code, gemini and codex`;
-    throw new UsageError(`automatic install supports claude-code only; ${manual} (see docs/tool-gate.md)`);
-  }
+  if (!HOSTS.includes(host))
+    throw new UsageError(
+      `there is no hook adapter for ${JSON.stringify(host)}; \`arbiter gate hook\` speaks ${HOSTS.join(', ')} (see docs/tool-gate.md)`,
+    );
   if (options.project === true && options.user === true)
     throw new UsageError('choose one of --project and --user');
+  const other = OTHER_HOSTS[host];
+  if (other !== undefined) return installOtherHost(action, host, other, options);
   const settingsPath =
     options.settings !== undefined
       ? resolve(options.settings)
@@ -67,16 +116,53 @@ export async function runGateInstall(
   }
   // The project directory the host runs the hook in: the settings file's `.claude/..`.
   const projectDir = options.user === true ? process.cwd() : dirname(dirname(settingsPath));
-  const probe = await probeHookCommand(command, probeInput(projectDir), process.cwd());
-  if (!probe.ok) {
-    process.stderr.write(
-      `arbiter gate install: refusing to install \`${command}\`: a trial run failed: ${probe.problem}\n` +
-        'A hook that cannot run lets every tool call through, so nothing was written. ' +
-        'Install the CLI (npm install -g, see the README) or pass a working --command.\n',
-    );
-    return 1;
-  }
+  if (!(await probed(command, probeInput(projectDir)))) return 1;
   const result = await installClaudeCodeHook(settingsPath, command);
+  const message = result.changed
+    ? `${command}: installed in ${result.settingsPath}${result.backupPath === null ? '' : ` (backup: ${result.backupPath})`}`
+    : `${command}: ${result.settingsPath} already has the hook; nothing changed`;
+  process.stdout.write(`${message}\nchecked: the hook command ran once and answered as a hook should\n`);
+  return undefined;
+}
+
+/** Runs the command once as the host would; says why and returns false when it failed. */
+async function probed(command: string, input: string): Promise<boolean> {
+  const probe = await probeHookCommand(command, input, process.cwd());
+  if (probe.ok) return true;
+  process.stderr.write(
+    `arbiter gate install: refusing to install \`${command}\`: a trial run failed: ${probe.problem}\n` +
+      'A hook that cannot run lets every tool call through, so nothing was written. ' +
+      'Install the CLI (npm install -g, see the README) or pass a working --command.\n',
+  );
+  return false;
+}
+
+/** `gate install|uninstall gemini|codex`: the same steps as for Claude Code, in the host's file. */
+async function installOtherHost(
+  action: 'install' | 'uninstall',
+  host: string,
+  target: OtherHost,
+  options: GateInstallOptions,
+): Promise<number | undefined> {
+  const settingsPath =
+    options.settings !== undefined
+      ? resolve(options.settings)
+      : options.user === true
+        ? join(homedir(), target.directory, target.file)
+        : resolve(target.directory, target.file);
+  const command = options.command ?? resolvedCliCommand(['gate', 'hook', host]);
+  if (action === 'uninstall') {
+    const result = await removeHookCommand(settingsPath, target.event, command);
+    process.stdout.write(
+      result.changed
+        ? `removed the hook from ${result.settingsPath}${result.backupPath === null ? '' : ` (backup: ${result.backupPath})`}\n`
+        : `${result.settingsPath} has no arbiter hook; nothing changed\n`,
+    );
+    return undefined;
+  }
+  const projectDir = options.user === true ? process.cwd() : dirname(dirname(settingsPath));
+  if (!(await probed(command, target.probe(projectDir)))) return 1;
+  const result = await addHookGroup(settingsPath, target.event, target.group(command));
   const message = result.changed
     ? `${command}: installed in ${result.settingsPath}${result.backupPath === null ? '' : ` (backup: ${result.backupPath})`}`
     : `${command}: ${result.settingsPath} already has the hook; nothing changed`;

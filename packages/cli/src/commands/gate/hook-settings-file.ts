@@ -1,0 +1,141 @@
+import { copyFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+
+/**
+ * One hook entry of the settings files Gemini CLI (`settings.json`) and Codex (`hooks.json`) read:
+ * both use Claude Code's shape, `{"hooks": {"<event>": [{"matcher"?, "hooks": [{"type":
+ * "command", "command", "timeout"}]}]}}`, with their own event name and timeout unit.
+ */
+export interface HookEntry {
+  readonly type: 'command';
+  readonly command: string;
+  /** In the host's own unit: milliseconds for Gemini CLI, seconds for Codex. */
+  readonly timeout: number;
+  readonly name?: string;
+}
+
+export interface HookGroupToAdd {
+  /** Absent: every tool (Codex runs a group without a matcher for every tool). */
+  readonly matcher?: string;
+  readonly hooks: readonly [HookEntry];
+}
+
+export interface HookSettingsChange {
+  readonly settingsPath: string;
+  /** False when the file already held the hook (install) or never held it (uninstall). */
+  readonly changed: boolean;
+  /** Copy of the file as it was before the change; null when nothing changed or no file existed. */
+  readonly backupPath: string | null;
+}
+
+interface StoredHook {
+  command?: unknown;
+}
+interface StoredGroup {
+  hooks?: StoredHook[];
+}
+
+/**
+ * Reads a hooks settings file as a JSON object: missing or empty is `{}`; anything else that is not
+ * a JSON object is an error naming the file, so nothing is written over a file we cannot read.
+ */
+async function readSettings(settingsPath: string): Promise<Record<string, unknown>> {
+  let text: string;
+  try {
+    text = await readFile(settingsPath, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw error;
+  }
+  if (text.trim() === '') return {};
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`${settingsPath} is not valid JSON (${(error as Error).message}); fix it first`);
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json))
+    throw new Error(`${settingsPath} does not hold a JSON object; fix it first`);
+  return json as Record<string, unknown>;
+}
+
+function eventGroups(settings: Record<string, unknown>, settingsPath: string, event: string): StoredGroup[] {
+  settings.hooks ??= {};
+  const hooks = settings.hooks;
+  if (typeof hooks !== 'object' || hooks === null || Array.isArray(hooks))
+    throw new Error(`"hooks" in ${settingsPath} is not an object; fix it first`);
+  const record = hooks as Record<string, unknown>;
+  record[event] ??= [];
+  if (!Array.isArray(record[event])) throw new Error(`"hooks.${event}" in ${settingsPath} is not an array`);
+  return record[event] as StoredGroup[];
+}
+
+const runsCommand = (group: StoredGroup, command: string) =>
+  Array.isArray(group.hooks) && group.hooks.some((hook) => hook.command === command);
+
+/**
+ * Adds `group` under `hooks.<event>` unless a hook there already runs its command. Keeps every
+ * other setting and hook, copies the old file to `<file>.arbiter-backup-<time>` first, and
+ * replaces the file atomically.
+ */
+export async function addHookGroup(
+  settingsPath: string,
+  event: string,
+  group: HookGroupToAdd,
+): Promise<HookSettingsChange> {
+  const settings = await readSettings(settingsPath);
+  const groups = eventGroups(settings, settingsPath, event);
+  if (groups.some((stored) => runsCommand(stored, group.hooks[0].command)))
+    return { settingsPath, changed: false, backupPath: null };
+  groups.push({ ...group, hooks: [...group.hooks] } as StoredGroup);
+  return writeSettings(settingsPath, settings);
+}
+
+/**
+ * Removes every hook under `hooks.<event>` that runs `command`, then any group, event list and
+ * `hooks` object left empty by that: exactly what {@link addHookGroup} added.
+ */
+export async function removeHookCommand(
+  settingsPath: string,
+  event: string,
+  command: string,
+): Promise<HookSettingsChange> {
+  const settings = await readSettings(settingsPath);
+  const hooks = settings.hooks as Record<string, unknown> | undefined;
+  const groups = hooks !== undefined && Array.isArray(hooks[event]) ? (hooks[event] as StoredGroup[]) : [];
+  let changed = false;
+  const kept: StoredGroup[] = [];
+  for (const group of groups) {
+    if (!Array.isArray(group.hooks)) {
+      kept.push(group);
+      continue;
+    }
+    const remaining = group.hooks.filter((hook) => hook.command !== command);
+    if (remaining.length !== group.hooks.length) changed = true;
+    if (remaining.length > 0) kept.push({ ...group, hooks: remaining });
+  }
+  if (!changed || hooks === undefined) return { settingsPath, changed: false, backupPath: null };
+  if (kept.length > 0) hooks[event] = kept;
+  else delete hooks[event];
+  if (Object.keys(hooks).length === 0) delete settings.hooks;
+  return writeSettings(settingsPath, settings);
+}
+
+async function writeSettings(
+  settingsPath: string,
+  settings: Record<string, unknown>,
+): Promise<HookSettingsChange> {
+  await mkdir(dirname(settingsPath), { recursive: true });
+  let backupPath: string | null =
+    `${settingsPath}.arbiter-backup-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+  try {
+    await copyFile(settingsPath, backupPath);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    backupPath = null;
+  }
+  const temporary = `${settingsPath}.${process.pid}.tmp`;
+  await writeFile(temporary, `${JSON.stringify(settings, null, 2)}\n`);
+  await rename(temporary, settingsPath);
+  return { settingsPath, changed: true, backupPath };
+}
