@@ -404,7 +404,7 @@ describe('arbiter gate install gemini and codex', () => {
       expect(settings.general).toEqual(before.general);
       const groups = settings.hooks[target.event];
       expect(groups).toHaveLength(2);
-      expect(groups[0]).toEqual(before.hooks[target.event][0]);
+      expect(groups[0]).toEqual(before.hooks[target.event]?.[0]);
       expect(groups[1]).toMatchObject(target.group);
       const command: string = groups[1].hooks[0].command;
       expect(command.startsWith(`${process.execPath} /`)).toBe(true);
