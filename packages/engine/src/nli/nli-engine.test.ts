@@ -184,6 +184,25 @@ describe('nli engine on a tiny random-weight cross-encoder', () => {
     expect(truncated!.arbiter?.evidence).toEqual(['nli:state-truncated']);
   });
 
+  it('reads each option in windows of its own size: removing a long option keeps the others in proportion', async () => {
+    const long = Array.from(
+      { length: 6 },
+      (_, i) => `Sentence ${i}: the server returns errors to users.`,
+    ).join(' ');
+    const criteria = {
+      billing: null,
+      outage: null,
+      other: 'a very long description of an option about many unrelated things such as invoices and refunds',
+    };
+    const all = (await ask(engine, { q: { type: 'choice', instructions: 'Which?', criteria } }, long)).q;
+    const { other: _other, ...fewer } = criteria;
+    const two = (await ask(engine, { q: { type: 'choice', instructions: 'Which?', criteria: fewer } }, long))
+      .q;
+    if (all?.type !== 'choice' || two?.type !== 'choice') throw new Error('not a choice');
+    const ratio = all.probabilities.billing! / all.probabilities.outage!;
+    expect(two.probabilities.billing! / two.probabilities.outage!).toBeCloseTo(ratio, 6);
+  });
+
   it('shortlists a large option set by shared tokens and gives the rest the weakest evaluated share', async () => {
     const options = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`option ${i}`, null]));
     options['server errors'] = null;
