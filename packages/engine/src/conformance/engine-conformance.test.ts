@@ -1,0 +1,140 @@
+import { createHash } from 'node:crypto';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import type { DecisionEngine } from '@arbiter/decision';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadWordVectors } from '../builtin/lexical/word-vectors.js';
+import { ModelCatalog } from '../catalog/model-catalog.js';
+import { type Ask, ENGINE_LAWS, LAWS_KEPT, lawsTable } from './engine-laws.js';
+
+// One table of laws (engine-laws.ts), run against every engine kind through the catalog, the way
+// each is served: `builtin`; `openai-compatible` against a scripted model server on 127.0.0.1
+// speaking the chat-completions wire format; `nli` and `llama-cpp` with the repository's
+// random-weight fixture models. A kind must keep every law LAWS_KEPT claims for it.
+
+const NLI_FIXTURE = fileURLToPath(new URL('../../test/fixtures/tiny-nli', import.meta.url));
+const GGUF_FIXTURE = fileURLToPath(new URL('../llama/fixtures/tiny-random-llama.gguf', import.meta.url));
+const DOCS = fileURLToPath(new URL('../../../../docs/engines.md', import.meta.url));
+
+/** The scripted model: each label's logprob a hash of the label and the whole prompt. */
+function completion(prompt: string) {
+  const labels = prompt.includes('Reply with only yes or no')
+    ? ['yes', 'no']
+    : (/\(one of ([^)]*)\)\.\s*$/.exec(prompt)?.[1]?.split(', ') ?? []);
+  const unit = (text: string) => createHash('sha256').update(text).digest().readUInt32BE(0) / 2 ** 32;
+  const top = labels.map((label) => ({
+    token: label,
+    logprob: Math.log(0.05 + unit(`${label}\n${prompt}`)),
+    bytes: [...Buffer.from(label)],
+  }));
+  return {
+    id: 'chatcmpl-conformance',
+    object: 'chat.completion',
+    created: 1_763_800_000,
+    model: 'scripted-model',
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content: top[0]?.token ?? '' },
+        logprobs: { content: [{ ...top[0], top_logprobs: top }] },
+        finish_reason: 'length',
+      },
+    ],
+    usage: { prompt_tokens: 50, completion_tokens: 1, total_tokens: 51 },
+  };
+}
+
+let server: Server;
+let catalog: ModelCatalog;
+
+beforeAll(async () => {
+  await loadWordVectors();
+  server = createServer(async (request, response) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    response.writeHead(200, { 'content-type': 'application/json' });
+    if (request.url?.endsWith('/models')) {
+      response.end(JSON.stringify({ object: 'list', data: [{ id: 'scripted-model', object: 'model' }] }));
+      return;
+    }
+    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { messages: { content: string }[] };
+    response.end(JSON.stringify(completion(body.messages.map((message) => message.content).join('\n'))));
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  const entry = (name: string, engine: Record<string, unknown>) => ({
+    name,
+    description: '',
+    release_date: '2026-01-01',
+    engine,
+  });
+  catalog = new ModelCatalog({
+    analysers: [],
+    config: {
+      models: [
+        entry('scripted-1.0.0', { kind: 'openai-compatible', baseURL, model: 'scripted-model' }),
+        entry('nli-1.0.0', { kind: 'nli', path: NLI_FIXTURE, threads: 1 }),
+        entry('gguf-1.0.0', {
+          kind: 'llama-cpp',
+          model: { path: GGUF_FIXTURE },
+          gpu: false,
+          threads: 1,
+          contextSize: 1024,
+        }),
+      ],
+    },
+  });
+}, 180_000);
+
+afterAll(async () => {
+  server.close();
+  await once(server, 'close');
+});
+
+const PINS: Record<string, string> = {
+  builtin: 'arbiter-1.0.0',
+  'openai-compatible': 'scripted-1.0.0',
+  nli: 'nli-1.0.0',
+  'llama-cpp': 'gguf-1.0.0',
+};
+
+function askOf(engine: DecisionEngine): Ask {
+  return async (request) => (await engine.evaluate(request)).answers;
+}
+
+describe.each(Object.keys(LAWS_KEPT))('engine kind %s', (kind) => {
+  const kept = ENGINE_LAWS.filter((law) => LAWS_KEPT[kind]!.includes(law.id));
+  it.each(kept.map((law) => [law.id, law] as const))(
+    'keeps %s',
+    async (_id, law) => {
+      const ask = askOf(catalog.resolve(PINS[kind]).engine);
+      expect(await law.check(ask)).toBeUndefined();
+    },
+    120_000,
+  );
+});
+
+describe('the laws themselves', () => {
+  it('find what they look for: the scripted model breaks the laws its kind does not claim', async () => {
+    const ask = askOf(catalog.resolve(PINS['openai-compatible']).engine);
+    for (const id of ['choice-set', 'option-ids-are-names', 'negation', 'noul-as-score']) {
+      const law = ENGINE_LAWS.find((candidate) => candidate.id === id)!;
+      expect(await law.check(ask), id).toEqual(expect.any(String));
+    }
+  });
+
+  it('are stated in docs/engines.md exactly as the suite checks them', () => {
+    const page = readFileSync(DOCS, 'utf8');
+    const table = /<!-- engine-laws:start[^>]*-->\n([\s\S]*?)\n<!-- engine-laws:end -->/.exec(page)?.[1];
+    expect(table).toBe(lawsTable());
+  });
+
+  it('cover every engine kind the catalog knows', async () => {
+    const { DEFAULT_ENGINE_KINDS } = await import('../catalog/model-catalog.js');
+    expect(Object.keys(LAWS_KEPT).sort()).toEqual(Object.keys(DEFAULT_ENGINE_KINDS).sort());
+  });
+});
