@@ -66,7 +66,7 @@ beforeAll(async () => {
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-  const entry = (name: string, engine: Record<string, unknown>) => ({
+  const entry = (name: string, engine: { kind: string; [member: string]: unknown }) => ({
     name,
     description: '',
     release_date: '2026-01-01',
