@@ -1,8 +1,9 @@
 import { createHash, type Hash } from 'node:crypto';
-import { createReadStream, existsSync, renameSync, rmSync, statSync } from 'node:fs';
+import { constants, createReadStream, existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import { mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
 import type { Dispatcher } from 'undici';
+import { describeNetworkFailure, explainNetworkFailure } from './network-failure.js';
 import { PullError } from './pull-error.js';
 
 const MAX_REDIRECTS = 5;
@@ -63,7 +64,11 @@ export async function downloadVerifiedFile(
   await mkdir(path.dirname(request.target), { recursive: true });
   let offset = existsSync(partial) ? statSync(partial).size : 0;
 
-  const { response, linkedSha256, gitOid } = await requestFollowingRedirects(request, context, offset);
+  const { response, linkedSha256, gitOid, linkedSize } = await requestFollowingRedirects(
+    request,
+    context,
+    offset,
+  );
   let total: number | null = null;
   if (response.statusCode === 416) {
     // The partial file already holds every byte (a pull cut between the last byte and the rename).
@@ -88,6 +93,16 @@ export async function downloadVerifiedFile(
     const length = Number(header(response, 'content-length'));
     if (total === null && Number.isFinite(length) && header(response, 'content-length') !== undefined)
       total = offset + length;
+    // The Hub's own announcement of an LFS file's size (X-Linked-Size) bounds what is read, also
+    // when the CDN sends no length; a length that contradicts it is refused before any byte.
+    if (linkedSize !== null && total !== null && total !== linkedSize) {
+      await response.body.dump();
+      throw new PullError(
+        'http_error',
+        `${request.displayName}: the server announced ${linkedSize} bytes, then ${total}; nothing was kept`,
+      );
+    }
+    total ??= linkedSize;
     await writeBody(response, partial, offset, total, request.displayName, context);
   }
 
@@ -122,12 +137,18 @@ async function requestFollowingRedirects(
   request: DownloadRequest,
   context: DownloadContext,
   offset: number,
-): Promise<{ response: ResponseFacts; linkedSha256: string | null; gitOid: string | null }> {
+): Promise<{
+  response: ResponseFacts;
+  linkedSha256: string | null;
+  gitOid: string | null;
+  linkedSize: number | null;
+}> {
   const { request: undiciRequest } = await import('undici');
   const origin = new URL(request.url).origin;
   let url = request.url;
   let linkedSha256: string | null = null;
   let gitOid: string | null = null;
+  let linkedSize: number | null = null;
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
     const headers: Record<string, string> = { 'user-agent': 'arbiter-models-pull' };
     if (offset > 0) headers.range = `bytes=${offset}-`;
@@ -141,13 +162,18 @@ async function requestFollowingRedirects(
         signal: context.signal,
       })) as unknown as ResponseFacts;
     } catch (error) {
-      throw new PullError('network', `${request.displayName}: ${describeNetworkError(error)}`, {
+      const failure = explainNetworkFailure(error, url);
+      throw new PullError('network', `${request.displayName}: ${describeNetworkFailure(failure)}`, {
         cause: error,
+        reason: failure.reason,
       });
     }
     // The digest headers come with the Hub's answer, not the CDN's after the redirect.
     const linked = stripQuotes(header(response, 'x-linked-etag'));
     if (linked && SHA256.test(linked)) linkedSha256 ??= linked;
+    const size = header(response, 'x-linked-size');
+    if (size !== undefined && /^\d{1,15}$/.test(size) && new URL(url).origin === origin)
+      linkedSize ??= Number(size);
     // The Hub's own ETag (a git blob id, or an LFS sha256), also after a renamed repository's
     // redirect; a CDN's ETag is its own business and is never trusted as a digest.
     const etag = stripQuotes(header(response, 'etag'));
@@ -160,7 +186,8 @@ async function requestFollowingRedirects(
       url = new URL(header(response, 'location')!, url).toString();
       continue;
     }
-    if (status === 200 || status === 206 || status === 416) return { response, linkedSha256, gitOid };
+    if (status === 200 || status === 206 || status === 416)
+      return { response, linkedSha256, gitOid, linkedSize };
     await response.body.dump();
     if (status === 404) throw new PullError('not_found', `${request.displayName}: not found (404)`);
     if (status === 401 || status === 403) {
@@ -188,22 +215,52 @@ async function writeBody(
   const body = response.body as AsyncIterable<Buffer>;
   // Each chunk is on disk before the next is read, so a cut loses nothing that arrived: a write
   // stream destroyed by the error would drop its queued writes, and the resume would start earlier.
-  const handle = await open(partial, offset > 0 ? 'a' : 'w');
+  // O_NOFOLLOW: a link planted where the part goes is refused, never written through.
+  const flags =
+    constants.O_WRONLY |
+    constants.O_CREAT |
+    constants.O_NOFOLLOW |
+    (offset > 0 ? constants.O_APPEND : constants.O_TRUNC);
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    handle = await open(partial, flags, 0o644);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP')
+      throw new PullError(
+        'unsafe_cache',
+        `${partial} is a symbolic link; a pull never writes through a link in the model cache (remove it)`,
+      );
+    throw error;
+  }
+  let oversized = false;
   try {
     for await (const chunk of body) {
+      // Reading stops at the announced length: a body that goes on is refused, not stored.
+      if (total !== null && received + chunk.length > total) {
+        oversized = true;
+        break;
+      }
       await handle.write(chunk);
       received += chunk.length;
       report?.({ file, receivedBytes: received, totalBytes: total, resumedFromBytes: offset });
     }
   } catch (error) {
     // The part stays on disk: the next pull resumes from its last byte.
+    const failure = explainNetworkFailure(error, '');
     throw new PullError(
       'network',
-      `${file}: the download was cut after ${received} bytes (${describeNetworkError(error)}); run the pull again to resume`,
-      { cause: error },
+      `${file}: the download was cut after ${received} bytes (${failure.reason}); run the pull again to resume`,
+      { cause: error, reason: failure.reason },
     );
   } finally {
     await handle.close();
+  }
+  if (oversized) {
+    rmSync(partial, { force: true });
+    throw new PullError(
+      'oversized',
+      `${file}: the server sent more than the ${total} bytes it announced; the download was discarded`,
+    );
   }
   if (total !== null && received !== total) {
     throw new PullError(
@@ -225,12 +282,4 @@ function header(response: ResponseFacts, name: string): string | undefined {
 
 function stripQuotes(value: string | undefined): string | undefined {
   return value?.replace(/^W\//, '').replace(/^"|"$/g, '').toLowerCase();
-}
-
-/** The error's code and message; undici nests the system error (ENOTFOUND, ECONNREFUSED) in `cause`. */
-export function describeNetworkError(error: unknown): string {
-  const inner = (error as { cause?: unknown }).cause ?? error;
-  const code = (inner as { code?: string }).code;
-  const message = inner instanceof Error ? inner.message : String(inner);
-  return code && !message.includes(code) ? `${code}: ${message}` : message;
 }

@@ -1,6 +1,6 @@
 import type { Dispatcher } from 'undici';
 import { z } from 'zod';
-import { describeNetworkError } from './hub-download.js';
+import { describeNetworkFailure, explainNetworkFailure } from './network-failure.js';
 import { PullError } from './pull-error.js';
 
 /** What the Hub's model API says about one revision (`GET /api/models/<repo>/revision/<rev>`). */
@@ -43,7 +43,11 @@ export async function fetchRepositoryRevision(
       maxRedirections: 5,
     });
   } catch (error) {
-    throw new PullError('network', `${repo}: ${describeNetworkError(error)}`, { cause: error });
+    const failure = explainNetworkFailure(error, url);
+    throw new PullError('network', `${repo}: ${describeNetworkFailure(failure)}`, {
+      cause: error,
+      reason: failure.reason,
+    });
   }
   if (response.statusCode !== 200) {
     await response.body.dump();

@@ -1,5 +1,6 @@
 import {
   existsSync,
+  lstatSync,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -118,6 +119,8 @@ export class ModelCache {
     for (const file of model.manifest.files) {
       const target = this.fileOf(model.dir, file.path);
       if (!existsSync(target)) return `${file.path} is missing from ${model.dir}`;
+      const link = this.linkOnPath(target);
+      if (link !== null) return `${link} is a symbolic link, not what was verified at pull time`;
       const size = statSync(target).size;
       if (size !== file.bytes)
         return `${file.path} has ${size} bytes, not the ${file.bytes} verified at pull time`;
@@ -125,9 +128,50 @@ export class ModelCache {
     return null;
   }
 
+  /**
+   * The first symbolic link on the way from the cache's root to `file` (the file included), or
+   * null. A pull writes nothing through a link below the root: one planted there could send the
+   * bytes, or the removal of a bad download, anywhere the user can write. The root itself may be a
+   * link (a cache moved to another disk).
+   */
+  linkOnPath(file: string): string | null {
+    const root = path.resolve(this.root);
+    const relative = path.relative(root, path.resolve(file));
+    if (relative.startsWith('..') || path.isAbsolute(relative)) return file;
+    let current = root;
+    for (const part of relative.split(path.sep).filter(Boolean)) {
+      current = path.join(current, part);
+      let isLink: boolean;
+      try {
+        isLink = lstatSync(current).isSymbolicLink();
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw error;
+      }
+      if (isLink) return current;
+    }
+    return null;
+  }
+
+  /**
+   * Removes a revision directory a failed pull left without a byte in it (and its repository's
+   * directory when that is then empty), so `models list` shows no empty "incomplete" entry. A
+   * directory that holds part of a file is kept: the next pull resumes it.
+   */
+  removeIfEmpty(dir: string): void {
+    if (!existsSync(dir) || lstatSync(dir).isSymbolicLink() || directoryBytes(dir) > 0) return;
+    if (existsSync(path.join(dir, MANIFEST_FILE))) return;
+    rmSync(dir, { recursive: true, force: true });
+    const repoDir = path.dirname(dir);
+    if (existsSync(repoDir) && readdirSync(repoDir).length === 0)
+      rmSync(repoDir, { recursive: true, force: true });
+  }
+
   writeManifest(dir: string, manifest: ModelManifest): void {
     const temporary = path.join(dir, `${MANIFEST_FILE}.tmp`);
-    writeFileSync(temporary, `${JSON.stringify(manifest, null, 2)}\n`);
+    // Removed, then created exclusively: a link planted under that name is not written through.
+    rmSync(temporary, { force: true });
+    writeFileSync(temporary, `${JSON.stringify(manifest, null, 2)}\n`, { flag: 'wx' });
     renameSync(temporary, path.join(dir, MANIFEST_FILE));
   }
 

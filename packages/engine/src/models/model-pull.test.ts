@@ -1,6 +1,16 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { createServer, type IncomingMessage } from 'node:http';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { type AddressInfo, connect, type Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -294,5 +304,133 @@ describe('pullModel against a local server that answers like the Hub', () => {
     }
     expect(seen).toContain(new URL(hub.endpoint).host);
     expect(seen).toContain(new URL(hub.cdnOrigin).host);
+  });
+});
+
+describe('pullModel never trusts the cache or the server further than it must', () => {
+  it('refuses a symbolic link planted in the cache and writes nothing through it', async () => {
+    hub = await startFakeHub({ 'acme/tiny-nli': nliRepo() });
+    const outside = mkdtempSync(path.join(os.tmpdir(), 'arbiter-outside-'));
+    try {
+      // A repository directory that is a link to elsewhere.
+      symlinkSync(outside, path.join(root, 'acme--tiny-nli'));
+      const byDirectory = await pullError(pullModel('acme/tiny-nli', { cache, endpoint: hub.endpoint, env }));
+      expect(byDirectory.code).toBe('unsafe_cache');
+      expect(byDirectory.message).toContain('is a symbolic link');
+      expect(readdirSync(outside)).toEqual([]);
+      rmSync(path.join(root, 'acme--tiny-nli'));
+
+      // A part file that is a link to a file the user owns.
+      const victim = path.join(outside, 'victim');
+      writeFileSync(victim, 'keep me');
+      const dir = cache.revisionDir('acme/tiny-nli', COMMIT);
+      mkdirSync(path.join(dir, 'onnx'), { recursive: true });
+      symlinkSync(victim, path.join(dir, 'onnx', 'model.onnx.partial'));
+      const byFile = await pullError(
+        pullModel('acme/tiny-nli', { cache, endpoint: hub.endpoint, env, files: ['onnx/model.onnx'] }),
+      );
+      expect(byFile.code).toBe('unsafe_cache');
+      expect(readFileSync(victim, 'utf8')).toBe('keep me');
+      expect(hub.requests.some((request) => request.url.includes('/resolve/'))).toBe(false);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('stops reading at the announced length and keeps nothing of a longer body', async () => {
+    let sent = 0;
+    let closed = false;
+    const server = createServer((request, response) => {
+      if (request.url?.startsWith('/api/models/')) {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        return void response.end(
+          JSON.stringify({ sha: COMMIT, siblings: [{ rfilename: 'm.gguf' }], cardData: { license: 'mit' } }),
+        );
+      }
+      // Announces 5,000 bytes, then sends without end (chunked) until the client hangs up.
+      response.writeHead(200, { 'x-linked-size': '5000', 'x-linked-etag': `"${'c'.repeat(64)}"` });
+      response.on('close', () => {
+        closed = true;
+      });
+      const chunk = Buffer.alloc(16_384, 1);
+      const pump = (out: ServerResponse) => {
+        while (!closed && sent < 200_000_000) {
+          sent += chunk.length;
+          if (!out.write(chunk)) return void out.once('drain', () => pump(out));
+        }
+        out.end();
+      };
+      pump(response);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const error = await pullError(pullModel('acme/endless', { cache, endpoint, env }));
+      expect(error.code).toBe('oversized');
+      expect(error.message).toContain('more than the 5000 bytes it announced');
+      const dir = cache.revisionDir('acme/endless', COMMIT);
+      expect(existsSync(path.join(dir, 'm.gguf.partial'))).toBe(false);
+      // The client hung up long before the server's 200 MB: it read about what was announced.
+      expect(sent).toBeLessThan(20_000_000);
+      expect(cache.incomplete()).toEqual([]);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('fetches and verifies a file asked for with --file that a cached revision lacks, and keeps the others', async () => {
+    hub = await startFakeHub({ 'acme/tiny-nli': nliRepo() });
+    const options = { cache, endpoint: hub.endpoint, env };
+    await pullModel(`acme/tiny-nli@${COMMIT}`, options);
+    const other = await pullModel(`acme/tiny-nli@${COMMIT}`, { ...options, files: ['README.md'] });
+    expect(other.alreadyInstalled).toBe(false);
+    expect(hub.requests.some((request) => request.url.endsWith('/README.md'))).toBe(true);
+    expect(other.model.manifest.files.map((file) => file.path).sort()).toEqual([
+      'README.md',
+      'config.json',
+      'onnx/model_quantized.onnx',
+      'tokenizer.json',
+    ]);
+    expect(readFileSync(path.join(other.model.dir, 'README.md'), 'utf8')).toBe('# card');
+    const count = hub.requests.length;
+    const again = await pullModel(`acme/tiny-nli@${COMMIT}`, { ...options, files: ['README.md'] });
+    expect(again.alreadyInstalled).toBe(true);
+    expect(hub.requests.length).toBe(count);
+    // Offline, a file the cache lacks is not reported as present.
+    const offline = await pullError(
+      pullModel(`acme/tiny-nli@${COMMIT}`, { ...options, offline: true, files: ['onnx/model.onnx'] }),
+    );
+    expect(offline.code).toBe('offline');
+    expect(offline.message).toContain('onnx/model.onnx');
+  });
+
+  it('pulls again a cached revision whose file was changed since, instead of calling it present', async () => {
+    hub = await startFakeHub({ 'acme/tiny-nli': nliRepo() });
+    const options = { cache, endpoint: hub.endpoint, env };
+    const first = await pullModel(`acme/tiny-nli@${COMMIT}`, options);
+    writeFileSync(path.join(first.model.dir, 'tokenizer.json'), '{}');
+    const second = await pullModel(`acme/tiny-nli@${COMMIT}`, options);
+    expect(second.alreadyInstalled).toBe(false);
+    expect(readFileSync(path.join(second.model.dir, 'tokenizer.json'), 'utf8')).toBe('{"model":{}}');
+  });
+
+  it('leaves no empty revision behind when nothing could be downloaded', async () => {
+    const curated = RECOMMENDED_MODELS.find((model) => model.name === 'nli-deberta-v3-xsmall')!;
+    hub = await startFakeHub({ [curated.repo]: { commit: curated.revision!, files: {} } });
+    const missing = await pullError(pullModel(curated.name, { cache, endpoint: hub.endpoint, env }));
+    expect(missing.code).toBe('not_found');
+    expect(cache.incomplete()).toEqual([]);
+    expect(readdirSync(root)).toEqual([]);
+  });
+
+  it('explains a host name that does not resolve as a machine without network, with what to do', async () => {
+    const error = await pullError(
+      pullModel('acme/tiny-nli', { cache, endpoint: 'http://arbiter-no-such-host.invalid', env }),
+    );
+    expect(error.code).toBe('network');
+    expect(error.reason).toMatch(/^cannot resolve arbiter-no-such-host\.invalid \((ENOTFOUND|EAI_AGAIN)\)$/);
+    expect(error.message).toContain('this machine looks offline or has no DNS');
+    expect(existsSync(root) ? readdirSync(root) : []).toEqual([]);
   });
 });

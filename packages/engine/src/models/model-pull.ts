@@ -1,4 +1,5 @@
-import { existsSync, renameSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { createReadStream, existsSync, renameSync, rmSync } from 'node:fs';
 import type { Dispatcher } from 'undici';
 import { type DownloadProgress, downloadVerifiedFile } from './hub-download.js';
 import { fetchRepositoryRevision } from './hub-repository.js';
@@ -68,14 +69,24 @@ export async function pullModel(referenceText: string, options: PullOptions): Pr
         ? reference.revision
         : null;
   const repo = reference.kind === 'recommended' ? reference.model.repo : reference.repo;
+  // What the cache holds counts only when it has every file asked for, whole: a revision pulled
+  // with other files (`--file OTHER`), or one edited since, is fetched and verified again.
+  const wanted =
+    reference.kind === 'recommended' ? reference.model.files.map((file) => file.path) : options.files;
+  const usable = (model: InstalledModel) =>
+    cache.damage(model) === null &&
+    (wanted === undefined ||
+      wanted.length === 0 ||
+      wanted.every((file) => model.manifest.files.some((held) => held.path === file)));
   const present = cache
     .findAll(pinned ? `${repo}@${pinned}` : repo)
+    .filter(usable)
     .sort((a, b) => b.manifest.pulledAt.localeCompare(a.manifest.pulledAt))[0];
   if (present && (pinned !== null || offline)) return { model: present, alreadyInstalled: true };
   if (offline) {
     throw new PullError(
       'offline',
-      `${referenceText} is not in the model cache (${cache.root}) and offline mode forbids downloading it`,
+      `${referenceText}${options.files?.length ? ` (${options.files.join(', ')})` : ''} is not in the model cache (${cache.root}) and offline mode forbids downloading it`,
     );
   }
 
@@ -117,7 +128,13 @@ export async function pullModel(referenceText: string, options: PullOptions): Pr
         licence: revision.licence,
         files: files.map((file) => ({ path: file, sha256: null })),
       };
-      const again = cache.findAll(`${plan.repo}@${plan.commit}`)[0];
+      const again = cache
+        .findAll(`${plan.repo}@${plan.commit}`)
+        .find(
+          (model) =>
+            cache.damage(model) === null &&
+            files.every((file) => model.manifest.files.some((held) => held.path === file)),
+        );
       if (again) return { model: again, alreadyInstalled: true };
     }
 
@@ -140,43 +157,108 @@ export async function pullModel(referenceText: string, options: PullOptions): Pr
     });
 
     const dir = cache.revisionDir(plan.repo, plan.commit);
+    refuseLink(cache, dir);
     cache.ensureDir(dir);
-    const recorded: ModelManifest['files'] = [];
-    for (const file of plan.files) {
-      const target = cache.fileOf(dir, file.path);
-      // A file finished by an interrupted pull is checked again through the resume path (the
-      // server answers 416 and the digest headers), not trusted for having its name.
-      if (existsSync(target)) renameSync(target, `${target}.partial`);
-      const downloaded = await downloadVerifiedFile(
-        {
-          url: `${endpoint}/${plan.repo}/resolve/${plan.commit}/${file.path.split('/').map(encodeURIComponent).join('/')}`,
-          target,
-          expectedSha256: file.sha256,
-          displayName: `${plan.repo}@${plan.commit.slice(0, 10)}: ${file.path}`,
-        },
-        { ...http, onProgress: (progress) => options.onEvent?.({ type: 'progress', ...progress }) },
-      );
-      options.onEvent?.({ type: 'verified', file: file.path, ...downloaded });
-      recorded.push({ path: file.path, ...downloaded });
+    try {
+      return await downloadPlan(plan, dir, options, { ...http, endpoint });
+    } catch (error) {
+      // Nothing arrived (no network, a 404, a refused licence): leave no empty revision behind.
+      cache.removeIfEmpty(dir);
+      throw error;
     }
-    const manifest: ModelManifest = {
-      format: 1,
-      repo: plan.repo,
-      revision: plan.commit,
-      name: plan.name,
-      engineKind: plan.engineKind,
-      licence: plan.licence,
-      files: recorded,
-      pulledAt: (options.now?.() ?? new Date()).toISOString(),
-    };
-    cache.writeManifest(dir, manifest);
-    return {
-      model: { manifest, dir, bytes: recorded.reduce((sum, file) => sum + file.bytes, 0) },
-      alreadyInstalled: false,
-    };
   } finally {
     await ownDispatcher?.close();
   }
+}
+
+async function sha256Of(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/** Fails the pull when a symbolic link lies where it would write. */
+function refuseLink(cache: ModelCache, file: string): void {
+  const link = cache.linkOnPath(file);
+  if (link !== null)
+    throw new PullError(
+      'unsafe_cache',
+      `${link} is a symbolic link; a pull never writes through a link in the model cache (${cache.root}); remove it and pull again`,
+    );
+}
+
+/**
+ * Downloads and verifies each file of the plan into the revision directory, then writes the
+ * manifest: the files verified now, plus those a manifest of the same revision already listed and
+ * that are still whole (a second `--file` adds to a revision, it does not forget the first).
+ */
+async function downloadPlan(
+  plan: PullPlan,
+  dir: string,
+  options: PullOptions,
+  http: {
+    endpoint: string;
+    dispatcher: Dispatcher;
+    token: string | undefined;
+    signal: AbortSignal | undefined;
+  },
+): Promise<PullResult> {
+  const cache = options.cache;
+  const earlier = cache.installed().find((model) => model.dir === dir);
+  const recorded: ModelManifest['files'] = [];
+  for (const file of plan.files) {
+    const target = cache.fileOf(dir, file.path);
+    refuseLink(cache, target);
+    refuseLink(cache, `${target}.partial`);
+    const verified = earlier?.manifest.files.find((held) => held.path === file.path);
+    if (verified !== undefined && existsSync(target)) {
+      // A file this revision's manifest lists is kept when it still has the verified digest, and
+      // otherwise fetched whole again: changed bytes are no prefix to resume from.
+      if ((await sha256Of(target)) === verified.sha256) {
+        recorded.push(verified);
+        continue;
+      }
+      rmSync(target, { force: true });
+      rmSync(`${target}.partial`, { force: true });
+    }
+    // A file finished by an interrupted pull is checked again through the resume path (the
+    // server answers 416 and the digest headers), not trusted for having its name.
+    if (existsSync(target)) renameSync(target, `${target}.partial`);
+    const downloaded = await downloadVerifiedFile(
+      {
+        url: `${http.endpoint}/${plan.repo}/resolve/${plan.commit}/${file.path.split('/').map(encodeURIComponent).join('/')}`,
+        target,
+        expectedSha256: file.sha256,
+        displayName: `${plan.repo}@${plan.commit.slice(0, 10)}: ${file.path}`,
+      },
+      { ...http, onProgress: (progress) => options.onEvent?.({ type: 'progress', ...progress }) },
+    );
+    options.onEvent?.({ type: 'verified', file: file.path, ...downloaded });
+    recorded.push({ path: file.path, ...downloaded });
+  }
+  const kept = earlier
+    ? earlier.manifest.files.filter(
+        (held) =>
+          !recorded.some((file) => file.path === held.path) &&
+          cache.damage({ ...earlier, manifest: { ...earlier.manifest, files: [held] } }) === null,
+      )
+    : [];
+  const files = [...kept, ...recorded];
+  const manifest: ModelManifest = {
+    format: 1,
+    repo: plan.repo,
+    revision: plan.commit,
+    name: plan.name ?? earlier?.manifest.name ?? null,
+    engineKind: plan.engineKind ?? earlier?.manifest.engineKind ?? null,
+    licence: plan.licence,
+    files,
+    pulledAt: (options.now?.() ?? new Date()).toISOString(),
+  };
+  cache.writeManifest(dir, manifest);
+  return {
+    model: { manifest, dir, bytes: files.reduce((sum, file) => sum + file.bytes, 0) },
+    alreadyInstalled: false,
+  };
 }
 
 /**
