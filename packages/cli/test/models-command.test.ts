@@ -113,6 +113,25 @@ describe('arbiter models', () => {
     expect(malformed.code).toBe(2);
   });
 
+  it('a pull without network explains itself, and leaves no empty entry for `models list`', async () => {
+    const dir = join(workDir, 'no-network-models');
+    const failed = await runArbiter(['models', 'pull', 'acme/anything', '--models-dir', dir], {
+      env: { ...env(), HF_ENDPOINT: 'http://arbiter-no-such-host.invalid' },
+    });
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toMatch(
+      /^arbiter models pull: acme\/anything: cannot resolve arbiter-no-such-host\.invalid \((ENOTFOUND|EAI_AGAIN)\); this machine looks offline or has no DNS; behind a proxy, set HTTPS_PROXY; without network, copy the model into the cache instead/,
+    );
+    const listed = await runArbiter(['models', '--models-dir', dir], { env: env() });
+    expect(listed.stdout).toContain(`Model cache: ${dir}\n  (empty)`);
+    expect(listed.stdout).not.toContain('incomplete');
+    // Sizes in the units the docs use, and no reported metric cut inside its parentheses.
+    expect(listed.stdout).toMatch(/nli-deberta-v3-xsmall +nli +~\d+ MB/);
+    expect(listed.stdout).not.toMatch(/MiB|KiB|GiB/);
+    for (const line of listed.stdout.split('\n'))
+      expect(line.split('(').length, line).toBe(line.split(')').length);
+  });
+
   it('serve --pull-default without network says so in one line and serves the built-in engine', async () => {
     const dataDir = join(workDir, 'offline-data');
     const { stderr, url, stop } = await startServe(

@@ -97,7 +97,7 @@ export async function pullDefaultModel(dataDir: string, say: (line: string) => v
     if (!PullError.isInstance(error)) throw error;
     const reason =
       error.code === 'network'
-        ? `No network (${error.message.split(': ').at(-1)})`
+        ? `No network (${error.reason ?? error.message})`
         : `Pull failed (${error.message})`;
     say(`${reason}: serving the built-in engine; run \`arbiter models pull ${model.name}\` when online.`);
   }

@@ -126,11 +126,27 @@ export async function listModels(options: ModelsOptions): Promise<number> {
         `~${formatBytes(model.approximate_bytes)}`,
         model.licence,
         model.reported_accuracy
-          ? `${model.reported_accuracy.value} (${model.reported_accuracy.metric.split(',')[0]})`
+          ? `${model.reported_accuracy.value} (${metricHead(model.reported_accuracy.metric)})`
           : 'none reported',
         model.pulled ? 'yes' : 'no',
       ]),
     ),
   );
   return 0;
+}
+
+/**
+ * The metric's name up to its first comma outside parentheses: the table shows "AllNLI dev
+ * accuracy" and "S1Bench macro accuracy over its 13 subsets (3,880 items)", never a clause cut
+ * inside its parentheses. `--json` gives the whole text.
+ */
+export function metricHead(metric: string): string {
+  let depth = 0;
+  for (let index = 0; index < metric.length; index++) {
+    const character = metric[index];
+    if (character === '(') depth += 1;
+    else if (character === ')') depth = Math.max(0, depth - 1);
+    else if (character === ',' && depth === 0) return metric.slice(0, index);
+  }
+  return metric;
 }

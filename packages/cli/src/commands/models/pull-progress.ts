@@ -65,14 +65,18 @@ function bar(fraction: number | null): string {
   return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${String(Math.floor(fraction * 100)).padStart(3)}%`;
 }
 
+/**
+ * Sizes in decimal units (kB, MB, GB: powers of 1,000), as the README and the guides give model
+ * sizes and as the Hub shows them, so "about 90 MB" in the docs is "87 MB" here, not "83 MiB".
+ */
 export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
-  let value = bytes / 1024;
+  if (bytes < 1000) return `${bytes} B`;
+  const units = ['kB', 'MB', 'GB', 'TB'];
+  let value = bytes / 1000;
   let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
+  while (value >= 999.5 && unit < units.length - 1) {
+    value /= 1000;
     unit += 1;
   }
-  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
+  return `${value.toFixed(value < 9.95 ? 1 : 0)} ${units[unit]}`;
 }
