@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import {
+  cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -432,5 +433,33 @@ describe('pullModel never trusts the cache or the server further than it must', 
     expect(error.reason).toMatch(/^cannot resolve arbiter-no-such-host\.invalid \((ENOTFOUND|EAI_AGAIN)\)$/);
     expect(error.message).toContain('this machine looks offline or has no DNS');
     expect(existsSync(root) ? readdirSync(root) : []).toEqual([]);
+  });
+});
+
+describe('a model carried to a machine without network', () => {
+  it('works from a copy of another cache’s revision directory, checked against its manifest', async () => {
+    hub = await startFakeHub({ 'acme/tiny-nli': nliRepo() });
+    const pulled = await pullModel(`acme/tiny-nli@${COMMIT}`, { cache, endpoint: hub.endpoint, env });
+    // The recipe of docs/user-guide.md: copy <owner>--<name>/<commit>/ into the other cache.
+    const otherRoot = mkdtempSync(path.join(os.tmpdir(), 'arbiter-airgapped-'));
+    try {
+      const other = new ModelCache(otherRoot);
+      cpSync(path.join(root, 'acme--tiny-nli'), path.join(otherRoot, 'acme--tiny-nli'), { recursive: true });
+      const found = await pullModel(`acme/tiny-nli@${COMMIT}`, {
+        cache: other,
+        env: { ARBITER_OFFLINE: '1' },
+      });
+      expect(found.alreadyInstalled).toBe(true);
+      expect(found.model.manifest.files).toEqual(pulled.model.manifest.files);
+      // A copy that lost a byte is not taken for the model.
+      const weightsFile = path.join(found.model.dir, 'onnx', 'model_quantized.onnx');
+      writeFileSync(weightsFile, readFileSync(weightsFile).subarray(1));
+      const damaged = await pullError(
+        pullModel(`acme/tiny-nli@${COMMIT}`, { cache: other, env: { ARBITER_OFFLINE: '1' } }),
+      );
+      expect(damaged.code).toBe('offline');
+    } finally {
+      rmSync(otherRoot, { recursive: true, force: true });
+    }
   });
 });
