@@ -1,1 +1,8 @@
-export { installJsonBodyParser, JSON_TOO_DEEP_CODE, MAX_JSON_DEPTH } from './json-body.js';
+export {
+  installJsonBodyParser,
+  JSON_BODY_REFUSED_CODE,
+  JSON_CHARSET_CODE,
+  JSON_TOO_DEEP_CODE,
+  jsonStrictnessViolation,
+  MAX_JSON_DEPTH,
+} from './json-body.js';

@@ -1,5 +1,11 @@
 import { type AuthenticationFailureRenderer, requirePrincipal } from '@arbiter/auth';
-import { installJsonBodyParser, JSON_TOO_DEEP_CODE, MAX_JSON_DEPTH } from '@arbiter/json-body';
+import {
+  installJsonBodyParser,
+  JSON_BODY_REFUSED_CODE,
+  JSON_CHARSET_CODE,
+  JSON_TOO_DEEP_CODE,
+  MAX_JSON_DEPTH,
+} from '@arbiter/json-body';
 import type { SqlDatabase } from '@arbiter/storage';
 import { UHP_VERSION, UHP_VERSION_HEADER } from '@arbiter/uhp/wire';
 import multipart from '@fastify/multipart';
@@ -169,8 +175,16 @@ async function uhpHarness(app: FastifyInstance, options: UhpPluginOptions): Prom
         detail: { max_bytes: limits.maxFileBytes },
       });
     if (status === 413) return new UhpFailure('arbiter_request_too_large', 'The request body is too large.');
+    if (error.code === JSON_CHARSET_CODE)
+      return new UhpFailure('arbiter_unsupported_media_type', 'Send the body as application/json in UTF-8.');
     if (status === 415)
       return new UhpFailure('arbiter_unsupported_media_type', 'Send the body as application/json.');
+    if (error.code === JSON_BODY_REFUSED_CODE)
+      // The parser's message says which rule (not UTF-8, a lone surrogate, a repeated name), never a value.
+      return new UhpFailure(
+        'invalid_input',
+        `${error.message.charAt(0).toUpperCase()}${error.message.slice(1)}.`,
+      );
     if (error.code === JSON_TOO_DEEP_CODE)
       return new UhpFailure(
         'invalid_input',

@@ -1,6 +1,11 @@
 import { EngineError } from '@arbiter/decision';
 import { ModelNotFoundError } from '@arbiter/engine/catalog';
-import { JSON_TOO_DEEP_CODE, MAX_JSON_DEPTH } from '@arbiter/json-body';
+import {
+  JSON_BODY_REFUSED_CODE,
+  JSON_CHARSET_CODE,
+  JSON_TOO_DEEP_CODE,
+  MAX_JSON_DEPTH,
+} from '@arbiter/json-body';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ApiError } from './api-error.js';
@@ -66,6 +71,20 @@ export function toApiError(error: unknown, request: FastifyRequest): ApiError {
         code: 'invalid_json',
         message: fastifyError.message ?? 'the JSON body is nested too deeply',
         detail: { max_depth: MAX_JSON_DEPTH },
+      });
+    case JSON_CHARSET_CODE:
+      return new ApiError({
+        statusCode: 415,
+        type: 'invalid_request_error',
+        code: 'unsupported_media_type',
+        message: fastifyError.message ?? 'send JSON as UTF-8',
+      });
+    case JSON_BODY_REFUSED_CODE:
+      return new ApiError({
+        statusCode: 400,
+        type: 'invalid_request_error',
+        code: 'invalid_json',
+        message: fastifyError.message ?? 'the JSON body is refused',
       });
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return new ApiError({

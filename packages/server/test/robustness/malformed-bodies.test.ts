@@ -8,7 +8,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.cleanup());
 
-async function post(route: string, body: string, contentType = 'application/json') {
+async function post(route: string, body: string | Uint8Array, contentType = 'application/json') {
   const response = await fetch(`${server.url}${route}`, {
     method: 'POST',
     headers: { authorization: `Bearer ${server.key}`, 'content-type': contentType },
@@ -88,5 +88,66 @@ describe('bodies that once were 500s are 400s in each API’s envelope', () => {
     );
     expect(truncated.status).toBe(400);
     expect((await fetch(`${server.url}/health`)).status).toBe(200);
+  });
+});
+
+describe('every JSON route parses bodies one way: UTF-8, no lone surrogate, no repeated member name', () => {
+  const decisionRoutes = ['/v1/decision', '/v1/systemone'];
+  const uhpRoutes = ['/api/harness/v1/responses', '/api/harness/v1/harnesses'];
+  const decision = '{"state":"s","questions":{"q":{"type":"noul","instructions":"i"}}';
+  const bodies: [string, string | Uint8Array, RegExp][] = [
+    [
+      'a repeated member name',
+      `${decision.slice(0, -1)},"q":{"type":"noul","instructions":"j"}}}`,
+      /same member name twice/,
+    ],
+    [
+      'a repeated top-level name',
+      `{"input":"a","input":"b","state":"s","questions":{}}`,
+      /same member name twice/,
+    ],
+    ['a lone surrogate', '{"input":"\\ud800","state":"\\ud800","questions":{}}', /lone surrogate/],
+    [
+      'bytes that are not UTF-8',
+      Buffer.from([...Buffer.from('{"input":"'), 0xc3, 0x28, ...Buffer.from('"}')]),
+      /not valid UTF-8/,
+    ],
+  ];
+
+  it('refuses each with a 400 in each API’s envelope, naming the rule', async () => {
+    for (const [what, body, message] of bodies) {
+      for (const route of decisionRoutes) {
+        const answer = await post(route, body);
+        expect(answer.status, `${what} on ${route}`).toBe(400);
+        expect(answer.json.error).toMatchObject({ type: 'invalid_request_error', code: 'invalid_json' });
+        expect(String(answer.json.error.message)).toMatch(message);
+      }
+      for (const route of uhpRoutes) {
+        const answer = await post(route, body);
+        expect(answer.status, `${what} on ${route}`).toBe(400);
+        expect(answer.json.error).toMatchObject({ type: 'invalid_request_error', code: 'invalid_input' });
+        expect(String(answer.json.error.message)).toMatch(message);
+      }
+    }
+  });
+
+  it('refuses a body announced in another charset with a 415, and takes one announced as UTF-8', async () => {
+    const utf16 = Buffer.from('{"input":"@say hi"}', 'utf16le');
+    for (const route of decisionRoutes) {
+      const answer = await post(route, utf16, 'application/json; charset=utf-16');
+      expect(answer.status).toBe(415);
+      expect(answer.json.error).toMatchObject({ code: 'unsupported_media_type' });
+    }
+    for (const route of uhpRoutes) {
+      const answer = await post(route, utf16, 'application/json; charset=utf-16');
+      expect(answer.status).toBe(415);
+      expect(answer.json.error).toMatchObject({ code: 'arbiter_unsupported_media_type' });
+    }
+    const utf8 = await post(
+      '/api/harness/v1/responses',
+      '{"input":"@say hi"}',
+      'application/json; charset=UTF-8',
+    );
+    expect(utf8.status).toBe(200);
   });
 });
