@@ -220,6 +220,33 @@ export const ENGINE_LAWS: readonly EngineLaw[] = [
     },
   },
   {
+    id: 'and-or',
+    statement:
+      'P(A) + P(B) = P(A or B) + P(A and B) (inclusion-exclusion), and "not (A and B)" is one minus "A and B"',
+    async check(ask) {
+      const a = 'the service is down';
+      const b = 'customers want refunds';
+      const answers = await ask({
+        state: STATE,
+        questions: {
+          a: { type: 'noul', instructions: `${a}.` },
+          b: { type: 'noul', instructions: `${b}.` },
+          and: { type: 'noul', instructions: `${a} and ${b}.` },
+          or: { type: 'noul', instructions: `${a} or ${b}.` },
+          nand: { type: 'noul', instructions: `not (${a} and ${b})` },
+        },
+      });
+      const p = (id: string) => {
+        const answer = answers[id];
+        return answer?.type === 'noul' ? answer.noul : Number.NaN;
+      };
+      if (!close(p('a') + p('b'), p('or') + p('and'), 1e-6))
+        return `P(A) + P(B) = ${p('a') + p('b')}, P(A or B) + P(A and B) = ${p('or') + p('and')}`;
+      if (!close(p('nand'), 1 - p('and'))) return `P(not (A and B)) ${p('nand')}, P(A and B) ${p('and')}`;
+      return undefined;
+    },
+  },
+  {
     id: 'noul-as-score',
     statement:
       'a Noul and the same question as a two-level Score of no and yes agree, mirrored when yes comes first',

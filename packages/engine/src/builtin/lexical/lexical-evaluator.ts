@@ -3,6 +3,7 @@ import { normalisedEntropyConfidence } from '../../answer-confidence.js';
 import { NO_EVIDENCE } from '../../no-evidence.js';
 import { type AnswerKind, askedKindsOf, kindNamedBy } from './answer-type.js';
 import { claimPolarityOf } from './claim-polarity.js';
+import { type ClaimForm, claimFormOf } from './claim-structure.js';
 import {
   type EntailmentRole,
   entailmentQuestionOf,
@@ -369,17 +370,58 @@ function evaluateNoul(reading: StateReading, question: Extract<Question, { type:
   // Structured criteria (objects, arrays) are read as their words, keys included.
   const trueText = textOf(question.criteria?.true ?? '');
   const falseText = textOf(question.criteria?.false ?? '');
-  if (!trueText && !falseText) {
-    // "Is it not X?" is answered as one minus "Is it X?" (derived, not evaluated twice).
-    const polarity = claimPolarityOf(instructions);
-    if (polarity.negated) {
-      const positive = evaluatePositiveNoul(reading, polarity.positive, '', '');
-      if (positive.type !== 'noul') return positive;
-      const codes = ['negated', ...(positive.arbiter?.evidence ?? [])].slice(0, MAX_EVIDENCE);
-      return noulAnswer(1 - positive.noul, positive.arbiter?.abstained ?? false, codes);
-    }
+  // A question about a pair of texts (entailment, paraphrase, an answer) is one relation, whatever
+  // connectives its wording holds.
+  const aboutPair =
+    reading.pair !== undefined &&
+    (entailmentQuestionOf(instructions) !== undefined || textRelationOf(instructions) !== undefined);
+  if (!trueText && !falseText && !aboutPair) {
+    const { noul, abstained, codes } = evaluateClaimForm(reading, claimFormOf(instructions));
+    return noulAnswer(noul, abstained, codes.slice(0, MAX_EVIDENCE));
   }
   return evaluatePositiveNoul(reading, instructions, trueText, falseText);
+}
+
+interface ClaimAnswer {
+  readonly noul: number;
+  readonly abstained: boolean;
+  readonly codes: readonly string[];
+}
+
+/**
+ * A claim's probability from its logical form: each simple claim answered once, compounds derived
+ * (claim-structure.ts); "Is it not X?" is one minus "Is it X?".
+ */
+function evaluateClaimForm(reading: StateReading, form: ClaimForm): ClaimAnswer {
+  switch (form.kind) {
+    case 'atom': {
+      const polarity = claimPolarityOf(form.text);
+      const answer = evaluatePositiveNoul(reading, polarity.positive, '', '');
+      const noul = answer.type === 'noul' ? answer.noul : 0.5;
+      const codes = answer.arbiter?.evidence ?? [];
+      return polarity.negated
+        ? { noul: 1 - noul, abstained: answer.arbiter?.abstained ?? false, codes: ['negated', ...codes] }
+        : { noul, abstained: answer.arbiter?.abstained ?? false, codes };
+    }
+    case 'not': {
+      const inner = evaluateClaimForm(reading, form.claim);
+      return { ...inner, noul: 1 - inner.noul, codes: ['negated', ...inner.codes] };
+    }
+    case 'and':
+    case 'or': {
+      const parts = form.parts.map((part) => evaluateClaimForm(reading, part));
+      // The parts taken as independent: and is the product, or one minus the product of complements.
+      const noul =
+        form.kind === 'and'
+          ? parts.reduce((product, part) => product * part.noul, 1)
+          : 1 - parts.reduce((product, part) => product * (1 - part.noul), 1);
+      return {
+        noul,
+        abstained: parts.every((part) => part.abstained),
+        codes: [form.kind, ...parts.flatMap((part) => (part.abstained ? [] : part.codes))],
+      };
+    }
+  }
 }
 
 function evaluatePositiveNoul(
