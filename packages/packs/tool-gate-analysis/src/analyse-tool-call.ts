@@ -4,6 +4,12 @@ import { analyseFileTool } from './file-tool-analyser.js';
 import type { Finding } from './finding.js';
 import { matchesGrant } from './grant-match.js';
 import { judgeInsertedContent } from './inserted-content.js';
+import {
+  isPowerShellParserLoaded,
+  loadPowerShellParser,
+  mentionsPowerShell,
+} from './powershell/powershell-parser.js';
+import { isWindowsPath } from './powershell/windows-path.js';
 import { analyseShellCommand } from './shell-analyser.js';
 import { type CanonicalTool, canonicalTool, readToolCallState, shellCommandOf } from './tool-call-state.js';
 import { type ToolGateAnswers, toolGateAnswers } from './tool-gate-answers.js';
@@ -31,8 +37,57 @@ export async function analyseToolCall(
   state: unknown,
   thresholds: ToolGateThresholds = DEFAULT_TOOL_GATE_THRESHOLDS,
 ): Promise<ToolCallAnalysis> {
-  await loadBashParser();
+  await loadParsersFor(state);
   return analyseToolCallSync(state, thresholds);
+}
+
+/**
+ * Loads the grammars a call needs before its synchronous analysis: bash always, PowerShell only
+ * for a call that holds some (most never do, and its grammar is a megabyte of WebAssembly).
+ */
+export async function loadParsersFor(state: unknown): Promise<void> {
+  await loadBashParser();
+  if (!isPowerShellParserLoaded() && mentionsPowerShell(JSON.stringify(state) ?? ''))
+    await loadPowerShellParser();
+}
+
+/** `cmd`'s own commands, which PowerShell would read as its aliases with other meanings. */
+const CMD_BUILTINS = new Set([
+  'del',
+  'erase',
+  'rd',
+  'rmdir',
+  'dir',
+  'type',
+  'copy',
+  'xcopy',
+  'move',
+  'md',
+  'mkdir',
+  'set',
+  'ren',
+  'rename',
+]);
+
+/**
+ * The command as the host's shell will run it. A command that is PowerShell by its first word
+ * (`Get-ChildItem …`, a `Verb-Noun` cmdlet) is read as PowerShell. On a Windows host (a `cwd`
+ * with a drive letter) a shell tool other than Claude Code's Bash (which runs Git Bash there)
+ * runs in PowerShell or `cmd`, where a backslash separates folders: the command is handed to the
+ * Windows rules whole, so bash's escaping never rewrites its paths.
+ */
+function asShellCommand(command: string, cwd: string | undefined, tool: string): string {
+  const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+  if (/^\s*[A-Z][a-z]+-[A-Z][A-Za-z]+\b/.test(command)) return `pwsh -Command ${quote(command)}`;
+  if (!isWindowsPath(cwd) || tool === 'Bash') return command;
+  const first = (/^\s*(\S+)/.exec(command)?.[1] ?? '').toLowerCase().replace(/\.exe$/, '');
+  if (first === 'powershell' || first === 'pwsh') return command;
+  if (first === 'cmd') {
+    const rest = /^\s*\S+\s+\/[ck]\s+([\s\S]*)$/i.exec(command)?.[1];
+    return rest === undefined ? command : `cmd /c ${quote(rest)}`;
+  }
+  if (CMD_BUILTINS.has(first)) return `cmd /c ${quote(command)}`;
+  return `pwsh -Command ${quote(command)}`;
 }
 
 /** Analyses a tool call once `loadBashParser()` has resolved (shell commands need the grammar). */
@@ -74,7 +129,7 @@ export function analyseToolCallSync(
       findings = [{ code: 'tool.shell.missing-command', uncertain: true, implausible: true }];
     } else {
       try {
-        const shell = analyseShellCommand(command, { cwd, task });
+        const shell = analyseShellCommand(asShellCommand(command, cwd, tool), { cwd, task });
         segments = shell.segments;
         // Principle 5: text the command writes into a file is judged as a Write of it would be.
         findings = [

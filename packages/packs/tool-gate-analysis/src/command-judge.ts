@@ -1,6 +1,7 @@
 import { judgeArguments } from './argument-roles.js';
 import { ruleFor } from './command-rules.js';
 import { unwrapCommand } from './command-wrapper.js';
+import { WINDOWS_SHELL_RULES } from './powershell/powershell-rules.js';
 import { READ_ONLY_PROGRAMS, SYSTEM_PROGRAM_NAMES } from './program-catalog.js';
 import { RISK } from './risk-scale.js';
 import { DRY_RUN_FLAGS } from './rules/cli-verb.js';
@@ -85,8 +86,12 @@ export function judgeCommand(outer: CommandScope): void {
   command.program = program;
   // A wrapper's own options are arguments too (`strace -o /etc/ld.so.preload ls`).
   scope = refinedByIntent(scope);
-  judgeArguments(scope);
-  judgeRemoteCode(scope);
+  // A Windows shell's script is read by its own rule (powershell-rules.ts): its options are not
+  // the POSIX options the argument roles read.
+  if (!WINDOWS_SHELL_RULES.has(program)) {
+    judgeArguments(scope);
+    judgeRemoteCode(scope);
+  }
   if (unwrapCommand(scope)) return;
   if (taskForbidsChanges(scope.task) && changesFiles(program, command.args))
     scope.add({ code: `task.forbids-changes:${program}`, onTask: 0.15 });

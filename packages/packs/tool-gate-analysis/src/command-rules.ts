@@ -1,3 +1,4 @@
+import { WINDOWS_SHELL_RULES } from './powershell/powershell-rules.js';
 import { DATABASE_RULES } from './rules/database-rules.js';
 import { DEVELOPMENT_RULES } from './rules/development-rules.js';
 import { FILE_SYSTEM_RULES, mkfsFamily } from './rules/file-system-rules.js';
@@ -22,6 +23,7 @@ const COMMAND_RULES: ReadonlyMap<string, CommandRule> = new Map([
   ...SHELL_RULES,
   ...SYSTEM_SETTING_RULES,
   ...FILE_SYSTEM_RULES,
+  ...WINDOWS_SHELL_RULES,
 ]);
 
 export function ruleFor(program: string): CommandRule | undefined {

@@ -6,8 +6,9 @@ import {
   TOOL_GATE_QUESTION_TYPES,
   type ToolGateThresholds,
 } from '@arbiter/tool-gate/contract';
-import { analyseToolCallSync } from './analyse-tool-call.js';
-import { isBashParserLoaded, loadBashParser } from './bash-parser.js';
+import { analyseToolCallSync, loadParsersFor } from './analyse-tool-call.js';
+import { isBashParserLoaded } from './bash-parser.js';
+import { isPowerShellParserLoaded, mentionsPowerShell } from './powershell/powershell-parser.js';
 import type { NoulFigure, ToolGateAnswers } from './tool-gate-answers.js';
 
 export { TOOL_GATE_PACK_NAME };
@@ -47,8 +48,11 @@ export function createToolGateAnalyser(
     async evaluate(options: EvaluateOptions): Promise<EvaluateResult> {
       // Once the grammar is loaded the analysis is synchronous, with nothing to stop; the signal is
       // read (and so made, see CallCancellation) only when there is a wait for the grammar.
-      if (!isBashParserLoaded()) {
-        await loadBashParser();
+      if (
+        !isBashParserLoaded() ||
+        (!isPowerShellParserLoaded() && mentionsPowerShell(JSON.stringify(options.state) ?? ''))
+      ) {
+        await loadParsersFor(options.state);
         options.signal?.throwIfAborted();
       }
       const analysis = analyseToolCallSync(options.state, thresholds);
