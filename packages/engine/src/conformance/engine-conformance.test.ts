@@ -121,7 +121,14 @@ describe.each(Object.keys(LAWS_KEPT))('engine kind %s', (kind) => {
 describe('the laws themselves', () => {
   it('find what they look for: the scripted model breaks the laws its kind does not claim', async () => {
     const ask = askOf(catalog.resolve(PINS['openai-compatible']).engine);
-    for (const id of ['choice-set', 'option-ids-are-names', 'negation', 'and-or', 'noul-as-score']) {
+    for (const id of [
+      'choice-set',
+      'option-ids-are-names',
+      'negation',
+      'and-or',
+      'reverse-levels',
+      'noul-as-score',
+    ]) {
       const law = ENGINE_LAWS.find((candidate) => candidate.id === id)!;
       expect(await law.check(ask), id).toEqual(expect.any(String));
     }

@@ -247,6 +247,28 @@ export const ENGINE_LAWS: readonly EngineLaw[] = [
     },
   },
   {
+    id: 'reverse-levels',
+    statement: "a Score's levels given in reverse order give the mirrored distribution",
+    async check(ask) {
+      const levels = ['Minor: cosmetic', 'Major: a workaround exists', 'Critical: blocking, no workaround'];
+      const answers = await ask({
+        state: STATE,
+        questions: {
+          forward: { type: 'score', instructions: SEVERITY.instructions, criteria: levels },
+          backward: { type: 'score', instructions: SEVERITY.instructions, criteria: [...levels].reverse() },
+        },
+      });
+      const { forward, backward } = answers;
+      if (forward?.type !== 'score' || backward?.type !== 'score') return 'no Score answers';
+      for (let level = 0; level < levels.length; level++) {
+        const mirrored = backward.probabilities[String(levels.length - 1 - level)]!;
+        if (!close(forward.probabilities[String(level)]!, mirrored))
+          return `level ${level}: ${forward.probabilities[String(level)]} forward, ${mirrored} reversed`;
+      }
+      return undefined;
+    },
+  },
+  {
     id: 'noul-as-score',
     statement:
       'a Noul and the same question as a two-level Score of no and yes agree, mirrored when yes comes first',

@@ -27,7 +27,7 @@ import { compareValues } from './specific-values.js';
 import { STOP_WORDS } from './stop-words.js';
 import { textRelationOf } from './text-relation.js';
 import { stem, type TermCounts, termsOf } from './text-terms.js';
-import { isSeverityScale, urgencyClaim, urgencyOf } from './urgency.js';
+import { isSeverityScale, severityDirectionOf, urgencyClaim, urgencyOf } from './urgency.js';
 import { type Valence, valenceOf } from './valence.js';
 import type { WordVectors } from './word-vectors.js';
 
@@ -697,7 +697,11 @@ function evaluateScore(reading: StateReading, question: Extract<Question, { type
     // (the probability that it is urgent, spread over the levels). Levels that describe themselves
     // ("Blocking; failing payouts") are evidence as well, by their match with the state.
     const { logit, code } = urgencyEvidence(reading);
-    const position = (levels.length - 1) / (1 + Math.exp(-logit));
+    const fromLowest = (levels.length - 1) / (1 + Math.exp(-logit));
+    // Levels whose own words run from the most severe down are read that way, so a reversed scale
+    // gives the mirrored answer.
+    const direction = severityDirectionOf(levels.map((level) => textOf(level ?? '')));
+    const position = direction === 1 ? fromLowest : levels.length - 1 - fromLowest;
     const described = scoreCandidates(
       reading,
       levels.map((description) => readText(reading.vectors, textOf(description ?? '')).candidate),

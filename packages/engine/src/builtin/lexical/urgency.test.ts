@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSeverityScale, urgencyClaim, urgencyOf } from './urgency.js';
+import { isSeverityScale, severityDirectionOf, urgencyClaim, urgencyOf } from './urgency.js';
 
 describe('urgency', () => {
   it('knows a claim of urgency, one that it can wait, and neither', () => {
@@ -33,5 +33,14 @@ describe('urgency', () => {
     expect(isSeverityScale('How severe is this issue?')).toBe(true);
     expect(isSeverityScale('What priority should this ticket get?')).toBe(true);
     expect(isSeverityScale('How positive is this review?')).toBe(false);
+  });
+});
+
+describe('severityDirectionOf', () => {
+  it('reads the way a scale runs from the severity its levels name', () => {
+    expect(severityDirectionOf(['trivial', 'minor', 'major', 'critical'])).toBe(1);
+    expect(severityDirectionOf(['Critical: blocking', 'Major', 'Minor: cosmetic'])).toBe(-1);
+    // Levels that name no severity keep the wire format's order, lowest first.
+    expect(severityDirectionOf(['one', 'two', 'three'])).toBe(1);
   });
 });

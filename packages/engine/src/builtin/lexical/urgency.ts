@@ -92,6 +92,38 @@ export function isSeverityScale(instructions: string): boolean {
   return wordsOf(instructions).some((word) => SEVERITY_NAMES.has(word));
 }
 
+/** Where words that name a level of severity sit on a scale, lowest first. */
+const SEVERITY_RANKS: ReadonlyMap<string, number> = new Map(
+  (
+    'cosmetic:0 trivial:0 negligible:0 none:0 lowest:0 minor:1 low:1 small:1 moderate:2 medium:2 ' +
+    'normal:2 major:3 high:3 serious:3 severe:3 significant:3 critical:4 blocking:4 blocker:4 ' +
+    'highest:4 emergency:4 catastrophic:4'
+  )
+    .split(' ')
+    .map((entry) => {
+      const [word, rank] = entry.split(':');
+      return [word!, Number(rank)];
+    }),
+);
+
+/**
+ * Which way a Score's levels run on a scale of severity: +1 lowest first (the wire format's
+ * order), −1 when their own words say the first level is the most severe ("critical, major,
+ * minor"). Read from the covariance of the levels' positions with the severity their words name,
+ * which changes sign exactly when the levels are reversed, so a reversed scale mirrors.
+ */
+export function severityDirectionOf(levels: readonly string[]): 1 | -1 {
+  const ranked = levels.flatMap((text, index) => {
+    const ranks = wordsOf(text).flatMap((word) => SEVERITY_RANKS.get(word) ?? []);
+    return ranks.length === 0 ? [] : [[index, Math.max(...ranks)] as const];
+  });
+  if (ranked.length < 2) return 1;
+  const meanIndex = ranked.reduce((sum, [index]) => sum + index, 0) / ranked.length;
+  const meanRank = ranked.reduce((sum, [, rank]) => sum + rank, 0) / ranked.length;
+  const covariance = ranked.reduce((sum, [index, rank]) => sum + (index - meanIndex) * (rank - meanRank), 0);
+  return covariance < 0 ? -1 : 1;
+}
+
 export function urgencyOf(text: string): Urgency {
   const words = wordsOf(text.replace(/['’]/g, "'"));
   const count = (set: ReadonlySet<string>) => words.filter((word) => set.has(word)).length;
