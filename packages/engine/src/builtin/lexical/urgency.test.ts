@@ -36,6 +36,16 @@ describe('urgency', () => {
   });
 });
 
+describe('a data breach', () => {
+  it('is a threat, whatever verb names it', () => {
+    for (const text of [
+      'Someone exfiltrated our entire customer database to an external server',
+      'The customer database was stolen last night',
+    ])
+      expect(urgencyOf(text).failure).toBeGreaterThan(0);
+  });
+});
+
 describe('severityDirectionOf', () => {
   it('reads the way a scale runs from the severity its levels name', () => {
     expect(severityDirectionOf(['trivial', 'minor', 'major', 'critical'])).toBe(1);

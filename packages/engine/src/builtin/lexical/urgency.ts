@@ -33,6 +33,7 @@ const FAILURE: ReadonlySet<string> = new Set(
     'failures error errors exception exceptions 500 502 503 504 timeout timeouts unavailable unreachable ' +
     'unresponsive stuck frozen freezing hangs hanging corrupted corruption lost loss losing deleted deleting ' +
     'disappearing disappeared leak leaked leaking breach breached hacked compromised ransomware malware fraud ' +
+    'exfiltrate exfiltrated exfiltrating exfiltration stolen stole theft intrusion intruder ' +
     'fraudulent attack attacked vulnerability exploit exploited injured injury dying ' +
     'bleeding unsafe danger dangerous'
   ).split(' '),
