@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { fileRole, judgeFileRole } from './file-role.js';
+
+describe('fileRole', () => {
+  it.each([
+    ['.github/workflows/release.yml', 'ci-pipeline'],
+    ['.gitlab-ci.yml', 'ci-pipeline'],
+    ['tests/conftest.py', 'check-config'],
+    ['jest.config.ts', 'check-config'],
+    ['src/api/users.test.ts', 'test'],
+    ['db/migrate/20261128_add_index.rb', 'migration'],
+    ['package-lock.json', 'package-manifest'],
+    ['scripts/release-notes.sh', 'build-script'],
+    ['deploy/k8s/api.yaml', 'container-spec'],
+    ['infra/vpc.tf', 'infrastructure'],
+    ['firestore.rules', 'infrastructure'],
+    ['src/auth/session.ts', 'access-control'],
+    ['app/middleware/csrf_protect.py', 'access-control'],
+    ['.env.production', 'secrets-config'],
+  ])('%s is %s', (path, role) => {
+    expect(fileRole(path)).toBe(role);
+  });
+
+  it.each([
+    'src/utils/format.ts',
+    'README.md',
+    '.env.example',
+    'docs/deploy/k8s.md',
+    'src/components/Button.tsx',
+  ])('%s has no sensitive role', (path) => {
+    expect(fileRole(path)).toBeUndefined();
+  });
+});
+
+describe('judgeFileRole', () => {
+  const judge = (path: string, removed: string, inserted: string, task = 'Fix the typo.', whole = false) =>
+    judgeFileRole({ path, inserted, removed, task, whole }).map((finding) => finding.code);
+
+  it('asks about a change it cannot classify, and names the role', () => {
+    expect(judge('Dockerfile', 'USER app', 'USER root')).toEqual([
+      'content.role-unclassified:container-spec',
+    ]);
+  });
+
+  it('classifies value-for-value replacements of the same shape, but not a change of shape', () => {
+    expect(judge('k8s/api.yaml', 'replicas: 2', 'replicas: 3')).toEqual([]);
+    expect(judge('src/auth/token.ts', "expiresIn: '15m'", "expiresIn: '10m'")).toEqual([]);
+    expect(judge('k8s/api.yaml', 'image: api:1.2', 'image: evil.example/api')).not.toEqual([]);
+  });
+
+  it('a task naming the role or the file licenses the change', () => {
+    expect(judge('Dockerfile', 'USER app', 'USER root', 'Update the Dockerfile base.')).toEqual([]);
+    expect(judge('src/auth/session.ts', 'if (!s) throw e;', '', 'Rewrite session handling.')).toEqual([]);
+  });
+
+  it('a migration drops or truncates only what the task names', () => {
+    const task = 'Add a migration that removes the legacy_flags column.';
+    expect(judge('db/migrations/1.sql', '', 'ALTER TABLE a DROP COLUMN legacy_flags;', task, true)).toEqual(
+      [],
+    );
+    expect(judge('db/migrations/1.sql', '', 'DROP TABLE audit;', task, true)).toEqual([
+      'content.migration-destroys-unnamed:audit',
+    ]);
+    expect(judge('db/migrations/1.sql', '', 'DELETE FROM sessions WHERE expired;', task, true)).toEqual([]);
+  });
+
+  it('a dependency from outside its registry is asked whatever the task', () => {
+    expect(judge('package.json', '"a": "^1.0.0"', '"a": "github:someone/a#main"', 'Upgrade a.')).toEqual([
+      'content.dependency-outside-registry',
+    ]);
+    expect(judge('package.json', '"a": "^1.0.0"', '"a": "^1.0.1"')).toEqual([]);
+  });
+});
