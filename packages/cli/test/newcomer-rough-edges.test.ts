@@ -236,6 +236,10 @@ describe('arbiter serve for a person at a terminal', () => {
       expect(server.err()).toContain(`  UHP discovery   ${url}/api/harness/v1/uhp`);
       expect(server.err()).toContain(`  Console         ${url}/console/`);
       expect(server.err()).toContain('  Authentication  OFF (--no-auth)');
+      expect(server.err()).toContain(`  Storage         SQLite ${join(workDir, 'banner', 'arbiter.db')}`);
+      expect(server.err()).toMatch(
+        /^ {2}Node id {9}node_[0-9a-f]{12} \(random per start; cluster\.nodeId in the configuration fixes it\)$/m,
+      );
     } finally {
       await stop(server.child);
     }

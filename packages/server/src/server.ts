@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import {
   type Authenticator,
   createKeyAuthenticator,
@@ -71,6 +72,8 @@ export interface RunningServer {
   readonly localModel: string | null;
   /** The isolation task programs run under (null without the UHP API); `describe()` says it in one line. */
   readonly sandbox: ProcessSandbox | null;
+  /** This node's name in task leases: the configuration's `cluster.nodeId`, else random per start. */
+  readonly nodeId: string;
   close(): Promise<void>;
 }
 
@@ -93,6 +96,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   });
   secureDataDir(dataDir);
   const database = resolveDatabaseSetting({ database: options.database, configured: config?.database });
+  // Chosen here rather than by the harness plugin, so the banner can name it.
+  const nodeId =
+    (options.harness ? options.harness.cluster?.nodeId : undefined) ??
+    config?.cluster?.nodeId ??
+    `node_${randomBytes(6).toString('hex')}`;
   const sql = await openStorage({ dataDir, ...(database ? { database } : {}) }, migrations);
   let keyStore: AnyKeyStore | null = null;
   try {
@@ -126,7 +134,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         : {
             harness: {
               db: sql,
-              ...(config?.cluster ? { cluster: config.cluster } : {}),
+              cluster: { ...config?.cluster, nodeId },
               dataDir,
               ...(config?.billing ? { pricing: config.billing } : {}),
               ...(config?.acp ? { acp: config.acp } : {}),
@@ -161,6 +169,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       defaultPin: catalog.resolve().pin,
       localModel: local.latest,
       sandbox,
+      nodeId,
       close: () => app.close(),
     };
   } catch (error) {

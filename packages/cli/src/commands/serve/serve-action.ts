@@ -1,12 +1,15 @@
 import { CatalogConfigError } from '@arbiter/engine/catalog';
 import {
+  loadServerConfig,
   ReadableLogStream,
+  resolveDatabaseSetting,
   resolveDataDir,
   SERVER_VERSION,
   ServerConfigError,
   startServer,
 } from '@arbiter/server';
 import { UsageError } from '../usage-error.js';
+import { describeStorage } from './storage-description.js';
 
 export interface ServeOptions {
   port: number;
@@ -28,13 +31,18 @@ export async function serve(options: ServeOptions): Promise<undefined> {
     await (await import('../models/cache-action.js')).pullDefaultModel(resolveDataDir(options.dataDir), say);
   }
   let server: Awaited<ReturnType<typeof startServer>>;
+  let database: string | undefined;
+  let nodeIdConfigured: boolean;
   try {
+    const loaded = options.config === undefined ? undefined : loadServerConfig(options.config);
+    nodeIdConfigured = loaded?.cluster?.nodeId !== undefined;
+    database = resolveDatabaseSetting({ database: options.database, configured: loaded?.database });
     server = await startServer({
       port: options.port,
       host: options.host,
       dataDir: options.dataDir,
       ...(options.database ? { database: options.database } : {}),
-      configPath: options.config,
+      ...(loaded === undefined ? {} : { config: loaded }),
       auth: options.auth,
       logger:
         options.logFormat === 'json'
@@ -81,6 +89,10 @@ export async function serve(options: ServeOptions): Promise<undefined> {
   say(`  UHP discovery   ${server.url}/api/harness/v1/uhp`);
   say(`  Home page       ${server.url}/`);
   say(`  Data directory  ${server.dataDir}`);
+  say(`  Storage         ${describeStorage(database, server.dataDir)}`);
+  say(
+    `  Node id         ${server.nodeId}${nodeIdConfigured ? '' : ' (random per start; cluster.nodeId in the configuration fixes it)'}`,
+  );
   if (server.localModel) say(`  Default model   arbiter-latest answers with ${server.localModel} (pulled)`);
   say(
     `  Authentication  ${server.authMode === 'none' ? 'OFF (--no-auth)' : 'API keys (Authorization: Bearer arb_…)'}`,
