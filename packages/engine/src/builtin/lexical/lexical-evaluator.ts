@@ -40,6 +40,13 @@ const SATURATION = 1.2;
  * fitted: at most 0.70 either way, so such an answer never looks like a confident one.
  */
 const TOPICAL_LOGIT_LIMIT = 0.85;
+/**
+ * The most log-odds that coverage gives a relation between two texts (paraphrase, an answer to a
+ * question): tighter than a claim's, since nothing about these relations was fitted (no public
+ * training split of either is at hand) and texts that share their words are often not paraphrases
+ * nor answers. At most 0.60 either way; a difference of negation or of named values adds to it.
+ */
+const RELATION_LOGIT_LIMIT = 0.4;
 /** Log-odds against a claim per specific value (a number, a day, a month) the state contradicts. */
 const VALUE_MISMATCH_LOGIT = 2;
 /**
@@ -526,7 +533,7 @@ function relationAnswer(
     relation === 'paraphrase'
       ? Math.min(coverage(first, second), coverage(second, first)) - W.entailmentCoverageBias
       : coverage(first, second) - W.claimCoverageBias;
-  let logit = bounded(W.entailmentCoverage * covered, TOPICAL_LOGIT_LIMIT);
+  let logit = bounded(W.entailmentCoverage * covered, RELATION_LOGIT_LIMIT);
   const codes = [
     `relation:${relation}:${(covered + (relation === 'paraphrase' ? W.entailmentCoverageBias : W.claimCoverageBias)).toFixed(2)}`,
   ];
