@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { redactConnectionString } from './connection-string.js';
 import { nodePostgres } from './node-postgres.js';
+import { refuseNulText } from './nul-text.js';
 import { PostgresNotifications } from './postgres-notifications.js';
 import type { SqlDatabase, SqlValue } from './sql-database.js';
 
@@ -23,6 +24,7 @@ function numbered(sql: string): string {
 type Queryable = pg.Pool | pg.PoolClient;
 
 async function query<Row>(on: Queryable, sql: string, params: readonly SqlValue[]) {
+  refuseNulText(params);
   return on.query<Row & pg.QueryResultRow>({ text: numbered(sql), values: params as unknown[] });
 }
 

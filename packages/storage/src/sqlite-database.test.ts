@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { NulInTextError } from './nul-text.js';
 import { SqliteDatabase } from './sqlite-database.js';
 
 let db: SqliteDatabase | undefined;
@@ -26,5 +27,19 @@ describe('SqliteDatabase statement cache', () => {
       await tx.run('INSERT INTO t (n) VALUES (?)', [6]);
     });
     expect(prepare.mock.calls.length).toBe(before);
+  });
+});
+
+describe('SqliteDatabase and text holding NUL', () => {
+  it('refuses it in any statement, as PostgreSQL must, and stores bytes holding 0x00', async () => {
+    db = new SqliteDatabase(new Database(':memory:'));
+    await db.run('CREATE TABLE t (s TEXT, b BLOB)');
+    await expect(db.run('INSERT INTO t (s) VALUES (?)', ['a\0b'])).rejects.toThrow(NulInTextError);
+    await expect(db.get('SELECT * FROM t WHERE s = ?', ['a\0b'])).rejects.toThrow(NulInTextError);
+    await expect(db.transaction((tx) => tx.all('SELECT * FROM t WHERE s = ?', ['\0']))).rejects.toThrow(
+      /NUL character/,
+    );
+    await db.run('INSERT INTO t (s, b) VALUES (?, ?)', ['ok', Buffer.from([0, 1])]);
+    expect(await db.get('SELECT s, b FROM t')).toEqual({ s: 'ok', b: Buffer.from([0, 1]) });
   });
 });

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { Database, Statement } from 'better-sqlite3';
+import { refuseNulText } from './nul-text.js';
 import type { SqlDatabase, SqlValue } from './sql-database.js';
 
 /**
@@ -31,16 +32,19 @@ export class SqliteDatabase implements SqlDatabase {
 
   async all<Row>(sql: string, params: readonly SqlValue[] = []): Promise<Row[]> {
     if (this.#open) await this.#idle();
+    refuseNulText(params);
     return this.statement(sql).all(...params) as Row[];
   }
 
   async get<Row>(sql: string, params: readonly SqlValue[] = []): Promise<Row | undefined> {
     if (this.#open) await this.#idle();
+    refuseNulText(params);
     return this.statement(sql).get(...params) as Row | undefined;
   }
 
   async run(sql: string, params: readonly SqlValue[] = []): Promise<number> {
     if (this.#open) await this.#idle();
+    refuseNulText(params);
     return this.statement(sql).run(...params).changes;
   }
 
@@ -93,14 +97,17 @@ class SqliteTransaction implements SqlDatabase {
   constructor(private readonly owner: SqliteDatabase) {}
 
   async all<Row>(sql: string, params: readonly SqlValue[] = []): Promise<Row[]> {
+    refuseNulText(params);
     return this.owner.statement(sql).all(...params) as Row[];
   }
 
   async get<Row>(sql: string, params: readonly SqlValue[] = []): Promise<Row | undefined> {
+    refuseNulText(params);
     return this.owner.statement(sql).get(...params) as Row | undefined;
   }
 
   async run(sql: string, params: readonly SqlValue[] = []): Promise<number> {
+    refuseNulText(params);
     return this.owner.statement(sql).run(...params).changes;
   }
 

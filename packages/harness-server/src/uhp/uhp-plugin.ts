@@ -6,7 +6,7 @@ import {
   JSON_TOO_DEEP_CODE,
   MAX_JSON_DEPTH,
 } from '@arbiter/json-body';
-import type { SqlDatabase } from '@arbiter/storage';
+import { NulInTextError, type SqlDatabase } from '@arbiter/storage';
 import { UHP_VERSION, UHP_VERSION_HEADER } from '@arbiter/uhp/wire';
 import multipart from '@fastify/multipart';
 import type { Database } from 'better-sqlite3';
@@ -157,7 +157,14 @@ async function uhpHarness(app: FastifyInstance, options: UhpPluginOptions): Prom
   // The one place where a failure becomes HTTP: a service's `UhpFailure` gets its status and type
   // from the registry; Fastify's and the multipart parser's errors are mapped to registered codes.
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const failure = UhpFailure.isInstance(error) ? error : fromFrameworkError(error, request.isMultipart());
+    const failure = UhpFailure.isInstance(error)
+      ? error
+      : NulInTextError.isInstance(error)
+        ? new UhpFailure(
+            'invalid_input',
+            'A text of the request (an input, a name, an id) contains a NUL character (U+0000), which the server does not store.',
+          )
+        : fromFrameworkError(error, request.isMultipart());
     if (failure.code === 'arbiter_internal_error') request.log.error({ err: error }, 'UHP request failed');
     return reply.status(failure.statusCode).send(failure.toEnvelope());
   });

@@ -6,6 +6,7 @@ import {
   JSON_TOO_DEEP_CODE,
   MAX_JSON_DEPTH,
 } from '@arbiter/json-body';
+import { NulInTextError } from '@arbiter/storage';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ApiError } from './api-error.js';
@@ -36,6 +37,14 @@ export function toApiError(error: unknown, request: FastifyRequest): ApiError {
       type: 'engine_error',
       code: error.code,
       message: ENGINE_MESSAGE[error.code],
+    });
+  }
+  if (NulInTextError.isInstance(error)) {
+    return new ApiError({
+      statusCode: 400,
+      type: 'invalid_request_error',
+      code: 'invalid_request',
+      message: 'a text of the request contains a NUL character (U+0000), which the server does not store',
     });
   }
   const fastifyError = error as Partial<FastifyError>;
