@@ -32,3 +32,49 @@ for (const state of STATES) {
     answers.severity.score.toFixed(2),
   );
 }
+
+// The plain questions of issue 28 that came back wrong and confident, and the two-text and
+// no-evidence cases of docs/benchmarks.md ("Calibration and the laws of issue 28").
+const PLAIN = [
+  ['The meeting is on Tuesday', { type: 'noul', instructions: 'Is the meeting on Friday?' }],
+  ['The meeting is on Tuesday', { type: 'noul', instructions: 'Is the meeting not on Tuesday?' }],
+  ['All tests passed, the build is green', { type: 'noul', instructions: 'Is the build failing?' }],
+  [
+    { sentence1: 'The cat sat on the mat.', sentence2: 'A dog ran in the park.' },
+    { type: 'noul', instructions: 'Is sentence2 a paraphrase of sentence1?' },
+  ],
+  [
+    { question: 'What is the capital of France?', answer: 'Bananas are yellow.' },
+    { type: 'noul', instructions: 'Does the answer answer the question?' },
+  ],
+  [
+    'the plot is dull and the acting is terrible',
+    {
+      type: 'noul',
+      instructions: 'Is the sentiment positive?',
+      criteria: { true: 'positive', false: 'negative' },
+    },
+  ],
+  [
+    'The weather is nice',
+    { type: 'choice', instructions: 'Which?', criteria: { a: 'about finance', b: 'about sports' } },
+  ],
+  [
+    'Someone exfiltrated our entire customer database to an external server',
+    { type: 'score', instructions: 'How severe is this?', criteria: ['low', 'medium', 'high', 'critical'] },
+  ],
+];
+console.log('\nstate | question | answer | evidence');
+for (const [state, question] of PLAIN) {
+  const { answers } = await engine.evaluate({ state, questions: { q: question } });
+  const answer = answers.q;
+  const shown =
+    answer.type === 'noul'
+      ? answer.noul.toFixed(3)
+      : Object.values(answer.probabilities)
+          .map((p) => p.toFixed(2))
+          .join(' / ');
+  console.log(
+    `${JSON.stringify(state)} | ${question.instructions} | ${shown} | ${answer.arbiter?.abstained ? 'abstained ' : ''}${(answer.arbiter?.evidence ?? []).join(' ')}`,
+  );
+}
