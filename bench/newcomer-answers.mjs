@@ -1,6 +1,7 @@
 // What a newcomer sees from the built-in engine on the questions issue 15 opens with: "is this
 // urgent?", "is this toxic?" and "how severe is this issue?" on a few everyday states. It prints each
-// answer; it measures no accuracy (the labelled sets are bench/lexical-accuracy.mjs's job).
+// answer; it measures no accuracy (the labelled sets are bench/lexical-accuracy.mjs's job). A
+// second table prints the plain questions of issue 28 with each answer's evidence codes.
 //   npx tsc -b && node bench/newcomer-answers.mjs
 import { createBuiltinEngine } from '@arbiter/engine';
 
