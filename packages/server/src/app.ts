@@ -15,7 +15,7 @@ import { decisionRoutes } from './decision/decision-routes.js';
 import { installErrorHandling } from './errors/error-handling.js';
 import { healthRoutes } from './health-routes.js';
 import { homePage } from './home-page.js';
-import { redactingSerializers } from './log-redaction.js';
+import { redactingLogMethod, redactingSerializers } from './log-redaction.js';
 import { COMPATIBLE_REQUEST_ID_HEADER, REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
 import { zodSchemaCompilers } from './schema-compilers.js';
 
@@ -48,6 +48,7 @@ function loggerOptions(logger: AppOptions['logger']): FastifyServerOptions['logg
     ...base,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     serializers: { ...base.serializers, ...redactingSerializers },
+    hooks: { ...base.hooks, logMethod: redactingLogMethod },
   };
 }
 

@@ -1,5 +1,6 @@
+import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { redactingSerializers, redactUrl } from './log-redaction.js';
+import { redactingLogMethod, redactingSerializers, redactUrl } from './log-redaction.js';
 
 describe('redactUrl', () => {
   it('hides share tokens and credential parameters, keeps the rest of the URL', () => {
@@ -26,5 +27,24 @@ describe('the err serializer', () => {
     expect(serialised).toContain('Incorrect API key provided');
     expect(serialised).not.toContain(key);
     expect(serialised).not.toContain('whatever-its-shape');
+  });
+});
+
+describe('redactingLogMethod', () => {
+  it('redacts the message and every string field, and replaces secret-named fields whole', () => {
+    const lines: string[] = [];
+    const logger = pino(
+      { hooks: { logMethod: redactingLogMethod } },
+      { write: (line: string) => void lines.push(line) },
+    );
+    const key = 'sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789';
+    logger.info(
+      { model: key, apiKey: 'any-shape', count: 3 },
+      `no model named ${key} at /v1/shared/AbCdEf123`,
+    );
+    const line = JSON.parse(lines[0]!) as Record<string, unknown>;
+    expect(line.msg).toBe('no model named [REDACTED:openai-key] at /v1/shared/[redacted]');
+    expect(line).toMatchObject({ apiKey: '[redacted]', count: 3 });
+    expect(JSON.stringify(line)).not.toContain(key);
   });
 });

@@ -72,3 +72,34 @@ export const redactingSerializers = {
     return redactStrings(pino.stdSerializers.err(error)) as ReturnType<typeof pino.stdSerializers.err>;
   },
 };
+
+/** Free text as it may appear in a log: what the secret rules recognise, and share tokens in paths. */
+export function redactText(text: string): string {
+  let result = redact(text);
+  for (const pattern of CREDENTIAL_PATHS) result = result.replace(pattern, '$1[redacted]');
+  return result;
+}
+
+/**
+ * Pino's `logMethod` hook: every log line's message, and every string field of its object, is
+ * redacted whichever field a secret arrives in (a model name, a question id, a URL quoted in an
+ * error message); fields named like secrets are replaced whole. Objects the serializers own (`req`,
+ * `res`, `err`) are left to them.
+ */
+export function redactingLogMethod(
+  this: pino.Logger,
+  args: Parameters<pino.LogFn>,
+  method: pino.LogFn,
+): void {
+  const redacted = (args as unknown[]).map((argument) => {
+    if (typeof argument === 'string') return redactText(argument);
+    if (argument === null || typeof argument !== 'object' || argument instanceof Error) return argument;
+    return Object.fromEntries(
+      Object.entries(argument).map(([key, value]) => [
+        key,
+        isSecretName(key) ? '[redacted]' : typeof value === 'string' ? redactText(value) : value,
+      ]),
+    );
+  });
+  method.apply(this, redacted as Parameters<pino.LogFn>);
+}

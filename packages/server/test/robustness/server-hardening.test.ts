@@ -228,10 +228,45 @@ describe('secrets never reach a log line', () => {
     ).json()) as { url: string; token: string };
     expect((await fetch(share.url)).status).toBe(200);
     await fetch(`${server.url}/health?api_key=sk-live-0123456789abcdefghij&token=tok_secret_value&page=2`);
+    // Secrets sent where a name is expected, which the answer's message quotes and the log records:
+    // a model name, a question id, and a share token in an unknown route's path.
+    const modelSecret = 'sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789';
+    const questionSecret = 'ghp_0123456789abcdefghijABCDEFGHIJ012345';
+    const decide = (body: unknown) =>
+      fetch(`${server.url}/v1/decision`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    expect(
+      (
+        await decide({
+          model: modelSecret,
+          state: 's',
+          questions: { q: { type: 'noul', instructions: 'i' } },
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await decide({
+          state: 's',
+          questions: { [questionSecret]: { type: 'nope', instructions: 'i' } },
+        })
+      ).status,
+    ).toBe(400);
+    await fetch(`${server.url}/v1/shared/${share.token}/nowhere`);
     const log = lines.join('');
     expect(log).toContain('/v1/shared/[redacted]');
     expect(log).toContain('page=2');
-    for (const secret of [share.token, server.key, 'sk-live-0123456789abcdefghij', 'tok_secret_value'])
+    for (const secret of [
+      share.token,
+      server.key,
+      'sk-live-0123456789abcdefghij',
+      'tok_secret_value',
+      modelSecret,
+      questionSecret,
+    ])
       expect(log).not.toContain(secret);
   });
 });
