@@ -12,5 +12,10 @@ export default defineConfig({
     assetsInlineLimit: 0,
     modulePreload: { polyfill: false },
     reportCompressedSize: true,
+    rollupOptions: {
+      // The gate page redacts call text with @arbiter/decision's rules. Its modules only declare
+      // (schemas, rules, functions), so what the console does not import is left out, zod included.
+      treeshake: { moduleSideEffects: (id: string) => !/[\\/]packages[\\/]decision[\\/]/.test(id) },
+    },
   },
 });

@@ -276,17 +276,22 @@ describe('the console in Chromium', () => {
     const session = (await page.locator('.session-detail h3 code').first().textContent()) ?? '';
     expect(session).toMatch(/^hsess_/);
     await page.getByRole('link', { name: 'Tool gate' }).click();
+    // Listed as the page opens, newest first, each with the call it judged.
+    const entries = page.getByTestId('audit-entry');
+    await expect.poll(() => entries.count()).toBeGreaterThan(0);
+    await expect
+      .poll(() => entries.filter({ hasText: 'Write' }).getByTestId('audit-call').first().textContent())
+      .toBe('notes/hello.txt');
     const filters = page.getByRole('form', { name: 'audit filters' });
     await filters.locator('select[name="audit-verdict"]').selectOption('ALLOW');
     await filters.locator('input[name="audit-tool"]').fill('Write');
-    await filters.getByRole('button', { name: 'Show' }).click();
+    await filters.getByRole('button', { name: 'Filter' }).click();
     await expect.poll(() => page.getByTestId('audit-chain').textContent()).toContain('Hash chain verified');
-    const entries = page.getByTestId('audit-entry');
-    expect(await entries.count()).toBe(1);
+    await expect.poll(() => entries.count()).toBe(1);
     expect(await entries.first().textContent()).toContain(session);
     await page.screenshot({ path: path.join(screenshots, 'gate-audit.png'), fullPage: true });
     await filters.locator('select[name="audit-verdict"]').selectOption('DENY');
-    await filters.getByRole('button', { name: 'Show' }).click();
+    await filters.getByRole('button', { name: 'Filter' }).click();
     await expect.poll(() => page.getByText('No verdicts match.').count()).toBe(1);
     await page.context().close();
   });
@@ -295,6 +300,18 @@ describe('the console in Chromium', () => {
     const page = await openPage();
     await signIn(page);
     await page.getByRole('link', { name: 'Harnesses and runs' }).click();
+    // The picker lists each harness once, the principal's default among them and preselected: no
+    // separate "default" entry that looks like a second copy of it.
+    const picker = page.locator('select[name="harness"]');
+    await expect.poll(() => picker.locator('option').count()).toBeGreaterThan(0);
+    const listed = (await (
+      await fetch(`${server.url}/api/harness/v1/harnesses`, { headers: { authorization: `Bearer ${key}` } })
+    ).json()) as { harnesses: { id: string; name: string }[] };
+    const options = await picker
+      .locator('option')
+      .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('value') ?? ''));
+    expect(options).toEqual(listed.harnesses.map((harness) => harness.id));
+    expect(await picker.inputValue()).toBe(listed.harnesses[0]?.id);
     // A harness created and edited through the page, then used for the task.
     await page.getByRole('button', { name: 'New harness' }).click();
     const editor = page.getByRole('form', { name: 'harness' });

@@ -1,11 +1,14 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api-client.js';
 import { ErrorNote, Section } from '../shared.js';
+import { summarizeCall } from './call-summary.js';
 
 interface AuditEntry {
   seq: number;
   time: string;
   session_id: string;
+  response_id: string;
+  call_id: string;
   tool: string;
   effective: 'ALLOW' | 'DENY' | 'ASK' | null;
   rule: number | null;
@@ -18,28 +21,62 @@ interface AuditPage {
   chain: { intact: boolean };
 }
 
+interface ResponseOutput {
+  output: { type: string; call_id?: string; arguments?: string }[];
+}
+
+/**
+ * The calls the entries judged, by call id: the audit log keeps each call's digest, not its text,
+ * so the text comes from the tool calls of the responses the entries name (the caller's own).
+ * A response that cannot be read leaves its calls unnamed; the verdicts still show.
+ */
+async function callsOf(entries: readonly AuditEntry[]): Promise<Map<string, string>> {
+  const calls = new Map<string, string>();
+  const responses = [...new Set(entries.map((entry) => entry.response_id))];
+  await Promise.all(
+    responses.map(async (id) => {
+      try {
+        const response = await api<ResponseOutput>(`/api/harness/v1/responses/${encodeURIComponent(id)}`);
+        for (const item of response.output)
+          if (item.type === 'function_call' && item.call_id && typeof item.arguments === 'string')
+            calls.set(item.call_id, summarizeCall(item.arguments));
+      } catch {
+        // Deleted or unreadable: nothing to show for its calls.
+      }
+    }),
+  );
+  return calls;
+}
+
 /** The gate's verdicts on the caller's harness runs (`GET /api/harness/v1/gate/audit`), filtered. */
 export function AuditLogBrowser() {
   const [verdict, setVerdict] = useState('');
   const [tool, setTool] = useState('');
   const [since, setSince] = useState('');
   const [page, setPage] = useState<AuditPage | null>(null);
+  const [calls, setCalls] = useState<Map<string, string>>(new Map());
   const [error, setError] = useState<unknown>(null);
 
-  const load = async (event: Event) => {
-    event.preventDefault();
+  const load = async (event?: Event) => {
+    event?.preventDefault();
     setError(null);
     const query = new URLSearchParams();
     if (verdict) query.set('verdict', verdict);
     if (tool.trim()) query.set('tool', tool.trim());
     if (since) query.set('since', new Date(since).toISOString());
     try {
-      setPage(await api<AuditPage>(`/api/harness/v1/gate/audit?${query}`));
+      const loaded = await api<AuditPage>(`/api/harness/v1/gate/audit?${query}`);
+      setPage(loaded);
+      setCalls(await callsOf(loaded.entries));
     } catch (failure) {
       setPage(null);
       setError(failure);
     }
   };
+  // The newest verdicts are listed when the page opens; the filters narrow them.
+  useEffect(() => {
+    void load();
+  }, []);
 
   return (
     <Section title="Audit log of your harness runs">
@@ -61,7 +98,7 @@ export function AuditLogBrowser() {
           Since
           <input type="datetime-local" value={since} onInput={(e) => setSince(e.currentTarget.value)} />
         </label>
-        <button type="submit">Show</button>
+        <button type="submit">Filter</button>
       </form>
       <ErrorNote error={error} />
       {page ? (
@@ -77,6 +114,7 @@ export function AuditLogBrowser() {
               <tr>
                 <th>Time</th>
                 <th>Tool</th>
+                <th>Call</th>
                 <th>Verdict</th>
                 <th>Rule</th>
                 <th>Reason</th>
@@ -88,6 +126,11 @@ export function AuditLogBrowser() {
                 <tr key={entry.seq} data-testid="audit-entry">
                   <td>{new Date(entry.time).toLocaleString()}</td>
                   <td>{entry.tool}</td>
+                  <td>
+                    <code class="call" data-testid="audit-call">
+                      {calls.get(entry.call_id) ?? '—'}
+                    </code>
+                  </td>
                   <td>
                     <span class={`verdict small ${entry.effective ?? 'NONE'}`}>{entry.effective ?? '—'}</span>
                   </td>

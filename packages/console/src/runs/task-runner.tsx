@@ -44,7 +44,13 @@ function ItemView({ entry }: { entry: StreamedItem }) {
  * cancels it, and continues the session with `previous_response_id`.
  */
 export function TaskRunner({ harnesses, onFinished }: { harnesses: Harness[]; onFinished: () => void }) {
-  const [harnessId, setHarnessId] = useState('');
+  const [chosenHarness, setHarnessId] = useState('');
+  // The list holds the principal's default harness too (the server creates it on first use), so
+  // the picker shows each harness once, preselecting the first, rather than a "default" entry
+  // beside the harness it stands for. A task always names the harness it runs on.
+  const harnessId = harnesses.some((harness) => harness.id === chosenHarness)
+    ? chosenHarness
+    : (harnesses[0]?.id ?? '');
   const [input, setInput] = useState(
     '@think plan the note\n@write notes/hello.txt <<<Hello from the console>>>\n@say The note is written.',
   );
@@ -145,7 +151,7 @@ export function TaskRunner({ harnesses, onFinished }: { harnesses: Harness[]; on
         <label>
           Harness
           <select name="harness" value={harnessId} onChange={(e) => setHarnessId(e.currentTarget.value)}>
-            <option value="">my default harness</option>
+            {harnesses.length === 0 ? <option value="">the server’s default harness</option> : null}
             {harnesses.map((harness) => (
               <option key={harness.id} value={harness.id}>
                 {harness.name} ({harness.defaultModel})
