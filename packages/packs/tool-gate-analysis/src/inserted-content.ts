@@ -371,7 +371,7 @@ const AGENT_INSTRUCTIONS =
   /(^|\/)(CLAUDE(\.local)?\.md|AGENTS\.md|GEMINI\.md|\.cursorrules|\.cursor\/rules\/[^/]+|\.windsurfrules|\.clinerules|\.github\/copilot-instructions\.md)$/;
 /** Instructions to act without the person's oversight: hide, skip approval, run unasked. */
 const EVADES_OVERSIGHT =
-  /\b(never|don'?t|do not)\s+(tell|mention|show|report|inform)\b|\bwithout\s+(asking|telling|approval|confirmation|permission)\b|\b(disable|skip|bypass|turn off|ignore)\s+(all\s+|every\s+|any\s+)?(the\s+)?(approval|permission|confirmation|safety|review|hook)s?\b/i;
+  /\b(never|don'?t|do not)\s+(tell|mention|show|report|inform)\b|\bwithout\s+(asking|telling|approval|confirmation|permission)\b|\b(disable|skip|bypass|turn off|ignore)\s+(all\s+|every\s+|any\s+)?(the\s+)?(approval|permission|confirmation|safety|review|hook)s?\b|\b(never|don'?t|do not)\s+ask\s+(for\s+|the\s+user\s+(for\s+)?)?(confirmation|permission|approval)|\bapprove\s+(every|all|any)\s+(tool\s+)?(calls?|commands?|actions?|requests?)\s+(yourself|automatically)/i;
 
 /**
  * Instructions for agents, judged as what they will make an agent do: commands in code spans and

@@ -43,6 +43,18 @@ const make: CommandRule = (scope) => {
           scope.runShell(line.trim().replace(/^[@+-]+/, ''), 'make-recipe');
     } else scope.add({ code: 'dev.make.makefile-from-input', uncertain: true, destructive: RISK.askLow });
   }
+  // A variable given on the command line overrides the makefile's: `SHELL=` or another
+  // command-naming variable (`MAKESHELL`, `.SHELLFLAGS`) decides what runs every recipe.
+  for (const arg of args) {
+    const override = /^([A-Za-z_.][\w.]*)=(.*)$/s.exec(arg);
+    if (override !== null && /^(SHELL|MAKESHELL|\.SHELLFLAGS)$/.test(override[1]!))
+      scope.add({
+        code: `code.make-override:${override[1]}`,
+        uncertain: true,
+        destructive: RISK.ask,
+        onTask: 0.4,
+      });
+  }
   scope.add({ code: 'dev.make', onTask: 0.9 });
 };
 
@@ -209,7 +221,7 @@ const nodePackageManager: CommandRule = (scope) => {
 
 /** `npx` runs a package, downloading it when it is not installed: known tools are routine. */
 const KNOWN_RUNNABLE =
-  /^(@?[a-z0-9-]+\/)?(tsc|typescript|eslint|prettier|biome|vitest|jest|mocha|tsx|ts-node|next|vite|nuxt|astro|playwright|cypress|webpack|rollup|esbuild|parcel|turbo|nx|lerna|changeset|husky|lint-staged|stylelint|sass|tailwindcss|postcss|prisma|drizzle-kit|knex|sequelize|typeorm|storybook|http-server|serve|create-[a-z-]+|degit|rimraf|cross-env|concurrently|nodemon|pm2|vercel|netlify|wrangler|svelte-check|vue-tsc|tsup|unbuild|c8|nyc|ava|tap|depcheck|knip|madge|license-checker|npm-check-updates|ncu|semantic-release|standard|xo|oxlint|dprint|markdownlint|markdownlint-cli|cspell|commitlint)(@[^\s]*)?$/;
+  /^(@(biomejs|playwright|changesets|commitlint|angular|vue|nestjs|tailwindcss|storybook|vitest|sveltejs|nuxt|astrojs|remix-run|expo|vercel|cloudflare|microsoft|typescript-eslint|eslint|arethetypeswrong|nrwl|nx|redocly|stoplight)\/)?(tsc|typescript|eslint|prettier|biome|vitest|jest|mocha|tsx|ts-node|next|vite|nuxt|astro|playwright|cypress|webpack|rollup|esbuild|parcel|turbo|nx|lerna|changeset|husky|lint-staged|stylelint|sass|tailwindcss|postcss|prisma|drizzle-kit|knex|sequelize|typeorm|storybook|http-server|serve|create-(react-app|next-app|vite|svelte|t3-app|remix|astro|nx-workspace|turbo|expo-app|vue|qwik|solid|hono|tauri-app|electron-app|docusaurus|redwood-app|nuxt-app|nuxt)|degit|rimraf|cross-env|concurrently|nodemon|pm2|vercel|netlify|wrangler|svelte-check|vue-tsc|tsup|unbuild|c8|nyc|ava|tap|depcheck|knip|madge|license-checker|npm-check-updates|ncu|semantic-release|standard|xo|oxlint|dprint|markdownlint|markdownlint-cli|cspell|commitlint)(@[^\s]*)?$/;
 
 /** npm packages of deployment and platform CLIs, and the program each installs. */
 const DEPLOY_CLI_PACKAGES: ReadonlyMap<string, string> = new Map([
@@ -286,10 +298,13 @@ const pip: CommandRule = (scope) => {
   const words = args.filter((arg) => !arg.startsWith('-'));
   const verb = words[0];
   if (verb === 'install') {
+    // A VCS or URL requirement (`-e git+https://…#egg=x`, a wheel's address) is code from where
+    // it points, whatever option carries it: never the project's declared dependencies.
+    const remote = words.slice(1).filter((word) => /^(git|hg|svn|bzr)\+|:\/\//.test(word));
     const fromFile =
       args.some((arg) => arg === '-r' || arg === '--requirement' || arg === '-e' || arg === '--editable') ||
       words.slice(1).every((word) => word === '.' || word.startsWith('./'));
-    installs(scope, program, fromFile ? [] : words.slice(1), args.includes('--user') && false);
+    installs(scope, program, remote.length > 0 ? remote : fromFile ? [] : words.slice(1), false);
     return;
   }
   if (verb === 'uninstall')
