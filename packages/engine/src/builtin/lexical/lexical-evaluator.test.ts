@@ -87,6 +87,17 @@ describe('evaluateLexically', () => {
     expect(negative).toBeGreaterThan(0.05);
   });
 
+  it('judges by valence only a claim that names a feeling or an opinion', () => {
+    const spam: Question = { type: 'noul', instructions: 'Is this message spam?' };
+    // A cheerful advertisement: its valence says nothing about whether it is spam.
+    const advert = answer('Win a free iPhone now! Click here, you are our lucky winner!', spam);
+    expect(advert.arbiter?.evidence?.some((code) => code.startsWith('valence:'))).toBe(false);
+    const furious: Question = { type: 'noul', instructions: 'Is the customer furious?' };
+    const angry = answer('This is terrible, awful service and I am fed up.', furious);
+    expect(angry.arbiter?.evidence?.some((code) => code.startsWith('valence:'))).toBe(true);
+    expect(angry.type === 'noul' && angry.noul).toBeGreaterThan(0.5);
+  });
+
   it('reads a day or number the state contradicts as evidence against the claim', () => {
     const state = 'The meeting is on Tuesday';
     const friday = noulOf(state, { type: 'noul', instructions: 'Is the meeting on Friday?' });

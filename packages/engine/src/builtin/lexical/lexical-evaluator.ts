@@ -487,7 +487,10 @@ function evaluatePositiveNoul(
     const alignment = align(claim, reading.meaning);
     // A claim with valence ("is this movie review positive?") is about the valence: its other
     // words name what the state is presumed to be about, so their presence is no evidence for it.
-    const valenced = claimValence.words > 0 && reading.valence.words > 0;
+    // Only a claim that names a feeling or an opinion is: "spam" and "fraud" carry valence in the
+    // lexicon, yet whether a text is spam is not its tone (an advertisement is cheerful).
+    const valenced =
+      claimValence.words > 0 && reading.valence.words > 0 && namesFeeling(reading.vectors, claim);
     // Evidence only when some pair of words could be compared (vectors, or the same word): a state
     // whose words are known and far from the claim's is evidence against it, within the topical
     // bound.
@@ -547,6 +550,24 @@ function relationAnswer(
     codes.push(...values.mismatched.map(([claimed, stated]) => `mismatch:${claimed}~${stated}`));
   }
   return noulAnswer(1 / (1 + Math.exp(-logit)), false, codes.slice(0, MAX_EVIDENCE));
+}
+
+/**
+ * Words that name feelings and opinions. A claim names one when one of its words comes within
+ * `FEELING_MATCH` of them in the word vectors: "furious" 0.78, "satisfied" 0.58, "excellent" 0.69,
+ * "sarcastic" 0.52; against "spam" 0.17, "fraud" 0.15, "war" 0.13, "junk" 0.32.
+ */
+const FEELING_WORDS = 'feeling emotion mood opinion happy sad angry positive negative good bad';
+const FEELING_MATCH = 0.35;
+const feelingTexts = new WeakMap<WordVectors, SemanticText>();
+
+function namesFeeling(vectors: WordVectors, claim: SemanticText): boolean {
+  let feelings = feelingTexts.get(vectors);
+  if (!feelings) {
+    feelings = semanticTextOf(vectors, FEELING_WORDS);
+    feelingTexts.set(vectors, feelings);
+  }
+  return align(claim, feelings).similarity >= FEELING_MATCH;
 }
 
 /** The logit a claim of hostility or urgency gets from the state's cues; undefined for other claims. */
