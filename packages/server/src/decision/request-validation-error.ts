@@ -44,6 +44,9 @@ function readableMessage(issue: z.core.$ZodIssue, body: unknown): string {
       : `unknown question type ${JSON.stringify(value)}; expected ${expected}`;
   }
   if (issue.code === 'invalid_union') return 'expected a string, an object or an array';
+  // A refused record key (an empty question id or option name, one over its length): zod reports
+  // "Invalid key in record" and keeps the rule's own message in the nested issue.
+  if (issue.code === 'invalid_key') return issue.issues[0]?.message ?? issue.message;
   return issue.message;
 }
 

@@ -151,3 +151,29 @@ describe('every JSON route parses bodies one way: UTF-8, no lone surrogate, no r
     expect(utf8.status).toBe(200);
   });
 });
+
+describe('empty names in a decision request', () => {
+  it('an empty question id or option name is a 400 that says so, naming where', async () => {
+    const noul = { type: 'noul', instructions: 'i' };
+    const cases: [unknown, string, string][] = [
+      [{ state: 's', questions: { '': noul } }, 'questions[""]', 'question ids must not be empty'],
+      [
+        {
+          state: 's',
+          questions: { q: { type: 'choice', instructions: 'i', criteria: { '': null, b: null } } },
+        },
+        'questions.q.criteria[""]',
+        'option names must not be empty',
+      ],
+    ];
+    for (const [body, param, message] of cases) {
+      const answer = await post('/v1/decision', JSON.stringify(body));
+      expect(answer.status).toBe(400);
+      expect(answer.json.error).toMatchObject({
+        code: 'invalid_question',
+        param,
+        message: `${param}: ${message}`,
+      });
+    }
+  });
+});
