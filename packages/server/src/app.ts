@@ -13,6 +13,7 @@ import { consolePlugin } from './console/console-plugin.js';
 import { DEFAULT_SERVER_LIMITS, type ServerLimits } from './decision/decision-limits.js';
 import { decisionRoutes } from './decision/decision-routes.js';
 import { installErrorHandling } from './errors/error-handling.js';
+import { clientErrorHandler, frameworkErrors } from './errors/http-layer-errors.js';
 import { healthRoutes } from './health-routes.js';
 import { homePage } from './home-page.js';
 import { redactingLogMethod, redactingSerializers } from './log-redaction.js';
@@ -70,6 +71,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     genReqId: requestIdOf,
     return503OnClosing: true,
     schemaController: zodSchemaCompilers,
+    // The HTTP layer's own refusals (a bad percent-encoding, headers or a URL over Node's limit)
+    // in the documented envelope too.
+    frameworkErrors,
+    clientErrorHandler,
   });
   endUnusedConnectionsOnClose(app);
   // Callback style: an async hook would cost every request a promise for two header writes.

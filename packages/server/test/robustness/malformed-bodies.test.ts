@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { MAX_JSON_DEPTH } from '@arbiter/json-body';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer } from './start-test-server.js';
@@ -175,5 +176,45 @@ describe('empty names in a decision request', () => {
         message: `${param}: ${message}`,
       });
     }
+  });
+});
+
+describe("the HTTP layer's own refusals", () => {
+  it('a bad percent-encoding in a path is a 400 in each API’s envelope, quoting nothing', async () => {
+    const headers = { authorization: `Bearer ${server.key}` };
+    const decision = await fetch(`${server.url}/v1/models/sk-live-0123456789%zz`, { headers });
+    expect(decision.status).toBe(400);
+    const decisionBody = await decision.text();
+    expect(JSON.parse(decisionBody).error).toMatchObject({
+      type: 'invalid_request_error',
+      code: 'invalid_request',
+    });
+    expect(decisionBody).not.toContain('sk-live');
+    const uhp = await fetch(`${server.url}/api/harness/v1/sessions/hsess_%zz`, { headers });
+    expect(uhp.status).toBe(400);
+    expect(((await uhp.json()) as { error: unknown }).error).toMatchObject({
+      type: 'invalid_request_error',
+      code: 'invalid_input',
+      param: null,
+    });
+  });
+
+  it('a URL or headers over the limit are a 431 in the envelope, and the connection is closed', async () => {
+    const { port } = new URL(server.url);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect(Number(port), '127.0.0.1', () => {
+        socket.write(`GET /v1/models?q=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+      });
+      let received = '';
+      socket.on('data', (chunk) => {
+        received += chunk.toString();
+      });
+      socket.on('close', () => resolve(received));
+      socket.on('error', reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 431 /);
+    const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { error: unknown };
+    expect(body.error).toMatchObject({ type: 'invalid_request_error', code: 'invalid_request' });
+    expect((await fetch(`${server.url}/health`)).status).toBe(200);
   });
 });
