@@ -25,6 +25,9 @@ import { openStorage } from './storage/open-storage.js';
 export const DEFAULT_PORT = 7411;
 export const DEFAULT_HOST = '127.0.0.1';
 
+/** Tasks one principal may run at once under `arbiter serve` (`limits.concurrentTasksPerPrincipal`). */
+export const DEFAULT_CONCURRENT_TASKS_PER_PRINCIPAL = 16;
+
 export interface StartServerOptions {
   /** 0 picks a free port. Default 7411. */
   readonly port?: number;
@@ -142,6 +145,13 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
               ...(config?.toolGating ? { toolGating: config.toolGating } : {}),
               ...options.harness,
               ...(sandbox ? { sandbox } : {}),
+              limits: {
+                maxConcurrentTasksPerPrincipal:
+                  config?.limits?.concurrentTasksPerPrincipal === undefined
+                    ? DEFAULT_CONCURRENT_TASKS_PER_PRINCIPAL
+                    : config.limits.concurrentTasksPerPrincipal,
+                ...options.harness?.limits,
+              },
             },
           }),
     });

@@ -30,6 +30,11 @@ export interface TaskLimits {
   readonly sessionRetentionMs: number;
   /** How long an Idempotency-Key is remembered. */
   readonly idempotencyRetentionMs: number;
+  /**
+   * Tasks one principal may have running at once, over all its sessions and every node; a task
+   * past it is refused with `429 quota_exhausted` (`detail.quota: "concurrent_tasks"`). null: none.
+   */
+  readonly maxConcurrentTasksPerPrincipal?: number | null;
 }
 
 export interface CreatedTask {
@@ -194,6 +199,23 @@ export class TaskService {
     return runtime;
   }
 
+  /**
+   * The principal's quota of tasks running at once, checked inside the recording transaction under
+   * a lock of the principal (PostgreSQL; SQLite's transactions already exclude each other), so two
+   * requests on two nodes cannot both take the last place.
+   */
+  private async checkConcurrentTasks(tx: UhpStore, principalId: string): Promise<void> {
+    const limit = this.limits.maxConcurrentTasksPerPrincipal ?? null;
+    if (limit === null) return;
+    await tx.db.lock(`arbiter_principal_tasks:${principalId}`);
+    if ((await tx.runningResponseCount(principalId)) < limit) return;
+    throw new UhpFailure(
+      'quota_exhausted',
+      `This principal already runs ${limit} tasks at once, its quota of concurrent tasks; start this one when one of them has ended.`,
+      { detail: { quota: 'concurrent_tasks', limit } },
+    );
+  }
+
   /** A session runs one task at a time; checked again inside the recording transaction. */
   private async checkSessionIdle(session: StoredSession): Promise<void> {
     const running = await this.store.runningResponseOfSession(session.id);
@@ -252,6 +274,7 @@ export class TaskService {
         if (session) await tx.lockSession(session.id);
         if (session && (await tx.runningResponseOfSession(session.id)))
           throw new UhpFailure('session_busy', 'A task is already running in this session.');
+        await this.checkConcurrentTasks(tx, principalId);
         const maxOutputTokens = await this.reserveBudget(tx, {
           principalId,
           responseId: task.initial.id,

@@ -30,6 +30,8 @@ export const serverConfigSchema = z.strictObject({
       requestTimeoutMs: z.number().int().min(100).max(3_600_000).optional(),
       headersTimeoutMs: z.number().int().min(100).max(600_000).optional(),
       keepAliveTimeoutMs: z.number().int().min(100).max(600_000).optional(),
+      /** UHP tasks one principal may run at once (429 quota_exhausted past it); null lifts it. */
+      concurrentTasksPerPrincipal: z.number().int().min(1).max(10_000).nullable().optional(),
     })
     .default({}),
   /** Output prices of prepaid budgets; see docs/harnesses.md. */

@@ -359,6 +359,15 @@ export class UhpStore {
     return row?.id;
   }
 
+  /** How many tasks of a principal are running now, on every node. */
+  async runningResponseCount(principalId: string): Promise<number> {
+    const row = await this.db.get<{ n: number | string }>(
+      "SELECT COUNT(*) AS n FROM uhp_responses WHERE principal_id = ? AND status = 'in_progress'",
+      [principalId],
+    );
+    return Number(row?.n ?? 0);
+  }
+
   async nextTurnIndex(sessionId: string): Promise<number> {
     const row = await this.db.get<{ next: number }>(
       'SELECT COALESCE(MAX(turn_index) + 1, 0) AS next FROM uhp_responses WHERE session_id = ?',
