@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -111,6 +111,40 @@ describe('arbiter models', () => {
     expect(offline.stderr).toContain('offline mode forbids downloading');
     const malformed = await runArbiter(['models', 'pull', '../etc'], { env: env() });
     expect(malformed.code).toBe(2);
+  });
+
+  it('add puts a model from a local directory into the cache, without network, and pull --offline finds it', async () => {
+    const download = join(workDir, 'carried');
+    const dir = join(workDir, 'added-models');
+    for (const name of ['config.json', 'tokenizer.json', 'tokenizer_config.json'])
+      cpSync(join(FIXTURE, name), join(download, name));
+    cpSync(join(FIXTURE, 'onnx', 'model.onnx'), join(download, 'onnx', 'model_quantized.onnx'));
+    const offlineEnv = { ...env(), HF_ENDPOINT: 'http://arbiter-no-such-host.invalid', ARBITER_OFFLINE: '1' };
+    const added = await runArbiter(
+      ['models', 'add', download, 'nli-deberta-v3-xsmall', '--models-dir', dir],
+      {
+        env: offlineEnv,
+      },
+    );
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stdout).toMatch(
+      /^Added: nli-deberta-v3-xsmall \(Xenova\/nli-deberta-v3-xsmall@4ce66096a56e, [\d.]+ [kM]B\) in /,
+    );
+    const found = await runArbiter(
+      ['models', 'pull', 'nli-deberta-v3-xsmall', '--offline', '--models-dir', dir],
+      {
+        env: offlineEnv,
+      },
+    );
+    expect(found.stdout).toContain('Already in the cache: nli-deberta-v3-xsmall');
+    const missing = await runArbiter(
+      ['models', 'add', join(workDir, 'nothing'), 'acme/x', '--models-dir', dir],
+      {
+        env: offlineEnv,
+      },
+    );
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('is not a directory');
   });
 
   it('a pull without network explains itself, and leaves no empty entry for `models list`', async () => {

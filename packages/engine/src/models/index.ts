@@ -6,6 +6,12 @@
 export { EnginePackageError } from '../engine-package-error.js';
 export type { DownloadProgress } from './hub-download.js';
 export { acceptedLicences, isAcceptedLicence } from './licence-policy.js';
+export {
+  type AddLocalModelOptions,
+  type AddLocalModelResult,
+  addLocalModel,
+  LOCAL_REVISION,
+} from './local-model-import.js';
 export { type LocalModels, withLocalModels } from './local-models.js';
 export {
   type IncompleteModel,

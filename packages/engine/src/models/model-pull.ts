@@ -171,14 +171,14 @@ export async function pullModel(referenceText: string, options: PullOptions): Pr
   }
 }
 
-async function sha256Of(file: string): Promise<string> {
+export async function sha256Of(file: string): Promise<string> {
   const hash = createHash('sha256');
   for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
   return hash.digest('hex');
 }
 
 /** Fails the pull when a symbolic link lies where it would write. */
-function refuseLink(cache: ModelCache, file: string): void {
+export function refuseLink(cache: ModelCache, file: string): void {
   const link = cache.linkOnPath(file);
   if (link !== null)
     throw new PullError(
@@ -278,7 +278,7 @@ async function defaultDispatcher(env: NodeJS.ProcessEnv): Promise<Dispatcher> {
 const PREFERRED_ONNX = ['onnx/model_quantized.onnx', 'onnx/model.onnx', 'model_quantized.onnx', 'model.onnx'];
 
 /** The files an NLI engine or a GGUF engine needs, when the user named none. */
-function defaultFiles(repo: string, available: readonly string[]): string[] {
+export function defaultFiles(repo: string, available: readonly string[]): string[] {
   const onnx = available.filter((file) => file.endsWith('.onnx'));
   if (onnx.length > 0) {
     const chosen =

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import {
+  addLocalModel,
   DEFAULT_PULL_MODEL,
   findRecommendedModel,
   ModelCache,
@@ -16,6 +17,43 @@ export interface PullCommandOptions {
   offline?: boolean;
   acceptLicense?: boolean;
   modelsDir?: string;
+}
+
+export interface AddCommandOptions {
+  file?: string[];
+  license?: string;
+  acceptLicense?: boolean;
+  modelsDir?: string;
+}
+
+/** `arbiter models add <dir> <model>`: a model's files from a local directory, for a machine without network. */
+export async function addCommand(
+  source: string,
+  reference: string,
+  options: AddCommandOptions,
+): Promise<number> {
+  const cache = modelCacheOf(options.modelsDir);
+  try {
+    const result = await addLocalModel(source, reference, {
+      cache,
+      files: options.file,
+      licence: options.license,
+      acceptLicence: options.acceptLicense,
+    });
+    const { manifest, dir, bytes } = result.model;
+    const what = `${manifest.name ?? manifest.repo} (${manifest.repo}@${manifest.revision.slice(0, 12)}, ${formatBytes(bytes)})`;
+    process.stdout.write(
+      `${result.alreadyInstalled ? 'Already in the cache' : 'Added'}: ${what} in ${dir}\n`,
+    );
+    return 0;
+  } catch (error) {
+    if (ModelReferenceError.isInstance(error)) throw new UsageError(error.message);
+    if (PullError.isInstance(error)) {
+      process.stderr.write(`arbiter models add: ${error.message}\n`);
+      return EXIT_FAILURE;
+    }
+    throw error;
+  }
 }
 
 export interface RemoveCommandOptions {

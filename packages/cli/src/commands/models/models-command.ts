@@ -1,6 +1,6 @@
 import { type Command, Option } from 'commander';
 import { runCommand } from '../usage-error.js';
-import type { PullCommandOptions, RemoveCommandOptions } from './cache-action.js';
+import type { AddCommandOptions, PullCommandOptions, RemoveCommandOptions } from './cache-action.js';
 import type { ModelsOptions } from './models-action.js';
 
 const MODELS_DIR_HELP =
@@ -9,7 +9,7 @@ const MODELS_DIR_HELP =
 export function registerModelsCommand(program: Command): void {
   const models = program
     .command('models')
-    .description('The model catalog and the local model cache: list (the default), pull, rm');
+    .description('The model catalog and the local model cache: list (the default), pull, add, rm');
   const addListOptions = (command: Command) =>
     command
       .option('--config <file>', 'configuration file whose catalog to list (default: the embedded catalog)')
@@ -38,6 +38,29 @@ export function registerModelsCommand(program: Command): void {
     .option('--models-dir <dir>', MODELS_DIR_HELP)
     .action((model: string, options: PullCommandOptions) =>
       runCommand('models pull', async () => (await import('./cache-action.js')).pullCommand(model, options)),
+    );
+
+  models
+    .command('add')
+    .description(
+      'Put a model into the cache from a local directory (no network): each file copied and hashed, the manifest written last',
+    )
+    .argument('<dir>', 'the directory that holds the model’s files, laid out as in its repository')
+    .argument(
+      '<model>',
+      'a recommended name, or owner/name[@commit] (without a commit it is recorded as `local`)',
+    )
+    .option(
+      '--file <path...>',
+      'files of the directory to add (default: the model’s files, else the NLI set or the only GGUF)',
+    )
+    .option('--license <id>', 'the licence of an owner/name model, as its card states it (e.g. apache-2.0)')
+    .option('--accept-license', 'add a model whose licence is not one Arbiter accepts by default')
+    .option('--models-dir <dir>', MODELS_DIR_HELP)
+    .action((dir: string, model: string, options: AddCommandOptions) =>
+      runCommand('models add', async () =>
+        (await import('./cache-action.js')).addCommand(dir, model, options),
+      ),
     );
 
   models
