@@ -2,6 +2,7 @@ export { analyseToolCall, analyseToolCallSync, type ToolCallAnalysis } from './a
 export { loadBashParser } from './bash-parser.js';
 export { explainToolCall, explainToolCallSync, formatToolCallAnalysis } from './explain-tool-call.js';
 export type { Finding } from './finding.js';
+export type { SecondOpinion } from './second-opinion.js';
 export {
   type CanonicalTool,
   canonicalTool,

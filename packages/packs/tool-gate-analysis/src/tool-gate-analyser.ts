@@ -9,6 +9,7 @@ import {
 import { analyseToolCallSync, loadParsersFor } from './analyse-tool-call.js';
 import { isBashParserLoaded } from './bash-parser.js';
 import { isPowerShellParserLoaded, mentionsPowerShell } from './powershell/powershell-parser.js';
+import { type SecondOpinion, withSecondOpinion } from './second-opinion.js';
 import type { NoulFigure, ToolGateAnswers } from './tool-gate-answers.js';
 
 export { TOOL_GATE_PACK_NAME };
@@ -28,7 +29,12 @@ const DISPOSITION_OPTIONS = TOOL_GATE_DISPOSITION_OPTIONS;
  */
 export function createToolGateAnalyser(
   thresholds: ToolGateThresholds = DEFAULT_TOOL_GATE_THRESHOLDS,
+  settings: {
+    /** A model asked about calls the analysis does not fully understand (`second-opinion.ts`). */
+    secondOpinion?: SecondOpinion;
+  } = {},
 ): PackAnalyser {
+  const { secondOpinion } = settings;
   return {
     packName: TOOL_GATE_PACK_NAME,
     accepts(options: EvaluateOptions): boolean {
@@ -56,9 +62,18 @@ export function createToolGateAnalyser(
         options.signal?.throwIfAborted();
       }
       const analysis = analyseToolCallSync(options.state, thresholds);
+      const consult =
+        secondOpinion !== undefined &&
+        analysis.valid &&
+        !analysis.understood &&
+        analysis.answers.disposition.choice !== 'deny';
+      const { answers: judged, usage } = consult
+        ? await withSecondOpinion(analysis.answers, secondOpinion, options, thresholds)
+        : { answers: analysis.answers, usage: { input_tokens: null, output_tokens: null } };
+      const engine = consult ? `${TOOL_GATE_ENGINE_ID}+${secondOpinion.name}` : TOOL_GATE_ENGINE_ID;
       const answers: Record<string, Answer> = {};
-      for (const id of Object.keys(options.questions)) answers[id] = toAnswer(id, analysis.answers);
-      return { answers, usage: { input_tokens: null, output_tokens: null } };
+      for (const id of Object.keys(options.questions)) answers[id] = toAnswer(id, judged, engine);
+      return { answers, usage };
     },
   };
 }
@@ -66,9 +81,9 @@ export function createToolGateAnalyser(
 /** The analyser at the pack's default thresholds. */
 export const toolGateAnalyser: PackAnalyser = createToolGateAnalyser();
 
-function toAnswer(id: string, answers: ToolGateAnswers): Answer {
+function toAnswer(id: string, answers: ToolGateAnswers, engine: string): Answer {
   const meta = (evidence: string[]) => ({
-    engine: TOOL_GATE_ENGINE_ID,
+    engine,
     abstained: answers.abstained,
     evidence,
   });
