@@ -17,8 +17,8 @@ import type { InvocationRunner, ProgramSettings } from './program-settings.js';
 export type { ProgramSettings } from './program-settings.js';
 
 /**
- * Builds the `arbiter` command. Each command family lives in `commands/<name>.ts` and
- * registers itself here; keep this file a plain list.
+ * Builds the `arbiter` command. Each command family lives in `commands/<family>/` and registers
+ * itself from `commands/<family>/<family>-command.ts`; keep this file a plain list.
  */
 export function createProgram(settings: ProgramSettings = {}): Command {
   const program = createProgramRoot(settings);
