@@ -158,7 +158,9 @@ describe('credentials written into files, beyond token shapes', () => {
     expect(codes('{ "client_secret": "q8ZrT2mYv9LpX4cW7nB1sD6f" }', '', 'config/oauth.json')).toContain(
       'content.writes-secret-literal:secret-named-value',
     );
-    expect(codes('DATABASE_URL=postgres://app:${DB_PASSWORD}@db/shop\n', '', 'deploy/app.env')).toEqual([]);
+    // A reference to a variable (`${DB_PASSWORD}`, spelt from parts so it is not read as a template).
+    const reference = `$${'{'}DB_PASSWORD}`;
+    expect(codes(`DATABASE_URL=postgres://app:${reference}@db/shop\n`, '', 'deploy/app.env')).toEqual([]);
     expect(codes('{ "client_secret": "your-client-secret-goes-here" }', '', 'config/oauth.json')).toEqual([]);
     expect(codes('{ "client_secret": "q8ZrT2mYv9LpX4cW7nB1sD6f" }', '', 'config/oauth.example.json')).toEqual(
       [],

@@ -1,6 +1,7 @@
 import { sensitiveReadFinding } from './argument-roles.js';
 import { judgeFileRole } from './content/file-role.js';
 import type { Finding } from './finding.js';
+import type { FindingFamily } from './finding-catalogue.js';
 import { judgeAgentInstructions, judgeInsertedContent } from './inserted-content.js';
 import { classifyPath } from './path-scope.js';
 import { persistenceFinding, persistenceKind } from './persistence-target.js';
@@ -50,7 +51,7 @@ export function analyseFileTool(context: FileToolContext): FileToolAnalysis {
     case 'WebFetch':
       return analyseFetch(context);
     case 'WebSearch':
-      return { findings: secretsInArguments(context.args, 'search') };
+      return { findings: secretsInArguments(context.args, 'tool.search') };
     case 'Glob':
     case 'Grep':
       return analyseSearch(context);
@@ -331,7 +332,7 @@ function analyseFetch(context: FileToolContext): FileToolAnalysis {
         ? { code: `net.local-control-plane:${parsed.port}`, exfil: RISK.ask, onTask: 0.2 }
         : { code: 'net.fetch-local', onTask: 0.85 },
     );
-  findings.push(...secretsInArguments({ prompt: context.args.prompt }, 'fetch'));
+  findings.push(...secretsInArguments({ prompt: context.args.prompt }, 'tool.fetch'));
   const carried = encodedDataInUrl(parsed);
   if (carried !== undefined)
     findings.push({ code: `net.encoded-data-in-url:${host}`, exfil: RISK.askHigh, onTask: 0.3 });
@@ -344,7 +345,7 @@ function analyseMcp(context: FileToolContext): FileToolAnalysis {
   const name = rest.join('__');
   const verb = classifyToolName(name);
   const findings: Finding[] = [];
-  const code = `mcp.${server}.${verb ?? 'unknown'}:${name}`;
+  const code = `mcp.${server}.${verb ?? 'unknown'}:${name}` as const;
   switch (verb) {
     case 'destructive':
       findings.push({ code, destructive: RISK.deny, onTask: 0.3 });
@@ -404,7 +405,7 @@ function encodedDataInUrl(url: URL): string | undefined {
   );
 }
 
-function secretsInArguments(args: Record<string, unknown>, prefix: string): Finding[] {
+function secretsInArguments(args: Record<string, unknown>, prefix: `${FindingFamily}.${string}`): Finding[] {
   const kind = secretLiteralKind(JSON.stringify(args));
   return kind === undefined
     ? []

@@ -1,3 +1,5 @@
+import type { FindingCode } from './finding-catalogue.js';
+
 /**
  * One thing the analysis noticed about a tool call. A finding carries its own contribution to
  * the answers: a probability that the call is destructive or exfiltrating, how well it serves
@@ -5,8 +7,11 @@
  * contribution over all findings, so one dangerous segment decides a compound command.
  */
 export interface Finding {
-  /** Machine-readable evidence code, e.g. `shell.rm.recursive:/home` or `flow.secret-to-network`. */
-  code: string;
+  /**
+   * Machine-readable evidence code, e.g. `shell.rm.recursive:/home` or `flow.secret-to-network`;
+   * its family is one of the finding catalogue's (`finding-catalogue.ts`).
+   */
+  code: FindingCode;
   /** P(destructive) this finding alone implies. */
   destructive?: number;
   /** P(exfiltration) this finding alone implies. */

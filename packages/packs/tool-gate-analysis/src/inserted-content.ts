@@ -209,7 +209,7 @@ export function judgeInsertedContent(input: InsertedContent): Finding[] {
 function judgeShellText(text: string, input: InsertedContent, runsUnasked: boolean): Finding[] {
   if (text.trim() === '') return [];
   const findings = analyseShellCommand(text, { cwd: input.cwd, task: input.task }).findings.map(
-    (finding) => ({
+    (finding): Finding => ({
       ...finding,
       code: `content.shell:${finding.code}`,
     }),

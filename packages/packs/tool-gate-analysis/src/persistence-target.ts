@@ -1,4 +1,5 @@
 import type { Finding } from './finding.js';
+import type { FindingFamily } from './finding-catalogue.js';
 import { RISK } from './risk-scale.js';
 
 /**
@@ -66,7 +67,11 @@ export function persistenceKind(path: string): string | undefined {
 }
 
 /** A finding for a write to `path`, or undefined when the path is not a persistence target. */
-export function persistenceFinding(path: string, task: string, codePrefix: string): Finding | undefined {
+export function persistenceFinding(
+  path: string,
+  task: string,
+  codePrefix: `${FindingFamily}.${string}`,
+): Finding | undefined {
   const kind = persistenceKind(path);
   if (kind === undefined) return undefined;
   const permitted = TASK_PERMITS[kind]?.test(task) === true;

@@ -78,7 +78,7 @@ let compiledStateSchema: typeof toolCallStateSchema | undefined;
 /** Accepts the state as an object or a JSON string of one; anything else is a description of what is wrong. */
 export function readToolCallState(
   state: unknown,
-): { ok: true; state: ToolCallState } | { ok: false; reason: string } {
+): { ok: true; state: ToolCallState } | { ok: false; reason: `state.${string}` } {
   let value = state;
   if (typeof value === 'string') {
     try {

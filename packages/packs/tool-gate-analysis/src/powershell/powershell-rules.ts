@@ -339,11 +339,11 @@ function judgeInvocation(scope: CommandScope, call: Invocation, pipelineText: st
     return;
   }
   if (/^(new|set)-item(property)?$|^(ni|si|sp)$/.test(name) && AUTORUN_KEY.test(call.text)) {
-    scope.add({ code: 'persistence:windows-run-key', deny: RISK.deny, onTask: 0.05 });
+    scope.add({ code: 'shell.persistence:windows-run-key', deny: RISK.deny, onTask: 0.05 });
     return;
   }
   if (/^(register-scheduledtask|new-scheduledtask\w*|new-service|set-service)$/.test(name)) {
-    scope.add({ code: `persistence:windows-${name}`, deny: RISK.deny, onTask: 0.05 });
+    scope.add({ code: `shell.persistence:windows-${name}`, deny: RISK.deny, onTask: 0.05 });
     return;
   }
   if (name === 'new-item' || name === 'ni' || name === 'mkdir' || name === 'md') {
@@ -379,7 +379,7 @@ function judgeNative(scope: CommandScope, argv: string[]): void {
     const verb = (args[0] ?? '').toLowerCase();
     if (verb === 'query' || verb === 'export') return;
     if (verb === 'add' && AUTORUN_KEY.test(args.join(' '))) {
-      scope.add({ code: 'persistence:windows-run-key', deny: RISK.deny, onTask: 0.05 });
+      scope.add({ code: 'shell.persistence:windows-run-key', deny: RISK.deny, onTask: 0.05 });
       return;
     }
     scope.add({
@@ -395,7 +395,11 @@ function judgeNative(scope: CommandScope, argv: string[]): void {
     if (verb === '/query') return;
     scope.add(
       verb === '/create' || verb === '/change'
-        ? { code: `persistence:windows-schtasks${verb.replace('/', '-')}`, deny: RISK.deny, onTask: 0.05 }
+        ? {
+            code: `shell.persistence:windows-schtasks${verb.replace('/', '-')}`,
+            deny: RISK.deny,
+            onTask: 0.05,
+          }
         : {
             code: `ps.schtasks${verb.replace('/', '-')}`,
             destructive: RISK.ask,
@@ -477,7 +481,7 @@ export function judgeCmd(scope: CommandScope, line: string): void {
     else if (name === 'move') scope.runArgv(['mv', ...operands], 'cmd');
     else if (name === 'mkdir' || name === 'md') scope.runArgv(['mkdir', '-p', ...operands], 'cmd');
     else if (name === 'robocopy' && switches.some((each) => each === '/mir' || each === '/purge'))
-      scope.add({ code: 'cmd.robocopy.mirror-deletes', destructive: RISK.ask, onTask: 0.4 });
+      scope.add({ code: 'shell.cmd.robocopy-mirror-deletes', destructive: RISK.ask, onTask: 0.4 });
     else judgeNative(scope, words);
   }
 }

@@ -363,7 +363,8 @@ export function judgeByVerbs(
     scope.runArgv(args.slice(separator + 1), `${program}-${verb}`);
     return;
   }
-  const code = `cli.${program}.${kind ?? 'unknown'}${verb === undefined ? '' : `:${verb}`}`;
+  const detail = `${kind ?? 'unknown'}${verb === undefined ? '' : `:${verb}`}`;
+  const code = `cli.${program}.${detail}` as const;
   if (args.length === 1 && /^(--?(version|help|h|v)|version|help)$/.test(args[0]!)) return;
   if (kind === undefined) {
     scope.add({ code, uncertain: true, onTask: known ? 0.6 : 0.5 });

@@ -1,4 +1,5 @@
 import type { Finding } from '../finding.js';
+import type { FindingFamily } from '../finding-catalogue.js';
 import { RISK } from '../risk-scale.js';
 import type { CommandRule, CommandScope } from '../shell-command.js';
 import { taskMentions } from '../task-scope.js';
@@ -27,7 +28,7 @@ const STORED_CREDENTIALS =
  * The findings for SQL text, whoever runs it: a database client on the command line or an MCP
  * server's query tool. `prefix` names the runner in each finding's code.
  */
-export function sqlFindings(sql: string, prefix: string, task: string): Finding[] {
+export function sqlFindings(sql: string, prefix: `${FindingFamily}.${string}`, task: string): Finding[] {
   const findings: Finding[] = [];
   const statements = sql.replace(/--[^\n]*|\/\*[\s\S]*?\*\//g, ' ').split(';');
   for (const raw of statements) {

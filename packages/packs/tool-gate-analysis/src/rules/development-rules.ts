@@ -368,13 +368,13 @@ export function judgeMigrationTool(scope: CommandScope, tool: string, args: read
     args.some((arg) => MIGRATION_DESTRUCTIVE_FLAGS.test(arg))
   ) {
     scope.add({
-      code: `db.migration.destructive:${tool} ${words.join(' ')}`.trim(),
+      code: `db.migration.destructive:${[tool, ...words].join(' ')}`,
       destructive: RISK.deny,
       onTask: 0.2,
     });
   } else if (parts.some((part) => MIGRATION_REVERSING.test(part))) {
     scope.add({
-      code: `db.migration.reverses:${tool} ${words.join(' ')}`.trim(),
+      code: `db.migration.reverses:${[tool, ...words].join(' ')}`,
       destructive: RISK.ask,
       onTask: 0.4,
     });

@@ -1,5 +1,6 @@
 import { TEST_FILE } from '../check-weakening.js';
 import { judgeFileRead } from '../file-read-judge.js';
+import type { FindingFamily } from '../finding-catalogue.js';
 import { literalOutput } from '../literal-output.js';
 import { scopeSeverity } from '../path-scope.js';
 import { persistenceFinding, persistenceKind } from '../persistence-target.js';
@@ -473,14 +474,22 @@ const awk: CommandRule = (scope) => {
  * emptying it or changing its mode changes what watches the agent, and is judged as a write to it
  * (persistence-target.ts). True when `path` is one.
  */
-function judgeAgentControl(scope: CommandScope, path: string, codePrefix: string): boolean {
+function judgeAgentControl(
+  scope: CommandScope,
+  path: string,
+  codePrefix: `${FindingFamily}.${string}`,
+): boolean {
   const kind = persistenceKind(path);
   if (kind !== 'agent-settings' && kind !== 'agent-hook') return false;
   return judgePersistenceTarget(scope, path, codePrefix);
 }
 
 /** Adds the persistence finding for a write to `path`; true when there was one. */
-function judgePersistenceTarget(scope: CommandScope, path: string, codePrefix: string): boolean {
+function judgePersistenceTarget(
+  scope: CommandScope,
+  path: string,
+  codePrefix: `${FindingFamily}.${string}`,
+): boolean {
   const finding = persistenceFinding(path, scope.task, codePrefix);
   if (finding === undefined) return false;
   scope.add(finding);

@@ -70,7 +70,7 @@ const journalctl: CommandRule = (scope) => {
   );
   if (clearing !== undefined)
     scope.add({ code: `tamper.journal:${clearing.split('=')[0]}`, destructive: RISK.deny, onTask: 0.05 });
-  else scope.add({ code: 'sys.journalctl.read', onTask: 0.8 });
+  else scope.add({ code: 'system.journalctl.read', onTask: 0.8 });
 };
 
 export const SYSTEM_SETTING_RULES: ReadonlyMap<string, CommandRule> = new Map([
