@@ -32,7 +32,12 @@ export type { AnswerFor, AnswersFor, TypedChoiceAnswer } from './question/typed-
 export type { TypedChoiceQuestion } from './question/typed-question.js';
 export { redact, redactState } from './redaction/redact.js';
 export { isSecretName } from './redaction/secret-name.js';
-export { SECRET_RULES, type SecretRule } from './redaction/secret-rules.js';
+export {
+  SECRET_RULES,
+  type SecretRule,
+  TOKEN_SHAPE_RULES,
+  tokenShapeKind,
+} from './redaction/secret-rules.js';
 export {
   createHttpTransport,
   DEFAULT_BASE_URL,

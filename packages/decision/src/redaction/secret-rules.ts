@@ -221,6 +221,32 @@ const namedSecrets: SecretRule[] = [
   },
 ];
 
+/**
+ * The providers' token shapes on their own: what a live credential looks like wherever it is
+ * written. The tool gate flags a literal by these same rules (`tokenShapeKind`), so what the
+ * client redacts and what the gate calls a secret are one list.
+ */
+export const TOKEN_SHAPE_RULES: readonly SecretRule[] = providerTokens;
+
+/** The kind of the first provider token in `text` (`github-token`, `private-key`, …), if any. */
+export function tokenShapeKind(text: string): string | undefined {
+  if (/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(text)) return 'private-key';
+  for (const rule of TOKEN_SHAPE_RULES) {
+    if (rule.trigger !== undefined && !rule.trigger.test(text)) continue;
+    // The catalogue's patterns are global (they replace every match): each scan starts afresh.
+    rule.pattern.lastIndex = 0;
+    for (let match = rule.pattern.exec(text); match !== null; match = rule.pattern.exec(text)) {
+      // A rule may keep a match that is not a credential (an `sk-` word without a digit).
+      if (rule.replace(match[0], ...match.slice(1)) !== match[0]) {
+        rule.pattern.lastIndex = 0;
+        return rule.kind;
+      }
+      if (match[0] === '') rule.pattern.lastIndex += 1;
+    }
+  }
+  return undefined;
+}
+
 /** The catalogue in the order it is applied: specific shapes first, so markers name the provider. */
 export const SECRET_RULES: readonly SecretRule[] = [
   ...headers,

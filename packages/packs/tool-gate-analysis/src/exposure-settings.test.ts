@@ -68,7 +68,7 @@ describe('settings that open what was closed', () => {
   it('a live key written into a file, but not into a test fixture', () => {
     const key = 'AKIA' + 'Z7Q2M4X9R1T8V6WY';
     expect(codes(`aws_access_key_id = "${key}"`, '', 'deploy/creds.ini')).toContain(
-      'content.writes-secret-literal:aws-access-key',
+      'content.writes-secret-literal:aws-access-key-id',
     );
     expect(codes(`const key = "${key}";`, '', 'test/fixtures/aws.ts')).toEqual([]);
   });

@@ -1,3 +1,4 @@
+import { tokenShapeKind } from '@arbiter/decision';
 import { RISK } from './risk-scale.js';
 
 /**
@@ -186,24 +187,14 @@ export function isCredentialPath(path: string): boolean {
   return CREDENTIAL_PATH_PATTERNS.some((pattern) => pattern.test(path));
 }
 
-const TOKEN_PATTERNS: readonly [string, RegExp][] = [
-  ['aws-access-key', /\b(AKIA|ASIA)[0-9A-Z]{16}\b/],
-  ['github-token', /\bgh[pousr]_[A-Za-z0-9]{30,}\b|\bgithub_pat_[A-Za-z0-9_]{40,}\b/],
-  ['gitlab-token', /\bglpat-[A-Za-z0-9_-]{20,}\b/],
-  ['slack-token', /\bxox[abprs]-[A-Za-z0-9-]{10,}\b/],
-  ['openai-key', /\bsk-(proj-)?[A-Za-z0-9_-]{32,}\b/],
-  ['anthropic-key', /\bsk-ant-[A-Za-z0-9_-]{32,}\b/],
-  ['google-api-key', /\bAIza[0-9A-Za-z_-]{35}\b/],
-  ['stripe-key', /\b[rs]k_live_[0-9A-Za-z]{20,}\b/],
-  ['private-key', /-----BEGIN [A-Z ]*PRIVATE KEY-----/],
-  ['jwt', /\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/],
-];
-
-/** Names the secret kind when a literal looks like a credential (a token, a key block). */
+/**
+ * Names the secret kind when a literal looks like a credential (a provider token, a key block).
+ * The shapes are the decision client's redaction catalogue, so what it redacts before a call
+ * leaves the machine and what the gate calls a secret are one list (issue 27).
+ */
 export function secretLiteralKind(text: string): string | undefined {
   if (text.length < 16) return undefined;
-  for (const [kind, pattern] of TOKEN_PATTERNS) if (pattern.test(text)) return kind;
-  return undefined;
+  return tokenShapeKind(text);
 }
 
 /** URL query or user-info members that carry credentials (`?token=…`, `https://user:pass@`). */
