@@ -10,6 +10,8 @@ export interface InvocationIo {
   stdin(): AsyncIterable<Uint8Array>;
   writeStdout(text: string): void;
   writeStderr(text: string): void;
+  /** Whether the stream is a terminal: spinners, progress redrawn in place and prompts need one. */
+  isTerminal(stream: 'stdin' | 'stdout' | 'stderr'): boolean;
   /** True when this invocation owns the process (not a daemon serving many invocations). */
   readonly ownsProcess: boolean;
 }
@@ -19,8 +21,29 @@ export const processIo: InvocationIo = {
   stdin: () => process.stdin,
   writeStdout: (text) => process.stdout.write(text),
   writeStderr: (text) => process.stderr.write(text),
+  // Asked when needed, not at load: creating `process.stdin` or `process.stdout` costs CPU that a
+  // forwarded `gate hook` never spends.
+  isTerminal: (stream) => process[stream].isTTY === true,
   ownsProcess: true,
 };
+
+/** Text written somewhere, as renderers, spinners and progress bars need it. */
+export interface TextOutput {
+  write(text: string): unknown;
+  readonly isTTY: boolean;
+}
+
+/** The standard output of the invocation running in this async context, as a `TextOutput`. */
+export function invocationStdout(): TextOutput {
+  const io = invocationIo();
+  return { write: (text) => io.writeStdout(text), isTTY: io.isTerminal('stdout') };
+}
+
+/** The standard error of the invocation running in this async context, as a `TextOutput`. */
+export function invocationStderr(): TextOutput {
+  const io = invocationIo();
+  return { write: (text) => io.writeStderr(text), isTTY: io.isTerminal('stderr') };
+}
 
 const current = new AsyncLocalStorage<InvocationIo>();
 

@@ -1,6 +1,7 @@
 import { formatAmount, PrepaidBudgets, parseAmount } from '@arbiter/harness-server';
 import { LOCAL_PRINCIPAL_NAME } from '@arbiter/server';
 import type { SqlDatabase } from '@arbiter/storage';
+import { invocationIo } from '../../invocation-io.js';
 import type { DatabaseOptions } from '../server-database/database-options.js';
 import { openServerDatabase } from '../server-database/open-server-database.js';
 import { formatTextTable } from '../text-table.js';
@@ -71,7 +72,7 @@ export async function credit(
       throw new UsageError(`the balance of ${principal} is in ${existing.currency}, not ${options.currency}`);
     return budgets.credit(id, nanos, options.note ?? null);
   });
-  process.stdout.write(
+  invocationIo().writeStdout(
     `credited ${formatAmount(nanos)} ${account.currency} to ${principal}: balance ${formatAmount(account.balanceNanos)} ${account.currency}\n`,
   );
   return 0;
@@ -96,18 +97,18 @@ export async function show(
     );
   });
   if (options.json) {
-    process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+    invocationIo().writeStdout(`${JSON.stringify(rows, null, 2)}\n`);
     return 0;
   }
   if (rows.length === 0) {
-    process.stdout.write(
+    invocationIo().writeStdout(
       principal
         ? `${principal} has no balance: unmetered\n`
         : 'no principal has a balance: everyone is unmetered\n',
     );
     return 0;
   }
-  process.stdout.write(
+  invocationIo().writeStdout(
     formatTextTable(
       ['principal', 'balance', 'reserved'],
       rows.map((row) => [row.principal, `${row.balance} ${row.currency}`, `${row.reserved} ${row.currency}`]),
@@ -139,10 +140,10 @@ export async function ledger(
     ),
   );
   if (options.json) {
-    process.stdout.write(`${JSON.stringify(entries, null, 2)}\n`);
+    invocationIo().writeStdout(`${JSON.stringify(entries, null, 2)}\n`);
     return 0;
   }
-  process.stdout.write(
+  invocationIo().writeStdout(
     formatTextTable(
       ['at', 'principal', 'kind', 'amount', 'balance', 'response', 'note'],
       entries.map((entry) => [

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { addDatabaseOptions } from '../server-database/database-options.js';
-import { runCommand } from '../usage-error.js';
+import { runReportingUsageErrors } from '../usage-error.js';
 import type { BillingOptions } from './billing-action.js';
 
 // SQLite or PostgreSQL, and the ledger, load only when a billing command runs.
@@ -22,7 +22,9 @@ export function registerBillingCommand(program: Command): void {
     .option('--note <text>', 'a note recorded with the credit')
     .action(
       (principal: string, amount: string, options: BillingOptions & { currency?: string; note?: string }) =>
-        runCommand('billing credit', async () => (await action()).credit(principal, amount, options)),
+        runReportingUsageErrors('billing credit', async () =>
+          (await action()).credit(principal, amount, options),
+        ),
     );
 
   billing
@@ -31,7 +33,7 @@ export function registerBillingCommand(program: Command): void {
     .argument('[principal]', 'principal name or id')
     .option('--json', 'print JSON')
     .action((principal: string | undefined, options: BillingOptions & { json?: boolean }) =>
-      runCommand('billing show', async () => (await action()).show(principal, options)),
+      runReportingUsageErrors('billing show', async () => (await action()).show(principal, options)),
     );
 
   billing
@@ -41,7 +43,7 @@ export function registerBillingCommand(program: Command): void {
     .option('--limit <n>', 'at most this many of the newest entries', '100')
     .option('--json', 'print JSON')
     .action((principal: string | undefined, options: BillingOptions & { json?: boolean; limit: string }) =>
-      runCommand('billing ledger', async () => (await action()).ledger(principal, options)),
+      runReportingUsageErrors('billing ledger', async () => (await action()).ledger(principal, options)),
     );
 
   // Every billing command reads the database `arbiter serve` with the same options would serve from.

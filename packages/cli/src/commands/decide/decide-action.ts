@@ -13,6 +13,7 @@ import { DEFAULT_ENGINE_KINDS, ModelCatalog, ModelNotFoundError } from '@arbiter
 import { ModelCache, withLocalModels } from '@arbiter/engine/models';
 import { loadServerConfig, ServerConfigError, servedPackAnalysers } from '@arbiter/server';
 import YAML from 'yaml';
+import { invocationIo } from '../../invocation-io.js';
 import { readInput } from '../read-input.js';
 import { formatTextTable } from '../text-table.js';
 import { EXIT_FAILURE, UsageError } from '../usage-error.js';
@@ -126,14 +127,14 @@ export async function decide(options: DecideCommandOptions): Promise<number> {
   if (options.dryRun) {
     const request = client.prepareRequest(call);
     if (typeof request === 'string') throw new UsageError(request);
-    process.stdout.write(`${JSON.stringify(request, null, 2)}\n`);
+    invocationIo().writeStdout(`${JSON.stringify(request, null, 2)}\n`);
     return 0;
   }
   const result = await client.decide(call);
-  if (options.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-  else if (!result.skipped) process.stdout.write(renderAnswers(result));
+  if (options.json) invocationIo().writeStdout(`${JSON.stringify(result, null, 2)}\n`);
+  else if (!result.skipped) invocationIo().writeStdout(renderAnswers(result));
   if (result.skipped) {
-    process.stderr.write(`arbiter decide: skipped (${result.reason}): ${result.message}\n`);
+    invocationIo().writeStderr(`arbiter decide: skipped (${result.reason}): ${result.message}\n`);
     return EXIT_FAILURE;
   }
   return 0;

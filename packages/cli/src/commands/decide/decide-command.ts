@@ -1,5 +1,5 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { runCommand } from '../usage-error.js';
+import { runReportingUsageErrors } from '../usage-error.js';
 import type { DecideCommandOptions } from './decide-action.js';
 
 export function registerDecideCommand(program: Command): void {
@@ -27,7 +27,7 @@ export function registerDecideCommand(program: Command): void {
     )
     .action((options: DecideCommandOptions, command: Command) => {
       const urlSource = command.getOptionValueSource('url') === 'env' ? 'environment' : 'flag';
-      return runCommand('decide', async () =>
+      return runReportingUsageErrors('decide', async () =>
         (await import('./decide-action.js')).decide({ ...options, urlSource }),
       );
     });

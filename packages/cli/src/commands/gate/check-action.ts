@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
+import { invocationIo } from '../../invocation-io.js';
 import { readStandardInput, standardInputLines } from '../../standard-input.js';
 import { createGateFromOptions, type GateCommandOptions } from './gate-options.js';
 
@@ -31,11 +32,11 @@ export async function runGateCheck(options: GateCheckOptions): Promise<void> {
         // A line is either a bare state or a dev-set style {id, state, …} record.
         const state = typeof parsed.state === 'object' && parsed.state !== null ? parsed.state : parsed;
         const verdict = await gate.check(state as never);
-        process.stdout.write(`${JSON.stringify(id === undefined ? verdict : { id, ...verdict })}\n`);
+        invocationIo().writeStdout(`${JSON.stringify(id === undefined ? verdict : { id, ...verdict })}\n`);
       } catch (error) {
         failed = true;
         const message = `line ${lineNumber}: ${error instanceof Error ? error.message : String(error)}`;
-        process.stdout.write(
+        invocationIo().writeStdout(
           `${JSON.stringify(id === undefined ? { error: message } : { id, error: message })}\n`,
         );
       }
@@ -52,5 +53,5 @@ export async function runGateCheck(options: GateCheckOptions): Promise<void> {
     throw new Error(`the state is not valid JSON: ${(error as Error).message}`);
   }
   const verdict = await gate.check(state as never);
-  process.stdout.write(`${JSON.stringify(verdict, null, 2)}\n`);
+  invocationIo().writeStdout(`${JSON.stringify(verdict, null, 2)}\n`);
 }

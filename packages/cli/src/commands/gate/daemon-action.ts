@@ -1,7 +1,7 @@
 import { statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { inputOf, withInvocationIo } from '../../invocation-io.js';
+import { inputOf, invocationIo, withInvocationIo } from '../../invocation-io.js';
 import type { InvocationRunner } from '../../program-settings.js';
 import {
   type GateDaemonResponse,
@@ -57,7 +57,7 @@ export async function runGateDaemon(options: GateDaemonOptions): Promise<void> {
       return 'stale';
     }).catch((error: unknown) => {
       socket.destroy();
-      process.stderr.write(
+      invocationIo().writeStderr(
         `arbiter gate daemon: ${error instanceof Error ? error.message : String(error)}\n`,
       );
     });
@@ -128,6 +128,8 @@ async function judge(
     writeStderr: (text: string) => {
       stderr += text;
     },
+    // The hook's streams reach the daemon through a socket; its hosts run it on pipes.
+    isTerminal: () => false,
     ownsProcess: false,
   };
   const exitCode = await withInvocationIo(io, () =>

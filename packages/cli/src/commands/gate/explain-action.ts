@@ -1,4 +1,5 @@
 import { DEFAULT_HOOK_TASK } from '@arbiter/tool-gate';
+import { invocationIo } from '../../invocation-io.js';
 
 export interface GateExplainOptions {
   readonly tool?: string;
@@ -20,11 +21,11 @@ export async function runGateExplain(command: string, options: GateExplainOption
     createGateFromOptions({}).then((gate) => gate.check(state)),
   ]);
   if (options.json === true) {
-    process.stdout.write(`${JSON.stringify({ trace, verdict }, null, 2)}\n`);
+    invocationIo().writeStdout(`${JSON.stringify({ trace, verdict }, null, 2)}\n`);
     return;
   }
   const rule = verdict.rule === null ? 'no rule (no opinion)' : `rule ${verdict.rule}`;
-  process.stdout.write(
+  invocationIo().writeStdout(
     `${trace}\nverdict: ${verdict.verdict ?? 'no decision'} by ${rule}: ${verdict.reason}\n`,
   );
 }

@@ -107,11 +107,11 @@ export function registerGateCommand(program: Command, runInvocation: InvocationR
         'the hook command (default: this node and this CLI by absolute path, then gate hook <host>)',
       )
       .action(async (host: string, options) => {
-        const [{ runGateInstall }, { runCommand }] = await Promise.all([
+        const [{ runGateInstall }, { runReportingUsageErrors }] = await Promise.all([
           import('./install-action.js'),
           import('../usage-error.js'),
         ]);
-        await runCommand(`gate ${action}`, () => runGateInstall(action, host, options));
+        await runReportingUsageErrors(`gate ${action}`, () => runGateInstall(action, host, options));
       });
   }
 
@@ -124,11 +124,11 @@ export function registerGateCommand(program: Command, runInvocation: InvocationR
     .option('--verify', 'check the hash chain: edits, deletions and reordering are detected')
     .option('--json', 'machine-readable output')
     .action(async (options) => {
-      const [{ runGateLog }, { runCommand }] = await Promise.all([
+      const [{ runGateLog }, { runReportingUsageErrors }] = await Promise.all([
         import('./log-action.js'),
         import('../usage-error.js'),
       ]);
-      await runCommand('gate log', async () => {
+      await runReportingUsageErrors('gate log', async () => {
         await runGateLog(options);
         return undefined;
       });

@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { invocationIo } from '../../invocation-io.js';
 import { UsageError } from '../usage-error.js';
 import { probeHookCommand, resolvedCliCommand } from './cli-launcher.js';
 import { addHookGroup, type HookGroupToAdd, removeHookCommand } from './hook-settings-file.js';
@@ -107,7 +108,7 @@ export async function runGateInstall(
     // Versions before 0.1.1 wrote the bare `arbiter gate hook claude-code`.
     if (!result.changed && options.command === undefined)
       result = await uninstallClaudeCodeHook(settingsPath, DEFAULT_CLAUDE_CODE_HOOK_COMMAND);
-    process.stdout.write(
+    invocationIo().writeStdout(
       result.changed
         ? `removed the hook from ${result.settingsPath}${result.backupPath === null ? '' : ` (backup: ${result.backupPath})`}\n`
         : `${result.settingsPath} has no arbiter hook; nothing changed\n`,
@@ -121,7 +122,9 @@ export async function runGateInstall(
   const message = result.changed
     ? `${command}: installed in ${result.settingsPath}${result.backupPath === null ? '' : ` (backup: ${result.backupPath})`}`
     : `${command}: ${result.settingsPath} already has the hook; nothing changed`;
-  process.stdout.write(`${message}\nchecked: the hook command ran once and answered as a hook should\n`);
+  invocationIo().writeStdout(
+    `${message}\nchecked: the hook command ran once and answered as a hook should\n`,
+  );
   return undefined;
 }
 
@@ -129,7 +132,7 @@ export async function runGateInstall(
 async function probed(command: string, input: string): Promise<boolean> {
   const probe = await probeHookCommand(command, input, process.cwd());
   if (probe.ok) return true;
-  process.stderr.write(
+  invocationIo().writeStderr(
     `arbiter gate install: refusing to install \`${command}\`: a trial run failed: ${probe.problem}\n` +
       'A hook that cannot run lets every tool call through, so nothing was written. ' +
       'Install the CLI (npm install -g, see the README) or pass a working --command.\n',
@@ -153,7 +156,7 @@ async function installOtherHost(
   const command = options.command ?? resolvedCliCommand(['gate', 'hook', host]);
   if (action === 'uninstall') {
     const result = await removeHookCommand(settingsPath, target.event, command);
-    process.stdout.write(
+    invocationIo().writeStdout(
       result.changed
         ? `removed the hook from ${result.settingsPath}${result.backupPath === null ? '' : ` (backup: ${result.backupPath})`}\n`
         : `${result.settingsPath} has no arbiter hook; nothing changed\n`,
@@ -166,6 +169,8 @@ async function installOtherHost(
   const message = result.changed
     ? `${command}: installed in ${result.settingsPath}${result.backupPath === null ? '' : ` (backup: ${result.backupPath})`}`
     : `${command}: ${result.settingsPath} already has the hook; nothing changed`;
-  process.stdout.write(`${message}\nchecked: the hook command ran once and answered as a hook should\n`);
+  invocationIo().writeStdout(
+    `${message}\nchecked: the hook command ran once and answered as a hook should\n`,
+  );
   return undefined;
 }

@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { invocationIo } from '../../invocation-io.js';
 import { UsageError } from '../usage-error.js';
 
 export const DEFAULT_AUDIT_FILE = '.arbiter/gate-audit.jsonl';
@@ -23,11 +24,11 @@ export async function runGateLog(options: {
   const log = new AuditLog<Record<string, unknown>>(path);
   if (options.verify === true) {
     const result = await log.verify();
-    if (options.json === true) process.stdout.write(`${JSON.stringify({ file: path, ...result })}\n`);
+    if (options.json === true) invocationIo().writeStdout(`${JSON.stringify({ file: path, ...result })}\n`);
     else if (result.ok)
-      process.stdout.write(`${path}: chain intact, ${result.entries} entries, head ${result.head}\n`);
+      invocationIo().writeStdout(`${path}: chain intact, ${result.entries} entries, head ${result.head}\n`);
     else {
-      process.stdout.write(
+      invocationIo().writeStdout(
         `${path}: TAMPERED at line ${result.line}: ${result.problem} (${result.entries} entries verified before it)\n`,
       );
     }
@@ -36,13 +37,13 @@ export async function runGateLog(options: {
   }
   for (const entry of await log.read()) {
     if (options.json === true) {
-      process.stdout.write(`${JSON.stringify(entry)}\n`);
+      invocationIo().writeStdout(`${JSON.stringify(entry)}\n`);
       continue;
     }
     const record = entry.record;
     const verdict = String(record.verdict ?? 'no decision');
     const rule = record.rule === null || record.rule === undefined ? '-' : `rule ${record.rule}`;
-    process.stdout.write(
+    invocationIo().writeStdout(
       `${entry.seq}\t${entry.time}\t${verdict}\t${rule}\t${String(record.tool)}\t${String(record.reason)}\n`,
     );
   }

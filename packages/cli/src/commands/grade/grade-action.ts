@@ -21,6 +21,7 @@ import {
   type WorkVersion,
 } from '@arbiter/rubric';
 import type { UhpClient } from '@arbiter/uhp';
+import { invocationIo } from '../../invocation-io.js';
 import { readStandardInputBytes } from '../../standard-input.js';
 import { createClientFor, openLocalStore } from '../uhp/command-context.js';
 import { type FeedbackModel, resolveFeedbackModel } from './feedback-model-spec.js';
@@ -74,7 +75,7 @@ export async function runGrade(options: GradeCommandOptions): Promise<number> {
       error instanceof GradeInputError ||
       ModelNotFoundError.isInstance(error)
     ) {
-      process.stderr.write(`arbiter grade: ${error.message}\n`);
+      invocationIo().writeStderr(`arbiter grade: ${error.message}\n`);
       return USAGE_EXIT_CODE;
     }
     throw error;
@@ -114,10 +115,10 @@ async function gradeOnce(options: GradeCommandOptions, setup: GradeSetup): Promi
   const grade = await setup.grade(work);
   const feedback = grade.outcome === 'needs_revision' ? await setup.feedback(grade, work) : null;
   if (options.json) {
-    process.stdout.write(`${JSON.stringify({ outcome: grade.outcome, grade, feedback }, null, 2)}\n`);
+    invocationIo().writeStdout(`${JSON.stringify({ outcome: grade.outcome, grade, feedback }, null, 2)}\n`);
   } else {
-    process.stdout.write(`${formatGradeReport(grade)}\n`);
-    if (feedback) process.stdout.write(`\n${formatFeedback(feedback)}\n`);
+    invocationIo().writeStdout(`${formatGradeReport(grade)}\n`);
+    if (feedback) invocationIo().writeStdout(`\n${formatFeedback(feedback)}\n`);
   }
   return GRADE_EXIT_CODES[grade.outcome];
 }
@@ -158,16 +159,16 @@ async function gradeWithRevisions(
     signal: interrupt.signal,
     onRound: (round) => {
       if (options.json) return;
-      process.stdout.write(
+      invocationIo().writeStdout(
         `── round ${round.round} (${round.responseId}) ──\n${formatGradeReport(round.grade)}\n`,
       );
-      if (round.feedback) process.stdout.write(`\n${formatFeedback(round.feedback)}\n`);
-      process.stdout.write('\n');
+      if (round.feedback) invocationIo().writeStdout(`\n${formatFeedback(round.feedback)}\n`);
+      invocationIo().writeStdout('\n');
     },
   }).finally(() => process.off('SIGINT', onInterrupt));
   if (options.json) {
     const last = result.rounds.at(-1);
-    process.stdout.write(
+    invocationIo().writeStdout(
       `${JSON.stringify(
         {
           outcome: result.final.outcome,
@@ -186,16 +187,18 @@ async function gradeWithRevisions(
     );
   } else {
     const revisions = result.rounds.length - 1;
-    process.stdout.write(
+    invocationIo().writeStdout(
       `stopped: ${result.stop} after ${revisions} revision${revisions === 1 ? '' : 's'}; final outcome: ${result.final.outcome}\n`,
     );
   }
   if (result.stop === 'aborted') {
-    process.stderr.write(`arbiter grade: interrupted; the revision turn was cancelled (${result.error})\n`);
+    invocationIo().writeStderr(
+      `arbiter grade: interrupted; the revision turn was cancelled (${result.error})\n`,
+    );
     return INTERRUPTED_EXIT_CODE;
   }
   if (result.error !== undefined)
-    process.stderr.write(`arbiter grade: the revision failed: ${result.error}\n`);
+    invocationIo().writeStderr(`arbiter grade: the revision failed: ${result.error}\n`);
   return GRADE_EXIT_CODES[result.final.outcome];
 }
 

@@ -1,3 +1,4 @@
+import { invocationIo } from '../../invocation-io.js';
 import { readStandardInput } from '../../standard-input.js';
 
 export interface GuardGitPushOptions {
@@ -40,6 +41,7 @@ export async function runGuardGitPush(
     });
   }
   if (result.allowed) return;
-  for (const violation of result.violations) process.stderr.write(`arbiter guard: ${violation.message}\n`);
+  for (const violation of result.violations)
+    invocationIo().writeStderr(`arbiter guard: ${violation.message}\n`);
   process.exitCode = 1;
 }

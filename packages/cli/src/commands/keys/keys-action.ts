@@ -1,4 +1,5 @@
 import { type AnyKeyStore, type ApiKeyRecord, closeKeyStore, openKeyStore } from '@arbiter/server';
+import { invocationIo } from '../../invocation-io.js';
 import type { DatabaseOptions } from '../server-database/database-options.js';
 import { openServerDatabase } from '../server-database/open-server-database.js';
 import { formatTextTable } from '../text-table.js';
@@ -28,8 +29,8 @@ export async function createKey(
 ): Promise<number> {
   const role = options.operator ? 'operator' : 'member';
   const created = await withKeyStore(options, (store) => store.create(options.principal, role), true);
-  process.stdout.write(`${created.key}\n`);
-  process.stderr.write(
+  invocationIo().writeStdout(`${created.key}\n`);
+  invocationIo().writeStderr(
     `created ${role} key ${created.record.id} for principal ${created.record.principal.name}; the key is not shown again\n`,
   );
   return 0;
@@ -38,7 +39,7 @@ export async function createKey(
 export async function listKeys(options: DatabaseOptions & { json?: boolean }): Promise<number> {
   const records: ApiKeyRecord[] = await withKeyStore(options, (store) => store.list());
   if (options.json) {
-    process.stdout.write(`${JSON.stringify(records, null, 2)}\n`);
+    invocationIo().writeStdout(`${JSON.stringify(records, null, 2)}\n`);
     return 0;
   }
   const rows = records.map((record) => [
@@ -48,16 +49,16 @@ export async function listKeys(options: DatabaseOptions & { json?: boolean }): P
     record.createdAt.toISOString(),
     record.revokedAt ? `revoked ${record.revokedAt.toISOString()}` : 'active',
   ]);
-  process.stdout.write(formatTextTable(['id', 'principal', 'key', 'created', 'status'], rows));
+  invocationIo().writeStdout(formatTextTable(['id', 'principal', 'key', 'created', 'status'], rows));
   return 0;
 }
 
 export async function revokeKey(id: string, options: DatabaseOptions): Promise<number> {
   const outcome = await withKeyStore(options, (store) => store.revoke(id));
   if (outcome === 'not-found') {
-    process.stderr.write(`arbiter keys revoke: no key with id ${id}\n`);
+    invocationIo().writeStderr(`arbiter keys revoke: no key with id ${id}\n`);
     return EXIT_FAILURE;
   }
-  process.stdout.write(outcome === 'revoked' ? `revoked ${id}\n` : `${id} was already revoked\n`);
+  invocationIo().writeStdout(outcome === 'revoked' ? `revoked ${id}\n` : `${id} was already revoked\n`);
   return 0;
 }

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { addDatabaseOptions, type DatabaseOptions } from '../server-database/database-options.js';
-import { runCommand } from '../usage-error.js';
+import { runReportingUsageErrors } from '../usage-error.js';
 
 // The key store (and SQLite or PostgreSQL) load only when a keys command runs.
 const action = () => import('./keys-action.js');
@@ -20,7 +20,7 @@ export function registerKeysCommand(program: Command): void {
     .option('--principal <name>', 'the principal that owns the key (created when it does not exist)')
     .option('--operator', 'an operator key: may list principals and create and revoke keys over the API')
     .action((options: DatabaseOptions & { principal?: string; operator?: boolean }) =>
-      runCommand('keys create', async () => (await action()).createKey(options)),
+      runReportingUsageErrors('keys create', async () => (await action()).createKey(options)),
     );
 
   keys
@@ -28,7 +28,7 @@ export function registerKeysCommand(program: Command): void {
     .description('List keys (never the keys themselves: id, principal, last four characters, status)')
     .option('--json', 'print JSON')
     .action((options: DatabaseOptions & { json?: boolean }) =>
-      runCommand('keys list', async () => (await action()).listKeys(options)),
+      runReportingUsageErrors('keys list', async () => (await action()).listKeys(options)),
     );
 
   keys
@@ -36,7 +36,7 @@ export function registerKeysCommand(program: Command): void {
     .description('Revoke a key by id; a running server refuses it from its next request')
     .argument('<id>', 'key id, as shown by `arbiter keys list`')
     .action((id: string, options: DatabaseOptions) =>
-      runCommand('keys revoke', async () => (await action()).revokeKey(id, options)),
+      runReportingUsageErrors('keys revoke', async () => (await action()).revokeKey(id, options)),
     );
 
   // Every keys command reads the database `arbiter serve` with the same options would serve from.

@@ -9,6 +9,7 @@ import {
   pullModel,
   RECOMMENDED_MODELS,
 } from '@arbiter/engine/models';
+import { invocationIo } from '../../invocation-io.js';
 import { EXIT_FAILURE, UsageError } from '../usage-error.js';
 import { formatBytes, pullProgressRenderer } from './pull-progress.js';
 
@@ -42,14 +43,14 @@ export async function addCommand(
     });
     const { manifest, dir, bytes } = result.model;
     const what = `${manifest.name ?? manifest.repo} (${manifest.repo}@${manifest.revision.slice(0, 12)}, ${formatBytes(bytes)})`;
-    process.stdout.write(
+    invocationIo().writeStdout(
       `${result.alreadyInstalled ? 'Already in the cache' : 'Added'}: ${what} in ${dir}\n`,
     );
     return 0;
   } catch (error) {
     if (ModelReferenceError.isInstance(error)) throw new UsageError(error.message);
     if (PullError.isInstance(error)) {
-      process.stderr.write(`arbiter models add: ${error.message}\n`);
+      invocationIo().writeStderr(`arbiter models add: ${error.message}\n`);
       return EXIT_FAILURE;
     }
     throw error;
@@ -76,14 +77,14 @@ export async function pullCommand(reference: string, options: PullCommandOptions
     });
     const { manifest, dir, bytes } = result.model;
     const what = `${manifest.name ?? manifest.repo} (${manifest.repo}@${manifest.revision.slice(0, 12)}, ${formatBytes(bytes)})`;
-    process.stdout.write(
+    invocationIo().writeStdout(
       `${result.alreadyInstalled ? 'Already in the cache' : 'Pulled'}: ${what} in ${dir}\n`,
     );
     return 0;
   } catch (error) {
     if (ModelReferenceError.isInstance(error)) throw new UsageError(error.message);
     if (PullError.isInstance(error)) {
-      process.stderr.write(`arbiter models pull: ${error.message}\n`);
+      invocationIo().writeStderr(`arbiter models pull: ${error.message}\n`);
       return EXIT_FAILURE;
     }
     throw error;
@@ -94,10 +95,12 @@ export async function removeCommand(reference: string, options: RemoveCommandOpt
   const cache = modelCacheOf(options.modelsDir);
   const removed = cache.remove(reference);
   if (removed.length === 0) {
-    process.stderr.write(`arbiter models rm: \`${reference}\` is not in the model cache (${cache.root})\n`);
+    invocationIo().writeStderr(
+      `arbiter models rm: \`${reference}\` is not in the model cache (${cache.root})\n`,
+    );
     return EXIT_FAILURE;
   }
-  for (const dir of removed) process.stdout.write(`Removed ${dir}\n`);
+  for (const dir of removed) invocationIo().writeStdout(`Removed ${dir}\n`);
   return 0;
 }
 

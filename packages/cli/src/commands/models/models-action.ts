@@ -6,6 +6,7 @@ import {
 } from '@arbiter/engine/catalog';
 import { RECOMMENDED_MODELS, withLocalModels } from '@arbiter/engine/models';
 import { loadServerConfig, ServerConfigError } from '@arbiter/server';
+import { invocationIo, invocationStdout } from '../../invocation-io.js';
 import { formatTextTable } from '../text-table.js';
 import { EXIT_FAILURE, UsageError } from '../usage-error.js';
 import { modelCacheOf } from './cache-action.js';
@@ -27,7 +28,7 @@ export async function listModels(options: ModelsOptions): Promise<number> {
     });
     const body = (await response.json()) as { models?: ModelListing[]; error?: { message: string } };
     if (!response.ok || !body.models) {
-      process.stderr.write(
+      invocationIo().writeStderr(
         `arbiter models: ${response.status}: ${body.error?.message ?? 'unexpected response'}\n`,
       );
       return EXIT_FAILURE;
@@ -73,7 +74,7 @@ export async function listModels(options: ModelsOptions): Promise<number> {
   }));
 
   if (options.json) {
-    process.stdout.write(
+    invocationIo().writeStdout(
       `${JSON.stringify({ models, local, incomplete, recommended, models_dir: cache.root }, null, 2)}\n`,
     );
     return 0;
@@ -85,7 +86,7 @@ export async function listModels(options: ModelsOptions): Promise<number> {
     model.engine ?? '',
     model.release_date,
   ]);
-  const out = process.stdout;
+  const out = invocationStdout();
   out.write(formatTextTable(['name', 'kind', 'answers as', 'engine', 'released'], rows));
   out.write(`\nModel cache: ${cache.root}\n`);
   if (local.length === 0 && incomplete.length === 0) out.write('  (empty)\n');

@@ -1,5 +1,5 @@
 import { type Command, Option } from 'commander';
-import { runCommand } from '../usage-error.js';
+import { runReportingUsageErrors } from '../usage-error.js';
 import type { AddCommandOptions, PullCommandOptions, RemoveCommandOptions } from './cache-action.js';
 import type { ModelsOptions } from './models-action.js';
 
@@ -17,7 +17,9 @@ export function registerModelsCommand(program: Command): void {
       .option('--models-dir <dir>', MODELS_DIR_HELP)
       .option('--json', 'print JSON')
       .action((options: ModelsOptions) =>
-        runCommand('models', async () => (await import('./models-action.js')).listModels(options)),
+        runReportingUsageErrors('models', async () =>
+          (await import('./models-action.js')).listModels(options),
+        ),
       );
   // The default subcommand, so `arbiter models [--json]` lists as it always did.
   addListOptions(
@@ -37,7 +39,9 @@ export function registerModelsCommand(program: Command): void {
     .option('--accept-license', 'pull a model whose licence is not one Arbiter accepts by default')
     .option('--models-dir <dir>', MODELS_DIR_HELP)
     .action((model: string, options: PullCommandOptions) =>
-      runCommand('models pull', async () => (await import('./cache-action.js')).pullCommand(model, options)),
+      runReportingUsageErrors('models pull', async () =>
+        (await import('./cache-action.js')).pullCommand(model, options),
+      ),
     );
 
   models
@@ -58,7 +62,7 @@ export function registerModelsCommand(program: Command): void {
     .option('--accept-license', 'add a model whose licence is not one Arbiter accepts by default')
     .option('--models-dir <dir>', MODELS_DIR_HELP)
     .action((dir: string, model: string, options: AddCommandOptions) =>
-      runCommand('models add', async () =>
+      runReportingUsageErrors('models add', async () =>
         (await import('./cache-action.js')).addCommand(dir, model, options),
       ),
     );
@@ -69,6 +73,8 @@ export function registerModelsCommand(program: Command): void {
     .argument('<model>', 'a recommended name, owner/name or owner/name@revision')
     .option('--models-dir <dir>', MODELS_DIR_HELP)
     .action((model: string, options: RemoveCommandOptions) =>
-      runCommand('models rm', async () => (await import('./cache-action.js')).removeCommand(model, options)),
+      runReportingUsageErrors('models rm', async () =>
+        (await import('./cache-action.js')).removeCommand(model, options),
+      ),
     );
 }

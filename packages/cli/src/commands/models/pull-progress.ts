@@ -1,12 +1,11 @@
 import type { PullEvent } from '@arbiter/engine/models';
+import { invocationStderr, type TextOutput } from '../../invocation-io.js';
 
 /**
  * Shows a pull's progress on stderr: one line redrawn in place on a terminal, plain lines (each
  * file's start, every 25 %, its verification) otherwise, so logs of CI and `npm start` stay short.
  */
-export function pullProgressRenderer(
-  stream: NodeJS.WriteStream = process.stderr,
-): (event: PullEvent) => void {
+export function pullProgressRenderer(stream: TextOutput = invocationStderr()): (event: PullEvent) => void {
   const tty = stream.isTTY === true;
   let lastQuarter = -1;
   let lastDraw = 0;

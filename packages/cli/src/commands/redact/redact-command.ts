@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
+import { invocationIo } from '../../invocation-io.js';
 import { readStandardInput } from '../../standard-input.js';
-import { runCommand } from '../usage-error.js';
+import { runReportingUsageErrors } from '../usage-error.js';
 
 export function registerRedactCommand(program: Command): void {
   program
@@ -9,10 +10,10 @@ export function registerRedactCommand(program: Command): void {
       'Copy standard input to standard output with secrets replaced (the rules the client applies)',
     )
     .action(() =>
-      runCommand('redact', async () => {
+      runReportingUsageErrors('redact', async () => {
         // Loaded when the command runs, so other commands do not pay for the redaction rules.
         const { redact } = await import('@arbiter/decision');
-        process.stdout.write(redact(await readStandardInput()));
+        invocationIo().writeStdout(redact(await readStandardInput()));
         return 0;
       }),
     );

@@ -8,6 +8,7 @@ import {
   ServerConfigError,
   startServer,
 } from '@arbiter/server';
+import { invocationIo, invocationStdout } from '../../invocation-io.js';
 import { UsageError } from '../usage-error.js';
 import { describeStorage } from './storage-description.js';
 
@@ -26,7 +27,7 @@ export interface ServeOptions {
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
 export async function serve(options: ServeOptions): Promise<undefined> {
-  const say = (line: string) => process.stderr.write(`${line}\n`);
+  const say = (line: string) => invocationIo().writeStderr(`${line}\n`);
   if (options.pullDefault) {
     await (await import('../models/cache-action.js')).pullDefaultModel(resolveDataDir(options.dataDir), say);
   }
@@ -47,7 +48,7 @@ export async function serve(options: ServeOptions): Promise<undefined> {
       logger:
         options.logFormat === 'json'
           ? { level: options.logLevel }
-          : { level: options.logLevel, stream: new ReadableLogStream(process.stdout) },
+          : { level: options.logLevel, stream: new ReadableLogStream(invocationStdout()) },
     });
   } catch (error) {
     if (ServerConfigError.isInstance(error) || CatalogConfigError.isInstance(error)) {
@@ -104,7 +105,7 @@ export async function serve(options: ServeOptions): Promise<undefined> {
   // On its own line, at the margin: with no sandbox this is the loud WARNING an operator must see.
   if (server.sandbox) say(server.sandbox.describe());
   // The one line scripts wait for; on stdout so it can be read without the banner.
-  process.stdout.write(`Arbiter listening on ${server.url}\n`);
+  invocationIo().writeStdout(`Arbiter listening on ${server.url}\n`);
 
   await new Promise<void>((resolve) => {
     const stop = (signal: NodeJS.Signals) => {

@@ -1,5 +1,5 @@
 import { type Command, Option } from 'commander';
-import { runCommand } from '../usage-error.js';
+import { runReportingUsageErrors } from '../usage-error.js';
 import { parsePort } from './port-option.js';
 import type { ServeOptions } from './serve-action.js';
 
@@ -39,6 +39,6 @@ export function registerServeCommand(program: Command): void {
         .default('text'),
     )
     .action((options: ServeOptions) =>
-      runCommand('serve', async () => (await import('./serve-action.js')).serve(options)),
+      runReportingUsageErrors('serve', async () => (await import('./serve-action.js')).serve(options)),
     );
 }

@@ -6,6 +6,7 @@ import {
   type UhpConnection,
 } from '@arbiter/uhp';
 import select from '@inquirer/select';
+import { invocationIo, invocationStdout } from '../../invocation-io.js';
 import { ARBITER_API_KEY_ENV } from './api-key-env.js';
 import { createClientFor, openLocalStore, UHP_API_KEY_ENV } from './command-context.js';
 
@@ -47,7 +48,8 @@ async function chooseHarness(harnesses: Harness[], requested: string | undefined
     return match;
   }
   if (harnesses.length <= 1) return harnesses[0] ?? null;
-  if (!process.stdin.isTTY || !process.stdout.isTTY) {
+  const io = invocationIo();
+  if (!io.isTerminal('stdin') || !io.isTerminal('stdout')) {
     throw new Error(
       'The server has several harnesses; pass --harness <id> (or run on a terminal to pick). Nothing was saved.',
     );
@@ -105,7 +107,7 @@ export async function connectCommand(rawUrl: string, options: ConnectOptions): P
     ? ` (${[discovery.implementation.name, discovery.implementation.version].filter(Boolean).join(' ')})`
     : '';
   const offered = UHP_CAPABILITY_NAMES.filter((name) => discovery.capabilities[name] === true);
-  const out = process.stdout;
+  const out = invocationStdout();
   out.write(`Server        ${url}${implementation}\n`);
   out.write(`Protocol      UHP ${client.http.version} (server supports ${discovery.versions.join(', ')})\n`);
   out.write(`Class         ${discovery.conformance_class}\n`);

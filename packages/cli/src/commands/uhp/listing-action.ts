@@ -1,3 +1,4 @@
+import { invocationIo } from '../../invocation-io.js';
 import { openUhpContext } from './command-context.js';
 import { describeHarness } from './connect-action.js';
 
@@ -5,9 +6,11 @@ import { describeHarness } from './connect-action.js';
 export async function harnessesCommand(): Promise<void> {
   const { client, connection } = await openUhpContext();
   const harnesses = await client.harnesses.list();
-  if (harnesses.length === 0) process.stdout.write('The server has no harnesses.\n');
+  if (harnesses.length === 0) invocationIo().writeStdout('The server has no harnesses.\n');
   for (const harness of harnesses) {
-    process.stdout.write(`${harness.id === connection.harnessId ? '*' : ' '} ${describeHarness(harness)}\n`);
+    invocationIo().writeStdout(
+      `${harness.id === connection.harnessId ? '*' : ' '} ${describeHarness(harness)}\n`,
+    );
   }
 }
 
@@ -17,20 +20,20 @@ export async function modelsCommand(): Promise<void> {
   const mark = (available: boolean) => (available ? 'available  ' : 'unavailable');
   if (connection.harnessId) {
     const models = await client.harnesses.models(connection.harnessId);
-    process.stdout.write(
+    invocationIo().writeStdout(
       `Harness ${connection.harnessId}: default ${models.default ?? '?'}, fallback ${models.fallback ?? 'none'}\n`,
     );
     for (const model of models.models)
-      process.stdout.write(
+      invocationIo().writeStdout(
         `  ${mark(model.available)}  ${model.id}${model.label ? `  ${model.label}` : ''}\n`,
       );
     return;
   }
   const catalog = await client.models.list();
   for (const [backend, { default: fallback, models }] of Object.entries(catalog.backends)) {
-    process.stdout.write(`${backend} (default ${fallback})\n`);
+    invocationIo().writeStdout(`${backend} (default ${fallback})\n`);
     for (const model of models)
-      process.stdout.write(
+      invocationIo().writeStdout(
         `  ${mark(model.available)}  ${model.id}${model.label ? `  ${model.label}` : ''}\n`,
       );
   }
@@ -47,5 +50,5 @@ export async function useCommand(requested: string): Promise<void> {
   }
   store.useHarness(match.id);
   await store.save();
-  process.stdout.write(`Active harness: ${match.name} (${match.id})\n`);
+  invocationIo().writeStdout(`Active harness: ${match.name} (${match.id})\n`);
 }

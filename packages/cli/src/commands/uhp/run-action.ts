@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import type { CreateResponseRequest, ProducedFile, UhpResponse } from '@arbiter/uhp';
+import { invocationStderr, invocationStdout } from '../../invocation-io.js';
 import { openUhpContext } from './command-context.js';
 import { ArtifactDirectory } from './file-download.js';
 import { JsonLinesRenderer, type RunRenderer, TerminalRenderer } from './run-renderer.js';
@@ -42,13 +43,15 @@ async function readInputFile(path: string): Promise<{ name: string; bytes: Buffe
 }
 
 /** `arbiter uhp run "<task>"`: send a task to the active harness and follow it live. */
-export async function runCommand(task: string, options: RunOptions): Promise<void> {
+export async function runTaskCommand(task: string, options: RunOptions): Promise<void> {
   const { client, store, connection } = await openUhpContext();
   const thread = await resolveThread(client, store, connection, options);
-  const spinner = new QuietSpinner(process.stderr, { enabled: !options.json });
+  const stdout = invocationStdout();
+  const stderr = invocationStderr();
+  const spinner = new QuietSpinner(stderr, { enabled: !options.json });
   const renderer: RunRenderer = options.json
-    ? new JsonLinesRenderer(process.stdout, process.stderr)
-    : new TerminalRenderer(process.stdout, process.stderr, spinner, process.stdout.isTTY === true);
+    ? new JsonLinesRenderer(stdout, stderr)
+    : new TerminalRenderer(stdout, stderr, spinner, stdout.isTTY);
 
   const uploads = [];
   for (const path of options.file ?? []) {

@@ -1,4 +1,5 @@
 import type { UhpClientEvent, Usage } from '@arbiter/uhp';
+import type { TextOutput } from '../../invocation-io.js';
 import type { QuietSpinner } from './spinner.js';
 
 /** Shows the events of one run; `close()` ends the output cleanly whatever happened. */
@@ -23,10 +24,10 @@ export function formatUsage(usage: Usage | null): string {
 
 /** `--json`: every normalised event as one JSON line on stdout; notes go to stderr. */
 export class JsonLinesRenderer implements RunRenderer {
-  readonly #stdout: NodeJS.WritableStream;
-  readonly #stderr: NodeJS.WritableStream;
+  readonly #stdout: TextOutput;
+  readonly #stderr: TextOutput;
 
-  constructor(stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream) {
+  constructor(stdout: TextOutput, stderr: TextOutput) {
     this.#stdout = stdout;
     this.#stderr = stderr;
   }
@@ -60,19 +61,14 @@ const RECONNECT_NOTES = {
  * stderr so `> file` captures only what the agent said.
  */
 export class TerminalRenderer implements RunRenderer {
-  readonly #stdout: NodeJS.WritableStream;
-  readonly #stderr: NodeJS.WritableStream;
+  readonly #stdout: TextOutput;
+  readonly #stderr: TextOutput;
   readonly #spinner: QuietSpinner;
   readonly #colour: boolean;
   #mode: Mode = 'start';
   #textItem: string | null = null;
 
-  constructor(
-    stdout: NodeJS.WritableStream,
-    stderr: NodeJS.WritableStream,
-    spinner: QuietSpinner,
-    colour: boolean,
-  ) {
+  constructor(stdout: TextOutput, stderr: TextOutput, spinner: QuietSpinner, colour: boolean) {
     this.#stdout = stdout;
     this.#stderr = stderr;
     this.#spinner = spinner;

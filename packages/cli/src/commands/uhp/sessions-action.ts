@@ -1,4 +1,5 @@
 import { messageItemSchema } from '@arbiter/uhp';
+import { invocationIo } from '../../invocation-io.js';
 import { openUhpContext } from './command-context.js';
 import { ArtifactDirectory } from './file-download.js';
 import { formatUsage } from './run-renderer.js';
@@ -19,22 +20,24 @@ export async function sessionsCommand(options: { all?: boolean }): Promise<void>
   const local = store.sessions(connection.url);
   const capabilities = await client.capabilities();
   if (capabilities.session_listing !== true) {
-    process.stdout.write('The server does not list sessions; these are the ones this machine remembers:\n');
+    invocationIo().writeStdout(
+      'The server does not list sessions; these are the ones this machine remembers:\n',
+    );
     for (const session of local)
-      process.stdout.write(`  ${session.name}  ${session.sessionId}  last ${session.lastResponseId}\n`);
+      invocationIo().writeStdout(`  ${session.name}  ${session.sessionId}  last ${session.lastResponseId}\n`);
     return;
   }
   const harness = options.all ? undefined : connection.harnessId;
   let count = 0;
   for await (const session of client.sessions.listAll({ limit: 100, ...(harness ? { harness } : {}) })) {
     const name = local.find((saved) => saved.sessionId === session.id && saved.name !== session.id)?.name;
-    process.stdout.write(
+    invocationIo().writeStdout(
       `${session.id}  ${session.status ?? '?'}  ${when(session.updated_at ?? session.created_at)}  ${session.title ?? ''}${name ? `  [${name}]` : ''}\n`,
     );
     count++;
   }
   if (count === 0)
-    process.stdout.write(
+    invocationIo().writeStdout(
       `No sessions${harness ? ` for harness ${harness} (--all for every harness)` : ''}.\n`,
     );
 }
@@ -48,7 +51,7 @@ export async function showCommand(id: string): Promise<void> {
   }
   const { client, sessionId } = await sessionIdFor(id);
   const session = await client.sessions.retrieve(sessionId);
-  process.stdout.write(
+  invocationIo().writeStdout(
     `Session ${session.id} · harness ${session.harness_id ?? '?'} · ${session.status ?? '?'}\n`,
   );
   for (const turn of await client.sessions.turns(sessionId)) {
@@ -59,27 +62,29 @@ export async function showCommand(id: string): Promise<void> {
 function printResponse(
   response: Awaited<ReturnType<import('@arbiter/uhp').UhpClient['responses']['retrieve']>>,
 ) {
-  process.stdout.write(
+  invocationIo().writeStdout(
     `\n── ${response.id} · ${response.status} · ${response.model} · ${when(response.created_at)}\n`,
   );
   for (const item of response.output) {
     const message = messageItemSchema.safeParse(item);
-    if (message.success) process.stdout.write(`${message.data.content.map((part) => part.text).join('')}\n`);
+    if (message.success)
+      invocationIo().writeStdout(`${message.data.content.map((part) => part.text).join('')}\n`);
     else if (item.type === 'function_call' && 'name' in item)
-      process.stdout.write(`⚙ ${String(item.name)}\n`);
+      invocationIo().writeStdout(`⚙ ${String(item.name)}\n`);
   }
-  if (response.error) process.stdout.write(`error: ${response.error.message} (${response.error.code})\n`);
-  process.stdout.write(`${formatUsage(response.usage ?? null)}\n`);
+  if (response.error)
+    invocationIo().writeStdout(`error: ${response.error.message} (${response.error.code})\n`);
+  invocationIo().writeStdout(`${formatUsage(response.usage ?? null)}\n`);
 }
 
 /** `arbiter uhp files <session> [--out DIR]`: the session's artifacts, optionally downloaded. */
 export async function filesCommand(nameOrId: string, options: { out?: string }): Promise<void> {
   const { client, sessionId } = await sessionIdFor(nameOrId);
   const files = await client.sessions.files(sessionId);
-  if (files.length === 0) process.stdout.write('The session has no files.\n');
+  if (files.length === 0) invocationIo().writeStdout('The session has no files.\n');
   const directory = options.out === undefined ? null : new ArtifactDirectory(options.out);
   for (const file of files) {
-    process.stdout.write(
+    invocationIo().writeStdout(
       `${file.id}  ${file.filename}  ${file.bytes ?? '?'} bytes  ${when(file.created_at)}\n`,
     );
     if (directory !== null && file.container_id) {
@@ -89,7 +94,7 @@ export async function filesCommand(nameOrId: string, options: { out?: string }):
         filename: file.filename,
         downloadUrl: null,
       });
-      if (path !== null) process.stdout.write(`  saved as ${path}\n`);
+      if (path !== null) invocationIo().writeStdout(`  saved as ${path}\n`);
     }
   }
 }
@@ -99,10 +104,10 @@ export async function cancelCommand(id: string): Promise<void> {
   if (id.startsWith('resp_')) {
     const { client } = await openUhpContext();
     const response = await client.responses.cancel(id);
-    process.stdout.write(`${response.id}: ${response.status}\n`);
+    invocationIo().writeStdout(`${response.id}: ${response.status}\n`);
     return;
   }
   const { client, sessionId } = await sessionIdFor(id);
   await client.sessions.cancel(sessionId);
-  process.stdout.write(`Cancellation requested for session ${sessionId}.\n`);
+  invocationIo().writeStdout(`Cancellation requested for session ${sessionId}.\n`);
 }

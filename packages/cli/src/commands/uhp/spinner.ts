@@ -1,3 +1,5 @@
+import type { TextOutput } from '../../invocation-io.js';
+
 const SAVE_CURSOR = '\x1b7';
 const RESTORE_CURSOR = '\x1b8';
 const CLEAR_TO_END_OF_LINE = '\x1b[K';
@@ -11,7 +13,7 @@ const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '
  * when stderr is not a terminal.
  */
 export class QuietSpinner {
-  readonly #stream: NodeJS.WriteStream;
+  readonly #stream: TextOutput;
   readonly #enabled: boolean;
   readonly #delayMs: number;
   #label = 'working';
@@ -19,7 +21,7 @@ export class QuietSpinner {
   #frame = 0;
   #visible = false;
 
-  constructor(stream: NodeJS.WriteStream, options: { enabled: boolean; delayMs?: number }) {
+  constructor(stream: TextOutput, options: { enabled: boolean; delayMs?: number }) {
     this.#stream = stream;
     this.#enabled = options.enabled && stream.isTTY === true;
     this.#delayMs = options.delayMs ?? 400;

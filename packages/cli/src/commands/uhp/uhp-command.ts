@@ -79,7 +79,7 @@ export function registerUhpCommand(program: Command): void {
     .option('--session <name>', 'continue (or start) the named session; a server session id also works')
     .option('--out <dir>', 'download produced files into this directory')
     .option('--json', 'print the normalised events as JSON lines on stdout, nothing else')
-    .action(action(async (task: string, options: RunOptions) => (await run()).runCommand(task, options)));
+    .action(action(async (task: string, options: RunOptions) => (await run()).runTaskCommand(task, options)));
 
   uhp
     .command('sessions')
