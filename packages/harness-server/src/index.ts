@@ -18,6 +18,7 @@ export { agentBaseConfigSchema } from './uhp/runtime/agent/agent-base-config.js'
 export type { HarnessRuntime, HarnessTurn, RuntimeEvent } from './uhp/runtime/harness-runtime.js';
 export { OfflineAgentRuntime } from './uhp/runtime/offline/offline-runtime.js';
 export { type GateAuditRecord, HarnessToolGate } from './uhp/runtime/tool-gating/harness-tool-gate.js';
+export { secondOpinionEngine } from './uhp/runtime/tool-gating/second-opinion-engine.js';
 export { toolGatingConfigSchema } from './uhp/runtime/tool-gating/tool-gating-config.js';
 export { ProcessSandbox } from './uhp/sandbox/process-sandbox.js';
 export { DEFAULT_USER_RANGE, sandboxConfigSchema } from './uhp/sandbox/sandbox-config.js';

@@ -1,4 +1,5 @@
 import type { PackAnalyser } from '@arbiter/decision';
+import { secondOpinionEngine } from '@arbiter/harness-server';
 import { resolveToolGateThresholds } from '@arbiter/tool-gate/contract';
 import { createToolGateAnalyser } from '@arbiter/tool-gate-analysis';
 import type { ServerConfig } from './config/server-config.js';
@@ -10,5 +11,9 @@ import type { ServerConfig } from './config/server-config.js';
  * `arbiter decide` in process both build their catalog with it).
  */
 export function servedPackAnalysers(config?: Pick<ServerConfig, 'toolGating'>): readonly PackAnalyser[] {
-  return [createToolGateAnalyser(resolveToolGateThresholds(config?.toolGating?.thresholds))];
+  return [
+    createToolGateAnalyser(resolveToolGateThresholds(config?.toolGating?.thresholds), {
+      secondOpinion: secondOpinionEngine(config?.toolGating?.secondOpinion),
+    }),
+  ];
 }

@@ -9,6 +9,7 @@ import { AcpRuntime } from './runtime/acp/acp-runtime.js';
 import { createAgentRuntime } from './runtime/agent/agent-base-config.js';
 import { OfflineAgentRuntime } from './runtime/offline/offline-runtime.js';
 import { HarnessToolGate } from './runtime/tool-gating/harness-tool-gate.js';
+import { secondOpinionEngine } from './runtime/tool-gating/second-opinion-engine.js';
 import { ProcessSandbox } from './sandbox/process-sandbox.js';
 import { EventLog } from './streaming/event-log.js';
 import { systemTaskClock } from './task-clock.js';
@@ -69,7 +70,11 @@ export const uhpTasksPlugin = fastifyPlugin<UhpTasksOptions>(
     // The operator's threshold overrides reach both the analysis's disposition and the composition.
     const thresholds = resolveToolGateThresholds(options.toolGating?.thresholds);
     const gate = new HarnessToolGate(
-      createInProcessGateClient({ analyser: createToolGateAnalyser(thresholds) }),
+      createInProcessGateClient({
+        analyser: createToolGateAnalyser(thresholds, {
+          secondOpinion: secondOpinionEngine(options.toolGating?.secondOpinion),
+        }),
+      }),
       layout.gateAuditLog(),
       options.toolGating,
     );

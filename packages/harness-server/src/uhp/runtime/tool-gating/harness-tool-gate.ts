@@ -9,6 +9,7 @@ import {
   type ToolGateThresholdsInput,
   type ToolGateVerdict,
 } from '@arbiter/tool-gate';
+import type { SecondOpinionSettings } from './second-opinion-engine.js';
 
 /** How the server gates the tool calls of its harnesses (server configuration, not the client's). */
 export interface ToolGatingOptions {
@@ -21,6 +22,8 @@ export interface ToolGatingOptions {
   readonly thresholds?: ToolGateThresholdsInput;
   /** Protected branches for the `git push` guard of the shell tool; default main, master, release/*. */
   readonly protectedBranches?: readonly string[];
+  /** A model for the analysis's second opinion (`second-opinion-engine.ts`). */
+  readonly secondOpinion?: SecondOpinionSettings;
 }
 
 /** One proposed call, in the gate's (Claude Code) vocabulary: `Bash`, `Read`, `Write`, `mcp__server__tool`. */

@@ -22,4 +22,18 @@ export const toolGatingConfigSchema = z.strictObject({
     })
     .optional(),
   protectedBranches: z.array(z.string().min(1).max(200)).max(100).optional(),
+  /**
+   * An OpenAI-compatible model asked about the calls the analysis does not fully understand
+   * (docs/tool-gate.md, "A model's second opinion"); its key is read from `apiKeyEnv` per call.
+   */
+  secondOpinion: z
+    .strictObject({
+      baseURL: z.url({ protocol: /^https?$/ }),
+      model: z.string().min(1).max(200),
+      apiKeyEnv: z
+        .string()
+        .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'apiKeyEnv must be an environment variable name')
+        .optional(),
+    })
+    .optional(),
 });
