@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { guardGitPush, guardPrePush, readRemotes } from '../src/index.js';
+import { guardGitPush, guardPrePush, readRemotes } from '../src/guard/git-push-guard.js';
 
 let root: string;
 let remote: string;
