@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import { readFile, rename, writeFile } from 'node:fs/promises';
-import { dirname, extname, join, resolve } from 'node:path';
+import { readFile, writeFile } from 'node:fs/promises';
+import { extname, resolve } from 'node:path';
 import { EngineError } from '@arbiter/decision';
 import {
   type CalibrationReport,
@@ -13,7 +12,10 @@ import {
   RELIABILITY_COLOURS,
   renderReliabilityDiagram,
 } from '@arbiter/engine';
+// The narrow entry: the package index would load the database drivers.
+import { writeFileAtomicallyAsync } from '@arbiter/storage/atomic-file';
 import { parseDocument } from 'yaml';
+import { invocationIo } from '../../invocation-io.js';
 
 /** Below this many examples of a type the fitted temperature is noisy; the report says so. */
 const FEW_EXAMPLES = 50;
@@ -39,12 +41,12 @@ export class CalibrateInputError extends Error {
 /** The command's action: bad input exits 2; a model server that failed on an example exits 1. */
 export async function calibrateCommand(options: CalibrateOptions): Promise<void> {
   try {
-    await runCalibrate(options, { stdout: (text) => process.stdout.write(text) });
+    await runCalibrate(options, { stdout: (text) => invocationIo().writeStdout(text) });
   } catch (error) {
     // Anything other than bad input or a failing model server is a bug and keeps its stack trace.
     const modelFailure = error instanceof Error && EngineError.isInstance(error.cause);
     if (!(error instanceof CalibrateInputError) && !modelFailure) throw error;
-    process.stderr.write(`arbiter calibrate: ${(error as Error).message}\n`);
+    invocationIo().writeStderr(`arbiter calibrate: ${(error as Error).message}\n`);
     process.exitCode = modelFailure ? 1 : 2;
   }
 }
@@ -107,7 +109,7 @@ export async function runCalibrate(
 /**
  * Sets `catalog.models[index].engine.calibration` and leaves everything else as written: YAML through
  * the document model (comments and layout kept), JSON re-serialised with two-space indentation. Written
- * to a sibling temporary file and renamed, so a crash never leaves half a configuration.
+ * atomically (`@arbiter/storage/atomic-file`), so a crash never leaves half a configuration.
  */
 async function storeCalibration(
   path: string,
@@ -126,9 +128,7 @@ async function storeCalibration(
     document.setIn(['catalog', 'models', index, 'engine', 'calibration'], calibration);
     updated = document.toString();
   }
-  const temporary = join(dirname(path), `.${randomUUID()}.tmp`);
-  await writeFile(temporary, updated);
-  await rename(temporary, path);
+  await writeFileAtomicallyAsync(path, (temporary) => writeFile(temporary, updated));
 }
 
 function formatReport(pin: string, report: CalibrationReport, options: CalibrateOptions): string {

@@ -1,5 +1,7 @@
-import { copyFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+// The narrow entry: the package index would load the database drivers.
+import { writeFileAtomicallyAsync } from '@arbiter/storage/atomic-file';
 
 /**
  * One hook entry of the settings files Gemini CLI (`settings.json`) and Codex (`hooks.json`) read:
@@ -134,8 +136,9 @@ async function writeSettings(
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     backupPath = null;
   }
-  const temporary = `${settingsPath}.${process.pid}.tmp`;
-  await writeFile(temporary, `${JSON.stringify(settings, null, 2)}\n`);
-  await rename(temporary, settingsPath);
+  // A host reading its settings while we write must find the old file or the new one, never half.
+  await writeFileAtomicallyAsync(settingsPath, (temporary) =>
+    writeFile(temporary, `${JSON.stringify(settings, null, 2)}\n`),
+  );
   return { settingsPath, changed: true, backupPath };
 }
