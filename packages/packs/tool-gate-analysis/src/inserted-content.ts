@@ -404,6 +404,10 @@ export function judgeAgentInstructions(input: InsertedContent, runsUnasked = tru
 }
 
 /** Agent settings: removing the gate's hook or switching permissions off is the gate disabling itself. */
+/** An allow rule for a whole tool: its name alone, or with a pattern that matches anything. */
+const BLANKET_ALLOW =
+  /"(Bash|Shell|PowerShell|run_shell_command|shell|Write|Edit|MultiEdit|NotebookEdit|WebFetch)(?:\((?:\*|:\*|\*\*|\/\*\*|\.\/\*\*|~\/\*\*|\/\/\*\*)\))?"/g;
+
 function judgeAgentSettings(input: InsertedContent): Finding[] {
   const { inserted, removed, task } = input;
   const findings: Finding[] = [];
@@ -413,6 +417,17 @@ function judgeAgentSettings(input: InsertedContent): Finding[] {
     )
   )
     findings.push({ code: 'content.agent-settings:permissions-off', deny: RISK.denyHigh, onTask: 0.05 });
+  // A permission rule that allows a whole tool (`"Bash"`, `"Bash(*)"`, `"Edit(**)"`) lets the agent
+  // make every such call unasked: the host no longer asks anyone, whatever the task wanted eased.
+  const blanket = (text: string) => [...text.matchAll(BLANKET_ALLOW)].map((match) => match[1]);
+  const before = new Set(blanket(removed));
+  const widened = blanket(inserted).find((tool) => !before.has(tool));
+  if (widened !== undefined)
+    findings.push({
+      code: `content.agent-settings:allows-every-call:${widened}`,
+      deny: RISK.askHigh,
+      onTask: 0.2,
+    });
   const hadHook = /PreToolUse|BeforeTool|arbiter/i.test(removed);
   if (hadHook && !/arbiter/i.test(inserted))
     findings.push({ code: 'content.agent-settings:removes-gate-hook', deny: RISK.denyHigh, onTask: 0.05 });
