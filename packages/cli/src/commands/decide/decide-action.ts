@@ -14,6 +14,7 @@ import { ModelCache, withLocalModels } from '@arbiter/engine/models';
 import { loadServerConfig, ServerConfigError, servedPackAnalysers } from '@arbiter/server';
 import YAML from 'yaml';
 import { invocationIo } from '../../invocation-io.js';
+import { modelWouldHelp } from '../model-hint.js';
 import { readInput } from '../read-input.js';
 import { formatTextTable } from '../text-table.js';
 import { EXIT_FAILURE, UsageError } from '../usage-error.js';
@@ -137,6 +138,12 @@ export async function decide(options: DecideCommandOptions): Promise<number> {
     invocationIo().writeStderr(`arbiter decide: skipped (${result.reason}): ${result.message}\n`);
     return EXIT_FAILURE;
   }
+  const hint = modelWouldHelp(
+    Object.entries(result.answers)
+      .filter(([, answer]) => answer.arbiter?.abstained === true)
+      .map(([id, answer]) => ({ id, engine: answer.arbiter?.engine })),
+  );
+  if (hint !== undefined) invocationIo().writeStderr(hint);
   return 0;
 }
 

@@ -23,6 +23,7 @@ import {
 import type { UhpClient } from '@arbiter/uhp';
 import { invocationIo } from '../../invocation-io.js';
 import { readStandardInputBytes } from '../../standard-input.js';
+import { modelWouldHelp } from '../model-hint.js';
 import { createClientFor, openLocalStore } from '../uhp/command-context.js';
 import { type FeedbackModel, resolveFeedbackModel } from './feedback-model-spec.js';
 import { GRADE_EXIT_CODES, USAGE_EXIT_CODE } from './grade-exit-codes.js';
@@ -120,6 +121,12 @@ async function gradeOnce(options: GradeCommandOptions, setup: GradeSetup): Promi
     invocationIo().writeStdout(`${formatGradeReport(grade)}\n`);
     if (feedback) invocationIo().writeStdout(`\n${formatFeedback(feedback)}\n`);
   }
+  const hint = modelWouldHelp(
+    grade.criteria
+      .filter((criterion) => criterion.abstained)
+      .map((criterion) => ({ id: criterion.id, engine: criterion.engine })),
+  );
+  if (hint !== undefined) invocationIo().writeStderr(hint);
   return GRADE_EXIT_CODES[grade.outcome];
 }
 
