@@ -47,8 +47,22 @@ export async function analyseToolCall(
  */
 export async function loadParsersFor(state: unknown): Promise<void> {
   await loadBashParser();
-  if (!isPowerShellParserLoaded() && mentionsPowerShell(JSON.stringify(state) ?? ''))
-    await loadPowerShellParser();
+  if (needsPowerShellParser(state)) await loadPowerShellParser();
+}
+
+/**
+ * Whether a call holds PowerShell the grammar is not yet loaded for: only a shell command can (a
+ * state given as JSON text is read whole). Cheap, as it runs before every verdict.
+ */
+export function needsPowerShellParser(state: unknown): boolean {
+  if (isPowerShellParserLoaded()) return false;
+  if (typeof state === 'string') return mentionsPowerShell(state);
+  const { arguments: args, cwd } = (state ?? {}) as { arguments?: unknown; cwd?: unknown };
+  if (typeof args !== 'object' || args === null) return false;
+  const command = shellCommandOf(args as Record<string, unknown>);
+  if (command === undefined) return false;
+  // On a Windows host every shell command may be read as PowerShell (`asShellCommand`).
+  return mentionsPowerShell(command) || (typeof cwd === 'string' && isWindowsPath(cwd));
 }
 
 /** `cmd`'s own commands, which PowerShell would read as its aliases with other meanings. */

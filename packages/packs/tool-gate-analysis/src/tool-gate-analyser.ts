@@ -6,9 +6,8 @@ import {
   TOOL_GATE_QUESTION_TYPES,
   type ToolGateThresholds,
 } from '@arbiter/tool-gate/contract';
-import { analyseToolCallSync, loadParsersFor } from './analyse-tool-call.js';
+import { analyseToolCallSync, loadParsersFor, needsPowerShellParser } from './analyse-tool-call.js';
 import { isBashParserLoaded } from './bash-parser.js';
-import { isPowerShellParserLoaded, mentionsPowerShell } from './powershell/powershell-parser.js';
 import { type SecondOpinion, withSecondOpinion } from './second-opinion.js';
 import type { NoulFigure, ToolGateAnswers } from './tool-gate-answers.js';
 
@@ -54,10 +53,7 @@ export function createToolGateAnalyser(
     async evaluate(options: EvaluateOptions): Promise<EvaluateResult> {
       // Once the grammar is loaded the analysis is synchronous, with nothing to stop; the signal is
       // read (and so made, see CallCancellation) only when there is a wait for the grammar.
-      if (
-        !isBashParserLoaded() ||
-        (!isPowerShellParserLoaded() && mentionsPowerShell(JSON.stringify(options.state) ?? ''))
-      ) {
+      if (!isBashParserLoaded() || needsPowerShellParser(options.state)) {
         await loadParsersFor(options.state);
         options.signal?.throwIfAborted();
       }
