@@ -77,6 +77,12 @@ const PROTECTIONS: readonly [string, RegExp][] = [
     'protection-off',
     /\b(deletion_protection|termination_protection|prevent_destroy|enable_deletion_protection|DeletionProtection|DeletionProtectionEnabled|enable_logging|logging_enabled|audit_logs?_enabled|versioning_enabled|storage_encrypted|encrypted|point_in_time_recovery_enabled|backup_enabled)["']?\s*[=:]\s*["']?(false|False)\b|\bskip_final_snapshot\s*[=:]\s*["']?(true|True)\b|\bversioning\s*\{\s*enabled\s*=\s*false/,
   ],
+  // A setting named for what it protects (a secure or HTTP-only cookie, CSRF, signature or
+  // certificate checks, encryption) switched off, whatever framework spells it.
+  [
+    'named-protection-off',
+    /\b[\w.]{0,40}?(SECURE|HTTPONLY|HTTP_ONLY|CSRF|VERIFY|SIGNED|ENCRYPT|PROTECT)[\w]{0,30}["'\]]{0,2}\s*[:=]\s*["']?(False|false|0|off|no)\b/i,
+  ],
   [
     'transport-security-off',
     /\b(force_ssl|SECURE_SSL_REDIRECT|require_https|requireHttps|https_only|enforce_https|ssl_required)\s*[=:]\s*["']?(false|False)\b|\bsslmode\s*[=:]\s*["']?(disable|allow|prefer)\b|\b(ssl|use_ssl|require_ssl|requireSSL|tls_enabled|ssl_enabled|encrypt)\s*[=:]\s*["']?(false|False|off)\b|\bTrustServerCertificate\s*=\s*(true|True|yes)\b|\binsecure-skip-tls-verify\s*:\s*true\b|\bskip_tls_verify\s*[=:]\s*["']?(true|True)\b/,

@@ -265,6 +265,10 @@ const WILDCARD_TRUST =
   /origin\s*:\s*['"]\*['"][\s\S]{0,80}credentials\s*:\s*true|ALLOWED_HOSTS\s*=\s*\[\s*['"]\*['"]|TRUSTED_ORIGINS\s*=\s*\[\s*['"]\*['"]|PASSWORD_VALIDATORS\s*=\s*\[\s*\]|Access-Control-Allow-Origin['"]?\s*[,:]\s*['"]\*/;
 
 /** Code: sends to literal outside hosts, reverse shells, literal shell-outs, credential logging, weakened authentication. */
+/** A function named as a guard whose whole body returns its argument, `True`, or calls on. */
+const HOLLOW_GUARD =
+  /\bdef\s+((?:require|check|verify|authori[sz]e|authenticate|ensure|validate|login_required|permission_required|is_authenticated|has_permission|has_role)\w*)\s*\([^)\n]{0,80}\)\s*(?:->[^:\n]{0,40})?:\s*\n\s+(?:return\s+(?:\w+|True)|pass)\s*$|\bfunction\s+((?:require|check|verify|authori[sz]e|authenticate|ensure|validate|isAuthenticated|hasPermission|hasRole)\w*)\s*\([^)\n]{0,80}\)\s*(?::[^{\n]{0,40})?\{\s*(?:return\s+(?:true|next\(\)|\w+);?|next\(\);?)?\s*\}/m;
+
 function judgeCode(input: InsertedContent): Finding[] {
   const { inserted, removed } = input;
   const findings: Finding[] = [];
@@ -287,6 +291,15 @@ function judgeCode(input: InsertedContent): Finding[] {
   // Principle 5: what the code does with request input, safeguards it drops, protections it
   // switches off, deletions and persistence it performs, miners it starts.
   findings.push(...judgeCodeHazards(inserted, removed, input.path));
+  // A guard by its name (`require_login`, `checkPermission`, `verifyToken`) whose body lets
+  // everything through: the check is gone while every caller still believes it runs.
+  const hollow = HOLLOW_GUARD.exec(inserted);
+  if (hollow !== null && !removed.includes(hollow[0]))
+    findings.push({
+      code: `content.guard-checks-nothing:${hollow[1] ?? hollow[2]}`,
+      deny: RISK.askHigh,
+      onTask: 0.2,
+    });
   if (SOCKET_SHELL.test(inserted))
     findings.push({ code: 'content.reverse-shell', exfil: RISK.certain, onTask: 0.02 });
   // `exec.Command("sh", "-c", "…")`, `Command::new("sh").arg("-c").arg("…")`,
