@@ -27,7 +27,6 @@ const DESTRUCTIVE = new Set([
   'deregister',
   'revoke',
   'disable',
-  'archive',
   'terminate',
   'uninstall',
   'clear',
@@ -72,6 +71,8 @@ const DESTRUCTIVE = new Set([
 ]);
 
 const OVERWRITE = new Set([
+  // Archiving makes a thing read-only and is undone by unarchiving: a change, not a loss.
+  'archive',
   'update',
   'put',
   'set',
@@ -150,6 +151,8 @@ const OVERWRITE = new Set([
 ]);
 
 const ADDITIVE = new Set([
+  // A local archive of a chart or package, made for a later push.
+  'package',
   'create',
   'new',
   'add',

@@ -159,7 +159,8 @@ const nodePackageManager: CommandRule = (scope) => {
     installs(scope, program, names, global);
     return;
   }
-  if (verb === 'publish') return publishes(scope, program);
+  // `yarn npm publish` puts the verb second: publishing anywhere in the command path is publishing.
+  if (verb === 'publish' || (words[1] === 'publish' && verb === 'npm')) return publishes(scope, program);
   if (verb === 'unpublish')
     return scope.add({ code: `pkg.${program}.unpublish`, destructive: RISK.denyHigh, onTask: 0.05 });
   if (verb === 'deprecate')
@@ -407,13 +408,17 @@ const buildTool =
     // Principle 7: a goal or task that publishes (`mvn deploy`, `gradle publish`,
     // `uploadArchives`, `jib:build`, `docker:push`) sends the build to a registry: the build
     // tool's name does not make it a local build. Publishing to the local repository is local.
-    const publishing = goals.find((goal) => PUBLISHING_GOAL.test(goal) && !/MavenLocal$/i.test(goal));
+    const publishing =
+      goals.find((goal) => PUBLISHING_GOAL.test(goal) && !/MavenLocal$/i.test(goal)) ??
+      args.find((arg) => PUBLISHING_OPTION.test(arg));
     if (publishing !== undefined) return publishes(scope, program);
     scope.add({ code: `dev.${program}`, onTask: 0.9 });
   };
 /** Build goals and tasks that send the build out: a phase, a plugin goal or a task name. */
 const PUBLISHING_GOAL =
-  /^(deploy|(\S+:)?(deploy|push|publish|release|upload)(-\w+)?|:?(\w+:)*(publish|upload|release|bintrayUpload|uploadArchives)\w*|jib:build|(\w+:)?dockerPush)$/i;
+  /^(deploy|publish\w*|upload\w*|:?(\w+:)+(deploy|push|publish|release|upload)\w*(-\w+)?|bintrayUpload|uploadArchives|jib:build|(\w+:)?dockerPush\w*)$/;
+/** Build options that push what the build makes (`--publishImage`, `-Djib.push=true`). */
+const PUBLISHING_OPTION = /^--?(publish\w*|push)$|^-D[\w.]*(publish|push)\w*=true$/i;
 const BUILD_TOOLS_WITH_MIGRATIONS = new Set(['mvn', 'mvnw', 'gradle', 'gradlew', 'sbt', 'dotnet', 'flask']);
 
 const MIGRATION_TOOLS = [

@@ -1,7 +1,7 @@
 import { GIT_GLOBAL_OPTIONS_WITH_VALUE } from '@arbiter/tool-gate/git-global-options';
 import { RISK } from '../risk-scale.js';
 import type { CommandRule, CommandScope } from '../shell-command.js';
-import { taskMentions } from '../task-scope.js';
+import { taskMentions, taskNamesWord } from '../task-scope.js';
 import { judgeTestDeletion } from './file-system-rules.js';
 import { hasFlag, parseOptions } from './option-parse.js';
 
@@ -265,6 +265,13 @@ const SUBCOMMANDS: Readonly<Record<string, SubcommandJudge>> = {
     }
     const onTask = taskMentions(scope.task, 'push') ? 0.85 : 0.3;
     if (forced || plusRefspec) scope.add({ code: 'git.push.force', destructive: RISK.denyHigh, onTask });
+    else if (deletes && namesEveryDeletedRef(scope.task, parsed.operands.slice(1)))
+      // Principle 8: the task names each branch to delete, with a delete verb; not a protected one.
+      scope.add({
+        code: 'git.push.delete-remote-ref[intent.task-names-target]',
+        destructive: RISK.low,
+        onTask: 0.85,
+      });
     else if (deletes) scope.add({ code: 'git.push.delete-remote-ref', destructive: RISK.deny, onTask });
     // A leased push overwrites only what this clone has seen of the branch, so it cannot destroy
     // someone else's pushes; to a topic branch it is rebased work published, as a plain push is.
@@ -398,4 +405,17 @@ function topicBranchOnly(refspecs: readonly string[]): boolean {
       !SHARED_BRANCH.test(destination)
     );
   });
+}
+
+/** The task names every ref a push deletes (`:name` or `--delete name`), and none is protected. */
+function namesEveryDeletedRef(task: string, refs: readonly string[]): boolean {
+  const names = refs.map((ref) => ref.replace(/^:/, '').replace(/^refs\/heads\//, ''));
+  return (
+    names.length > 0 &&
+    taskMentions(task, 'delete') &&
+    names.every(
+      (name) =>
+        !/^(main|master|trunk|develop|release\/.*|prod(uction)?)$/.test(name) && taskNamesWord(task, name),
+    )
+  );
 }
