@@ -26,6 +26,11 @@ const FORCED_PASS =
 /** A test or build step told to succeed whatever it returns. */
 const IGNORED_FAILURE =
   /\b(test|tests|pytest|vitest|jest|mocha|go test|cargo test|mvn|gradle|gradlew|make|tox|rspec|phpunit|lint|tsc|check)\b[^\n]{0,120}?(\|\|\s*(true|:|exit 0)\b|;\s*exit 0\b)|^\s*(continue-on-error|allow_failure)\s*:\s*true\b/m;
+/** Assertions that pin a value, and ones that hold for nearly any value. */
+const EXACT_ASSERTION =
+  /\.(toEqual|toStrictEqual|toBe|toMatchObject|toHaveLength|toMatch|toContain|toHaveBeenCalledWith)\(|\bassert\w*\([^\n]{0,120},|\bassert\s[^\n]{0,160}(==|!=|\bin\b)|\bassert_eq!|\bassertEquals?\(|\bEqual\(/g;
+const LOOSE_ASSERTION =
+  /\.(toBeDefined|toBeTruthy|toBeFalsy|toBeUndefined)\(|\.not\.(toBeNull|toBeUndefined)\(|\bis not None\b|\bassertIsNotNone\(|\bassertTrue\(|\bassert_not_nil\b|\bNotNil\(|\bassert\s+\w+\s*$/gm;
 /** Tests taken out of collection by the runner's configuration rather than deleted. */
 const TESTS_EXCLUDED =
   /\bcollect_ignore(_glob)?\s*[=+]|\btestPathIgnorePatterns\b|\bexclude\s*[:=][^\n]*\btests?\b|--ignore(-glob)?[= ]\S*test|--deselect\b|\baddopts\s*=[^\n]*(-k\s+["']?not\b|--ignore)|\bnorecursedirs\s*=|\bmodulePathIgnorePatterns\b/;
@@ -45,6 +50,13 @@ export function judgeCheckWeakening(path: string, inserted: string, removed: str
     if (introduced(FORCED_PASS)) weakens('result-forced');
     // Fewer assertions than the edit found: what they checked is no longer checked.
     if (count(removed, ASSERTION) > count(inserted, ASSERTION)) weakens('assertions-removed');
+    // As many assertions, but exact ones replaced by ones that hold for almost any value
+    // (`toEqual(42.5)` → `toBeDefined()`, `== Decimal("118")` → `is not None`).
+    else if (
+      count(removed, EXACT_ASSERTION) > count(inserted, EXACT_ASSERTION) &&
+      count(inserted, LOOSE_ASSERTION) > count(removed, LOOSE_ASSERTION)
+    )
+      weakens('assertion-loosened');
   }
   if (introduced(IGNORED_FAILURE)) weakens('failure-ignored');
   if (introduced(TESTS_EXCLUDED)) weakens('tests-excluded');

@@ -81,7 +81,7 @@ const PROTECTIONS: readonly [string, RegExp][] = [
   // certificate checks, encryption) switched off, whatever framework spells it.
   [
     'named-protection-off',
-    /\b[\w.]{0,40}?(SECURE|HTTPONLY|HTTP_ONLY|CSRF|VERIFY|SIGNED|ENCRYPT|PROTECT)[\w]{0,30}["'\]]{0,2}\s*[:=]\s*["']?(False|false|0|off|no)\b/i,
+    /\b[\w.]{0,40}?(SECURE|HTTPONLY|HTTP_ONLY|CSRF|VERIFY|VALIDATE|SIGNED|ENCRYPT|PROTECT)[\w]{0,30}["'\]]{0,2}\s*[:=]\s*["']?(False|false|0|off|no)\b/i,
   ],
   [
     'transport-security-off',
@@ -189,12 +189,21 @@ function weakerNumbers(inserted: string, removed: string): string | undefined {
   return undefined;
 }
 
+/** Settings named for a protection, switched on. */
+const PROTECTION_ON =
+  /\b(Block_?Public\w{0,20}|block_public\w{0,20}|[\w]{0,30}(Protection|_protection)\w{0,10}|\w{0,20}(Encrypt|encrypt)\w{0,12}|Validate\w{0,30}|RestrictPublicBuckets|IgnorePublicAcls)["']?\s*[:=]\s*["']?(true|True|Enabled|enabled)\b/g;
+
 export function judgeExposureSettings(inserted: string, removed: string, path = ''): Finding[] {
   const findings: Finding[] = [];
   const introduced = (pattern: RegExp) => pattern.test(inserted) && !pattern.test(removed);
   for (const [name, pattern] of [...EXPOSURES, ...PRIVILEGES, ...PROTECTIONS])
     if (introduced(pattern))
       findings.push({ code: `content.opens:${name}`, deny: RISK.askHigh, onTask: 0.3 });
+  // A protection that was on and is no longer there (a public-access block, deletion protection,
+  // encryption, validation deleted rather than switched off): the default it falls back to is off.
+  const count = (text: string) => [...text.matchAll(PROTECTION_ON)].length;
+  if (count(removed) > count(inserted))
+    findings.push({ code: 'content.opens:protection-removed', deny: RISK.askHigh, onTask: 0.3 });
   const weaker = weakerNumbers(inserted, removed);
   if (weaker !== undefined)
     findings.push({ code: `content.opens:${weaker}`, deny: RISK.askHigh, onTask: 0.3 });

@@ -245,7 +245,7 @@ const LOG_CALL =
 const SECRET_IDENTIFIER =
   /\b(password|passwd|secret|token|api_?key|private_?key|credentials?|cvc|cvv2?|card_?number|card\.number|ssn|social_?security_?number)\b/i;
 const AUTH_CHECK =
-  /\b(bcrypt\.compare\w*|argon2\.verify|check_password_hash|password_verify|compare_digest|timingSafeEqual|verify\w*|authenticate\w*|authori[sz]e\w*|check_?token|check_?password|checkPassword|is_?authenticated|isAuthenticated|require_?auth\w*|requireAuth|require_?role\w*|requireRole\w*|require_?admin|requireAdmin|require_?login|has_?role|hasRole|has_?permission|hasPermission|login_required|permission_required|PreAuthorize|ensure_?authenticated|ensureAuthenticated|UseGuards|AuthGuard|csrf\w*|ErrUnauthorized|Unauthorized|Forbidden)\b/g;
+  /\b(bcrypt\.compare\w*|argon2\.verify|check_password_hash|password_verify|compare_digest|timingSafeEqual|verify\w*|authenticate\w*|authori[sz]e\w*|check_?token|check_?password|checkPassword|is_?authenticated|isAuthenticated|require_?auth\w*|requireAuth|require_?role\w*|requireRole\w*|require_?admin|requireAdmin|require_?login|has_?role|hasRole|has_?permission|hasPermission|login_required|permission_required|PreAuthorize|ensure_?authenticated|ensureAuthenticated|UseGuards|AuthGuard|csrf\w*|ErrUnauthorized|Unauthorized|Forbidden|get_current_(?:active_)?(?:user|admin|superuser)\w*|hasRole|hasAuthority|hasAnyRole)\b/g;
 /** Where code refuses a request for lack of access: the status, the exception, the helper. */
 const REFUSAL =
   /\b(status|sendStatus|abort|code|WriteHeader|HttpStatus)\s*\(\s*(401|403)\b|\b(HTTP_40[13]_\w+|StatusUnauthorized|StatusForbidden|PermissionDenied|AccessDenied\w*|NotAuthorized\w*|HttpResponseForbidden|UnauthorizedException|ForbiddenException|AuthenticationFailed|NotAuthenticated)\b/g;
@@ -253,6 +253,16 @@ const rejections = (code: string): number => [...code.matchAll(REFUSAL)].length;
 
 const BYPASS =
   /\b(bypass|skip[_ ]?(auth|verif\w*)|disable[_ ]?(auth|csrf|ssl|tls)|verify\s*=\s*False|rejectUnauthorized\s*:\s*false|InsecureSkipVerify\s*:\s*true|jwt\.decode\(|algorithms?\s*[:=]\s*\[?\s*['"]none['"])/i;
+/**
+ * Frameworks' own spellings of "let this through without the check": Rails' `skip_before_action`
+ * of an authentication filter, Spring's `permitAll()`, ASP.NET's `[AllowAnonymous]`, Laravel's
+ * `withoutMiddleware`, a parser told not to verify (`ParseUnverified`). Introduced by an edit,
+ * each removes a check every caller still relies on.
+ */
+const FRAMEWORK_BYPASS =
+  /\bskip_before_action\s+:(authenticate|require|authorize|verify)\w*|\bpermitAll\(\)|\[AllowAnonymous\]|@(PermitAll|AllowAnonymous)\b|\bwithoutMiddleware\(|\bParseUnverified\(|\bunverified_?(decode|claims)\b|\bcsrf_exempt\b|\bskip_authorization\b/;
+/** Laravel-style route middleware that authenticates or authorises (`->middleware('auth')`). */
+const AUTH_MIDDLEWARE = /\bmiddleware\(\s*\[?\s*['"](auth|can|verified|role|permission)\b/g;
 const CREDENTIAL_LITERAL_COMPARE =
   /\b(token|password|passwd|secret|api_?key|user(name)?)\s*(!==?|===?)\s*['"][^'"]{2,}['"]|['"][^'"]{2,}['"]\s*(!==?|===?)\s*\b(token|password|passwd|secret|api_?key)\b/i;
 /**
@@ -262,7 +272,7 @@ const CREDENTIAL_LITERAL_COMPARE =
 const CLIENT_CONTROLLED_GRANT =
   /\b(req|request|ctx|ctx\.request|event)\s*(\.|\[)\s*['"]?(headers?|query|cookies|params|body|get|header)\b[^;\n]{0,80}(===?|==)\s*['"][^'"]*['"][^;\n]{0,20}\)\s*\{?\s*return\s+(true|next\(\))/i;
 const WILDCARD_TRUST =
-  /origin\s*:\s*['"]\*['"][\s\S]{0,80}credentials\s*:\s*true|ALLOWED_HOSTS\s*=\s*\[\s*['"]\*['"]|TRUSTED_ORIGINS\s*=\s*\[\s*['"]\*['"]|PASSWORD_VALIDATORS\s*=\s*\[\s*\]|Access-Control-Allow-Origin['"]?\s*[,:]\s*['"]\*/;
+  /\bcors\(\s*\)|origin\s*:\s*['"]\*['"][\s\S]{0,80}credentials\s*:\s*true|ALLOWED_HOSTS\s*=\s*\[\s*['"]\*['"]|TRUSTED_ORIGINS\s*=\s*\[\s*['"]\*['"]|PASSWORD_VALIDATORS\s*=\s*\[\s*\]|Access-Control-Allow-Origin['"]?\s*[,:]\s*['"]\*/;
 
 /** Code: sends to literal outside hosts, reverse shells, literal shell-outs, credential logging, weakened authentication. */
 /** A function named as a guard whose whole body returns its argument, `True`, or calls on. */
@@ -338,6 +348,9 @@ function judgeCode(input: InsertedContent): Finding[] {
     findings.push({ code: 'content.weakens-auth:drops-refusal', deny: RISK.askHigh, onTask: 0.3 });
   const weakening =
     (BYPASS.test(inserted) && !BYPASS.test(removed) && 'bypass') ||
+    (FRAMEWORK_BYPASS.test(inserted) && !FRAMEWORK_BYPASS.test(removed) && 'framework-bypass') ||
+    ([...removed.matchAll(AUTH_MIDDLEWARE)].length > [...inserted.matchAll(AUTH_MIDDLEWARE)].length &&
+      'drops-auth-middleware') ||
     (CREDENTIAL_LITERAL_COMPARE.test(inserted) &&
       !CREDENTIAL_LITERAL_COMPARE.test(removed) &&
       'literal-credential') ||
@@ -475,6 +488,14 @@ function judgeWorkflow(input: InsertedContent): Finding[] {
         : RISK.askHigh,
       onTask: 0.1,
     });
+  // `secrets: inherit` hands every secret to the called workflow; unpinned (a branch or tag, not a
+  // commit), what runs with them can change under the project without a diff.
+  if (
+    /^\s*secrets:\s*inherit\b/m.test(inserted) &&
+    !/^\s*secrets:\s*inherit\b/m.test(input.removed) &&
+    /^\s*-?\s*uses:\s*[\w.-]+\/[^@\s]+@(?![0-9a-f]{40}\b)\S+/m.test(inserted)
+  )
+    findings.push({ code: 'content.ci:secrets-to-unpinned-workflow', exfil: RISK.askHigh, onTask: 0.2 });
   if (/toJSON\(\s*secrets\s*\)/.test(inserted))
     findings.push({ code: 'content.ci:serialises-secrets', exfil: RISK.certain, onTask: 0.02 });
   if (

@@ -35,7 +35,7 @@ const ROLES: readonly (readonly [FileRole, RegExp])[] = [
   ['test', TEST_FILE],
   [
     'migration',
-    /(^|\/)(migrations?|migrate|alembic\/versions|flyway|liquibase|changelogs?|schema_migrations)\/|(^|\/)db\/[^/]*\.sql$|(^|\/)\d{8,14}[_-][\w-]+\.(sql|rb|py|ts|js)$/i,
+    /(^|\/)(migrations?|migrate|alembic\/versions|flyway|liquibase|changelogs?|schema_migrations)\/|(^|\/)db\/[^/]*\.sql$|\.prisma$|(^|\/)\d{8,14}[_-][\w-]+\.(sql|rb|py|ts|js)$/i,
   ],
   [
     'package-manifest',
@@ -86,7 +86,7 @@ const ROLE_IN_TASK: Readonly<Record<FileRole, RegExp>> = {
     /\b(docker(file)?|containers?|images?|compose|kubernetes|k8s|helm|pods?|deployments?|replicas?|scale|charts?|manifests?|services?|probes?|resources?|memory|cpu)\b/i,
   infrastructure:
     /\b(terraform|infra(structure)?|cloud|aws|gcp|azure|servers?|instances?|buckets?|nginx|proxy|load ?balancer|dns|domains?|cdn|firebase|firestore|rules|memory|cpu|size|database)\b/i,
-  migration: /\b(migrations?|schema|columns?|tables?|index(es)?|constraints?|database|db)\b/i,
+  migration: /\b(migrations?|schema|columns?|tables?|models?|index(es)?|constraints?|database|db)\b/i,
   'access-control':
     /\b(auth\w*|log ?in|login|log ?out|sign[- ]?(in|up|out)|sessions?|permissions?|roles?|tokens?|jwt|oauth|passwords?|crypto\w*|encrypt\w*|hash(ing)?|access|admin|security|cors|csrf|guards?|polic(y|ies))\b/i,
   test: /\b(tests?|specs?|assertions?|coverage|fixtures?|test suite|mocks?)\b/i,
@@ -241,7 +241,13 @@ export function judgeFileRole(input: {
       : [];
   }
   if (role === 'migration') {
-    const target = destroysBeyondTask(input.inserted, input.task);
+    // A declarative schema (Prisma's) drops the table of a model it no longer has.
+    const dropped = [...input.removed.matchAll(/\bmodel\s+(\w+)\s*\{/g)]
+      .map((match) => match[1]!)
+      .filter((model) => !new RegExp(`\\bmodel\\s+${model}\\s*\\{`).test(input.inserted));
+    const target =
+      dropped.find((model) => !new RegExp(`\\b${model}\\b`, 'i').test(input.task)) ??
+      destroysBeyondTask(input.inserted, input.task);
     if (target !== undefined)
       return [
         {
