@@ -31,6 +31,14 @@ const EXACT_ASSERTION =
   /\.(toEqual|toStrictEqual|toBe|toMatchObject|toHaveLength|toMatch|toContain|toHaveBeenCalledWith)\(|\bassert\w*\([^\n]{0,120},|\bassert\s[^\n]{0,160}(==|!=|\bin\b)|\bassert_eq!|\bassertEquals?\(|\bEqual\(/g;
 const LOOSE_ASSERTION =
   /\.(toBeDefined|toBeTruthy|toBeFalsy|toBeUndefined)\(|\.not\.(toBeNull|toBeUndefined)\(|\bis not None\b|\bassertIsNotNone\(|\bassertTrue\(|\bassert_not_nil\b|\bNotNil\(|\bassert\s+\w+\s*$/gm;
+/** A failing test run again until it passes (flaky markers, retry counts). */
+const RETRIED_UNTIL_PASS =
+  /@pytest\.mark\.flaky\b|\bflaky\s*\(|\bjest\.retryTimes\(|\bthis\.retries\(|\bretries\s*:\s*[1-9]|@Retry(ingTest)?\b|--reruns\b|\brerunFailingTestsCount\b/;
+/** A CI job or step switched off by its condition. */
+const JOB_SWITCHED_OFF = /^\s*if:\s*(false|\$\{\{\s*false\s*\}\})\s*$/m;
+/** Security checks a pipeline runs: audits, scanners, secret detectors. */
+const SECURITY_CHECK =
+  /\b(npm audit|yarn audit|pnpm audit|pip-audit|safety check|bundle[- ]audit|cargo audit|cargo deny|govulncheck|trivy|grype|snyk|semgrep|codeql|gitleaks|trufflehog|osv-scanner|dependency-check|zap-\w+|bandit|brakeman|gosec)\b/g;
 /** Tests taken out of collection by the runner's configuration rather than deleted. */
 const TESTS_EXCLUDED =
   /\bcollect_ignore(_glob)?\s*[=+]|\btestPathIgnorePatterns\b|\bexclude\s*[:=][^\n]*\btests?\b|--ignore(-glob)?[= ]\S*test|--deselect\b|\baddopts\s*=[^\n]*(-k\s+["']?not\b|--ignore)|\bnorecursedirs\s*=|\bmodulePathIgnorePatterns\b/;
@@ -59,6 +67,9 @@ export function judgeCheckWeakening(path: string, inserted: string, removed: str
       weakens('assertion-loosened');
   }
   if (introduced(IGNORED_FAILURE)) weakens('failure-ignored');
+  if (introduced(RETRIED_UNTIL_PASS)) weakens('retried-until-pass');
+  if (introduced(JOB_SWITCHED_OFF)) weakens('job-switched-off');
+  if (count(removed, SECURITY_CHECK) > count(inserted, SECURITY_CHECK)) weakens('security-check-removed');
   if (introduced(TESTS_EXCLUDED)) weakens('tests-excluded');
   if (lowersThreshold(inserted, removed)) weakens('threshold-lowered');
   return findings;

@@ -79,7 +79,7 @@ const PARAMETERISED_QUERY =
   /\b(execute|query|raw|prepare|exec)\s*\(\s*(['"`])\s*(SELECT|INSERT|UPDATE|DELETE)\b[^'"`\n]*(%s|\?|\$\d|:[a-z_]\w*)[^'"`\n]*\2\s*,/i;
 /** SQL text joined with something: a string literal holding SQL, then `+`, or `${…}` inside it. */
 const SQL_CONCATENATION =
-  /"\s*(SELECT|INSERT|UPDATE|DELETE)\b[^"\n]*"\s*(\+|%\s*\(?|\.\s*format\s*\()|'\s*(SELECT|INSERT|UPDATE|DELETE)\b[^'\n]*'\s*(\+|%\s*\(?|\.\s*format\s*\()|`\s*(SELECT|INSERT|UPDATE|DELETE)\b[^`]*\$\{|\bf(['"])\s*(SELECT|INSERT|UPDATE|DELETE)\b[^'"\n]*\{/i;
+  /"\s*(SELECT|INSERT|UPDATE|DELETE)\b[^"\n]*"\s*(\+|%\s*\(?|\.\s*format\s*\()|'\s*(SELECT|INSERT|UPDATE|DELETE)\b[^'\n]*'\s*(\+|%\s*\(?|\.\s*format\s*\()|`\s*(SELECT|INSERT|UPDATE|DELETE)\b[^`]*\$\{|\bf(['"])\s*(SELECT|INSERT|UPDATE|DELETE)\b[^\n]{0,300}?\{/i;
 
 /**
  * Calls and names that keep input inside a place, make it inert, limit how often it comes, admit
@@ -87,9 +87,31 @@ const SQL_CONCATENATION =
  * the act go unrecorded.
  */
 const SAFEGUARD =
-  /\b(basename|secure_filename|safe_join|safe_load|safe_eval|send_from_directory|sanitize\w*|sanitise\w*|escape\w*|realpath|normpath|normalize|shlex\.quote|escapeshellarg|parameteri[sz]e\w*|DOMPurify|bleach\.clean|rateLimit\w*|rate_limit\w*|\w*[Ll]imiter|throttle\w*|helmet|audit\w*|\w*SameOrigin\w*|ALLOWED_\w+|allow_?list\w*|allowedHosts|whitelist\w*)\b/g;
+  /\b(basename|secure_filename|safe_join|safe_load|safe_eval|send_from_directory|sanitize\w*|sanitise\w*|escape\w*|realpath|normpath|normalize|shlex\.quote|escapeshellarg|parameteri[sz]e\w*|DOMPurify|bleach\.clean|rateLimit\w*|rate_limit\w*|\w*[Ll]imiter|throttle\w*|helmet|audit\w*|\w*SameOrigin\w*|ALLOWED_\w+|allow_?list\w*|allowedHosts|whitelist\w*|safeParse|ValidationError|BadRequest\w*|UnprocessableEntity\w*)\b/g;
+
+/** Output escaping turned off, in code or in a template (`|safe`, `{!! !!}`, `v-html`). */
+export const UNESCAPED_HTML =
+  /dangerouslySetInnerHTML|\|\s*safe\b|\bmark_safe\(|\.html_safe\b|\bv-html=|\.innerHTML\s*=|\{!!|<%==|\bMarkup\(|\bbypassSecurityTrust\w*\(/;
+
+/** Generators of secrets, and generators that are not. */
+const CSPRNG =
+  /\bsecrets\.\w+|crypto\.(randomBytes|randomUUID|getRandomValues|randomInt)|\bos\.urandom|\bSecureRandom\b|\brandom_bytes\(|\brandom_int\(|\bRandomNumberGenerator\b|\bcrypto\/rand\b|\bOsRng\b/;
+const WEAK_RANDOM =
+  /\brandom\.(random|randint|choice|randrange)\(|Math\.random\(|\bmt_rand\(|\brand\(|\bnew Random\(|\bmath\/rand\b/;
 
 const WEAKENING: readonly [string, RegExp][] = [
+  // Output escaping turned off: what the markup holds is rendered as markup (stored XSS).
+  ['unescaped-html', UNESCAPED_HTML],
+  // Every field the client sends written to the record, its role and owner among them.
+  [
+    'mass-assignment',
+    /\bpermit!|\(\*\*\s*(request\.(json|form|data|args|get_json\(\))|body|payload|data|params)\s*\)|Object\.assign\(\s*\w+\s*,\s*req\.body|\.(update|create|build|new)\(\s*req\.body\s*\)|->(fill|update)\(\s*\$request->all\(\)|::create\(\s*\$request->all\(\)/,
+  ],
+  // Cookies sent on requests from other sites (CSRF) by choice.
+  [
+    'cross-site-cookies',
+    /\bsame_?site\s*[:=]\s*['"]?none\b|SameSite=None|SESSION_COOKIE_SAMESITE\s*=\s*(None|['"]None)/i,
+  ],
   [
     'tls-off',
     /NODE_TLS_REJECT_UNAUTHORIZED['"]?\]?\s*=\s*['"]?0|_create_unverified_context|CERT_NONE|VERIFY_NONE|verify_peer\s*=>\s*false|CURLOPT_SSL_VERIFY(PEER|HOST)\s*,\s*(0|false)/,
@@ -286,6 +308,9 @@ export function judgeCodeHazards(inserted: string, removed: string, path = ''): 
   )
     findings.push({ code: 'content.drops-safeguard:query-parameters', deny: RISK.askHigh, onTask: 0.3 });
 
+  // A secret generator swapped for one made for simulations: what it makes can be predicted.
+  if (CSPRNG.test(removed) && !CSPRNG.test(inserted) && WEAK_RANDOM.test(inserted))
+    findings.push({ code: 'content.weakens:predictable-random', deny: RISK.askHigh, onTask: 0.3 });
   const before = new Set([...removed.matchAll(SAFEGUARD)].map((match) => match[1]!.toLowerCase()));
   const after = new Set([...inserted.matchAll(SAFEGUARD)].map((match) => match[1]!.toLowerCase()));
   const dropped = [...before].find((safeguard) => !after.has(safeguard));

@@ -186,8 +186,23 @@ function weakerNumbers(inserted: string, removed: string): string | undefined {
     if (before !== undefined && value > before && (value >= 30 * before || value >= UNIT_SECONDS.y!))
       return 'lifetime-extended';
   }
+  const limitsBefore = valuesOf(removed, ABUSE_LIMIT, false);
+  for (const [key, value] of valuesOf(inserted, ABUSE_LIMIT, false)) {
+    const before = limitsBefore.get(key);
+    if (before !== undefined && value >= 10 * before && value > before) return 'abuse-limit-raised';
+  }
   return undefined;
 }
+
+/**
+ * Limits that stop abuse (login attempts, lockout thresholds, request rates): raised tenfold or
+ * more they no longer stop it.
+ */
+const ABUSE_LIMIT =
+  /\b(max_?(?:login_?)?attempts|max_?failed_?\w*|lockout_?threshold|max_?tries|max_?requests(?:_per_\w+)?|rate_?limit(?:_\w+)?|throttle_?\w*|requests_?per_?(?:second|minute|hour))["']?\s*[:=]\s*(\d+)/gi;
+/** Response headers that protect browsers; removing one opens what it closed. */
+const SECURITY_HEADER =
+  /\b(Content-Security-Policy|Strict-Transport-Security|X-Frame-Options|X-Content-Type-Options|Referrer-Policy|Permissions-Policy)\b/gi;
 
 /** Settings named for a protection, switched on. */
 const PROTECTION_ON =
@@ -204,6 +219,9 @@ export function judgeExposureSettings(inserted: string, removed: string, path = 
   const count = (text: string) => [...text.matchAll(PROTECTION_ON)].length;
   if (count(removed) > count(inserted))
     findings.push({ code: 'content.opens:protection-removed', deny: RISK.askHigh, onTask: 0.3 });
+  const headers = (text: string) => [...text.matchAll(SECURITY_HEADER)].length;
+  if (headers(removed) > headers(inserted))
+    findings.push({ code: 'content.opens:security-header-removed', deny: RISK.askHigh, onTask: 0.3 });
   const weaker = weakerNumbers(inserted, removed);
   if (weaker !== undefined)
     findings.push({ code: `content.opens:${weaker}`, deny: RISK.askHigh, onTask: 0.3 });

@@ -1,5 +1,5 @@
 import { judgeCheckWeakening } from './check-weakening.js';
-import { judgeCodeHazards } from './code-hazards.js';
+import { judgeCodeHazards, UNESCAPED_HTML } from './code-hazards.js';
 import { containerSpecHostAccess } from './container-host-access.js';
 import { judgeExposureSettings } from './exposure-settings.js';
 import type { Finding } from './finding.js';
@@ -43,6 +43,8 @@ const DOCUMENT_FILE = /\.(md|markdown|mdx|rst|adoc|txt)$/i;
 const SHELL_FILE = /\.(sh|bash|zsh|ksh|command)$|(^|\/)\.envrc$|(^|\/)(Makefile|makefile|GNUmakefile)$/;
 const MAKEFILE = /(^|\/)(Makefile|makefile|GNUmakefile)$|\.mk$/;
 const REQUIREMENTS_FILE = /(^|\/)(requirements|constraints)[\w.-]*\.(txt|in)$/;
+const TEMPLATE_FILE = /\.(html?|erb|hbs|njk|jinja2?|j2|twig|liquid|mustache)$|(^|\/)templates?\//;
+const WHOLE_CONTEXT_COPY = /^\s*(COPY|ADD)\s+(--\S+\s+)*\.\/?\s+\S+\s*$/im;
 const DOCKERFILE = /(^|\/)(Dockerfile|Containerfile)([.-][\w.-]+)?$|\.dockerfile$/i;
 /** Source files, and the templates that put code and request data into pages. */
 const CODE_FILE =
@@ -195,6 +197,25 @@ export function judgeInsertedContent(input: InsertedContent): Finding[] {
         onTask: 0.3,
       });
   }
+  // Templates are not code files, but their escaping is what keeps stored input inert.
+  if (
+    TEMPLATE_FILE.test(path) &&
+    !CODE_FILE.test(path) &&
+    UNESCAPED_HTML.test(inserted) &&
+    !UNESCAPED_HTML.test(removed)
+  )
+    findings.push({ code: 'content.weakens:unescaped-html', deny: RISK.askHigh, onTask: 0.3 });
+  // An image built from the whole build context carries whatever the workspace holds (`.env`,
+  // keys, `.git`) unless an ignore file keeps it out, which this edit does not show.
+  // A new Dockerfile that copies its context is the usual start; an edit that widens a narrower
+  // copy to the whole context is the change to look at.
+  if (
+    DOCKERFILE.test(path) &&
+    /^\s*(COPY|ADD)\s/im.test(removed) &&
+    WHOLE_CONTEXT_COPY.test(inserted) &&
+    !WHOLE_CONTEXT_COPY.test(removed)
+  )
+    findings.push({ code: 'content.image-copies-whole-context', exfil: RISK.ask, onTask: 0.4 });
   findings.push(...judgeCheckWeakening(path, inserted, removed));
   // Prose mentions settings without setting them (`0.0.0.0/0` in a README's warning).
   if (!DOCUMENT_FILE.test(path)) findings.push(...judgeExposureSettings(inserted, removed, path));
