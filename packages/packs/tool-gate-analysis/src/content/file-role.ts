@@ -63,6 +63,47 @@ const ROLES: readonly (readonly [FileRole, RegExp])[] = [
   ],
 ];
 
+/**
+ * Code that decides access, checks input, escapes output, talks to a database or a shell, or holds
+ * a security setting, wherever the file lives (`app/db.py`, `src/server.ts`): the words an edit
+ * changes say the region is access control even when the path does not.
+ */
+const SECURITY_REGION =
+  /\b(auth\w*|login\w*|permission\w*|role|roles|admin\w*|token\w*|password\w*|secret\w*|csrf|cors|origin|session\w*|cookie\w*|sanitiz\w*|escape\w*|validat\w*|verify\w*|signature|encrypt\w*|decrypt\w*|hash\w*|bcrypt|argon2|execute|query|exec|eval|spawn|subprocess|innerHTML|allow\w*|deny|forbid\w*|limit\w*|throttle\w*|ssl|tls|secure|httpOnly|sameSite|header\w*|policy|policies)\b/i;
+
+/** The role of an edit's region when its file has none: access control, for security code. */
+function changedRegionRole(input: {
+  inserted: string;
+  removed: string;
+  whole: boolean;
+}): FileRole | undefined {
+  if (input.whole || input.removed.trim() === '') return undefined;
+  const removed = withoutSwitchesOff(input.removed);
+  // A refusal removed (a condition that ends the request early, whatever it checks) is a guard
+  // removed, even where no word says what it guarded.
+  const refusalsRemoved = count(removed, EARLY_REFUSAL) > count(input.inserted, EARLY_REFUSAL);
+  return SECURITY_REGION.test(removed) || refusalsRemoved ? 'access-control' : undefined;
+}
+
+/** A condition that ends the call early by refusing: `if …: raise/abort`, `if (…) throw`, `… return 4xx`. */
+const EARLY_REFUSAL =
+  /\b(if|unless|guard)\b[^\n]{0,160}(\n[ \t]+)?[^\n]{0,40}\b(raise|throw|abort|reject|deny|halt|return\s+(None|null|nil|false|False|res\.status|reply\.code|http\.Error|\d{3}))\b/g;
+
+function count(text: string, pattern: RegExp): number {
+  return [...text.matchAll(pattern)].length;
+}
+
+/**
+ * Text without the switches that turn a protection off (`verify=False`, `secure: false`): an edit
+ * that removes one restores the protection, so the switch is not a guard being removed.
+ */
+function withoutSwitchesOff(text: string): string {
+  return text.replace(
+    /\b\w{0,30}(verify|secure|ssl|tls|csrf|validat|check|protect|encrypt)\w{0,30}\s*[:=]\s*["']?(False|false|0|off|no)\b/gi,
+    '',
+  );
+}
+
 /** Example and template files are documentation of a role, not the role itself. */
 const EXAMPLE_FILE = /\.(example|sample|template|dist|tmpl)(\.[a-z]+)?$|(^|\/)(examples?|samples?|docs?)\//i;
 
@@ -230,7 +271,7 @@ export function judgeFileRole(input: {
   task: string;
   whole: boolean;
 }): Finding[] {
-  const role = fileRole(input.path);
+  const role = fileRole(input.path) ?? changedRegionRole(input);
   if (role === undefined) return [];
   if (role === 'package-manifest') {
     // A manifest is read by its own checks (sources here, lifecycle scripts and registries in
@@ -258,7 +299,12 @@ export function judgeFileRole(input: {
       ];
   }
   if (role === 'test' && onlyAdds(input.inserted, input.removed)) return [];
-  if (!input.whole && (role === 'test' || role === 'access-control') && !GUARD.test(input.removed)) return [];
+  if (
+    !input.whole &&
+    (role === 'test' || role === 'access-control') &&
+    !GUARD.test(withoutSwitchesOff(input.removed))
+  )
+    return [];
   if (input.whole && WHOLE_FILE_CLASSIFIED.has(role)) return [];
   if (!input.whole && onlyReplacesValues(input.inserted, input.removed)) return [];
   // A spec's additions are read by the exposure checks: an addition there is classified.
