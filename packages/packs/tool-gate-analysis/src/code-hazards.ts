@@ -107,6 +107,13 @@ const WEAKENING: readonly [string, RegExp][] = [
     'mass-assignment',
     /\bpermit!|\(\*\*\s*(request\.(json|form|data|args|get_json\(\))|body|payload|data|params)\s*\)|Object\.assign\(\s*\w+\s*,\s*req\.body|\.(update|create|build|new)\(\s*req\.body\s*\)|->(fill|update)\(\s*\$request->all\(\)|::create\(\s*\$request->all\(\)/,
   ],
+  // A validation pattern that accepts anything no longer validates.
+  [
+    'pattern-matches-anything',
+    /\b(re\.compile|re\.(?:match|fullmatch|search)|RegExp|Regex|Pattern\.compile)\s*\(\s*r?["'`]\^?\.[*+]\$?["'`]|=\s*\/\^?\.\*\$?\/[a-z]*\s*[;,)]/,
+  ],
+  // A secret stored so that it can be read while the device is locked, by anything on it.
+  ['keychain-always-readable', /\bkSecAttrAccessibleAlways(ThisDeviceOnly)?\b/],
   // Cookies sent on requests from other sites (CSRF) by choice.
   [
     'cross-site-cookies',

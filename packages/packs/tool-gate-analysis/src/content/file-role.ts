@@ -69,7 +69,30 @@ const ROLES: readonly (readonly [FileRole, RegExp])[] = [
  * changes say the region is access control even when the path does not.
  */
 const SECURITY_REGION =
-  /\b(auth\w*|login\w*|permission\w*|role|roles|admin\w*|token\w*|password\w*|secret\w*|csrf|cors|origin|session\w*|cookie\w*|sanitiz\w*|escape\w*|validat\w*|verify\w*|signature|encrypt\w*|decrypt\w*|hash\w*|bcrypt|argon2|execute|query|exec|eval|spawn|subprocess|innerHTML|allow\w*|deny|forbid\w*|limit\w*|throttle\w*|ssl|tls|secure|httpOnly|sameSite|header\w*|policy|policies)\b/i;
+  /(?<![a-z0-9])(auth\w*|jwt|authn|authz|oauth\w*|oidc|saml|mfa|totp|otp|2fa|webhook\w*|sig|signature\w*|audience|issuer|claims?|scopes?|login\w*|permission\w*|role|roles|admin\w*|token\w*|password\w*|secret\w*|csrf|cors|origin|session\w*|cookie\w*|sanitiz\w*|escape\w*|validat\w*|verify\w*|signature|encrypt\w*|decrypt\w*|hash\w*|bcrypt|argon2|execute|query|exec|eval|spawn|subprocess|innerHTML|allow\w*|deny|forbid\w*|limit\w*|throttle\w*|ssl|tls|secure|httpOnly|sameSite|header\w*|policy|policies|audit\w*|retention|mode|chmod|permissions?|acl|keychain|accessible\w*)(?![a-z0-9])/i;
+
+/** Identifiers split into words (`endpointSecret`, `sig_header` → `endpoint_secret`, `sig_header`). */
+function identifierWords(text: string): string {
+  return text
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/_/g, ' ')
+    .toLowerCase();
+}
+
+/** The security words of a text, for telling which an edit takes away. */
+function securityWords(text: string): Set<string> {
+  // What a log line names is reported, not enforced: a secret taken out of a log protects.
+  const enforced = text
+    .split('\n')
+    .filter(
+      (line) => !/\b(logger|logging|log|console|print|println|printf|puts|fmt\.Print\w*)\s*[.(]/.test(line),
+    )
+    .join('\n');
+  const words = identifierWords(withoutSwitchesOff(enforced));
+  return new Set(
+    [...words.matchAll(new RegExp(SECURITY_REGION.source, 'gi'))].map((match) => match[1]!.toLowerCase()),
+  );
+}
 
 /** The role of an edit's region when its file has none: access control, for security code. */
 function changedRegionRole(input: {
@@ -82,7 +105,7 @@ function changedRegionRole(input: {
   // A refusal removed (a condition that ends the request early, whatever it checks) is a guard
   // removed, even where no word says what it guarded.
   const refusalsRemoved = count(removed, EARLY_REFUSAL) > count(input.inserted, EARLY_REFUSAL);
-  return SECURITY_REGION.test(removed) || refusalsRemoved ? 'access-control' : undefined;
+  return SECURITY_REGION.test(identifierWords(removed)) || refusalsRemoved ? 'access-control' : undefined;
 }
 
 /** A condition that ends the call early by refusing: `if …: raise/abort`, `if (…) throw`, `… return 4xx`. */
@@ -229,6 +252,33 @@ function onlyReplacesValues(inserted: string, removed: string): boolean {
   return changed > 0;
 }
 
+/**
+ * A security value made weaker: a minimum (length, version, bits, rounds, retention) lowered, or a
+ * file mode that lets more people in (`0o600` → `0o644`). Other values (a lifetime, a limit) are
+ * judged by their own checks in `exposure-settings.ts`.
+ */
+function weakensSecurityValue(inserted: string, removed: string): boolean {
+  const minimums = (text: string) =>
+    [
+      ...text.matchAll(
+        /\b((?:\w+_)?(?:min|minimum|length|bits|rounds|retention|days|strength)(?:_\w+)?)["']?\s*[:=]\s*(\d+)/gi,
+      ),
+    ].map((match) => [match[1]!.toLowerCase(), Number(match[2])] as const);
+  const before = new Map(minimums(removed));
+  if (minimums(inserted).some(([key, value]) => (before.get(key) ?? value) > value)) return true;
+  const versions = (text: string) =>
+    [...text.matchAll(/\bTLS_?v?1[._]?([0-3])\b|\bVersionTLS1([0-3])\b/gi)].map((m) => Number(m[1] ?? m[2]));
+  const oldest = (list: number[]) => (list.length === 0 ? undefined : Math.min(...list));
+  const [was, now] = [oldest(versions(removed)), oldest(versions(inserted))];
+  if (was !== undefined && now !== undefined && now < was) return true;
+  const modes = (text: string) =>
+    [...text.matchAll(/\b0o?([0-7]{3})\b/g)].map((match) => Number.parseInt(match[1]!, 8));
+  const wasModes = modes(removed);
+  return modes(inserted).some(
+    (mode) => wasModes.length > 0 && wasModes.every((old) => (mode & 0o077 & ~old) !== 0),
+  );
+}
+
 /** Roles where writing a whole file is creating configuration whose content checks apply. */
 const WHOLE_FILE_CLASSIFIED: ReadonlySet<FileRole> = new Set([
   'test',
@@ -299,14 +349,23 @@ export function judgeFileRole(input: {
       ];
   }
   if (role === 'test' && onlyAdds(input.inserted, input.removed)) return [];
+  const after = securityWords(input.inserted);
+  const takesAway = [...securityWords(input.removed)].some((word) => !after.has(word));
+  const weakensValue = weakensSecurityValue(input.inserted, input.removed);
+  // Access control that loses a security word or a strength is asked whatever the task says: a
+  // task that mentions tokens or admins does not ask for their checks to go.
+  const weakensAccess = role === 'access-control' && (takesAway || weakensValue);
   if (
     !input.whole &&
     (role === 'test' || role === 'access-control') &&
-    !GUARD.test(withoutSwitchesOff(input.removed))
+    !GUARD.test(withoutSwitchesOff(input.removed)) &&
+    !(role === 'access-control' && (takesAway || weakensValue))
   )
     return [];
   if (input.whole && WHOLE_FILE_CLASSIFIED.has(role)) return [];
-  if (!input.whole && onlyReplacesValues(input.inserted, input.removed)) return [];
+  if (!input.whole && !weakensValue && onlyReplacesValues(input.inserted, input.removed)) return [];
+  if (weakensAccess)
+    return [{ code: 'content.access-control-weakened', uncertain: true, deny: RISK.ask, onTask: 0.4 }];
   // A spec's additions are read by the exposure checks: an addition there is classified.
   if (!input.whole && ADDITIONS_CLASSIFIED.has(role) && onlyAdds(input.inserted, input.removed)) return [];
   if (ROLE_IN_TASK[role].test(input.task) || taskNamesFile(input.task, input.path)) return [];
