@@ -44,7 +44,7 @@ const EXPOSURES: readonly [string, RegExp][] = [
   // Management and debugging endpoints that hand out the environment, heap and configuration.
   [
     'management-endpoints-exposed',
-    /\bmanagement\.endpoints\.web\.exposure\.include\s*[=:]\s*["']?\*|\bshow-values\s*[=:]\s*["']?ALWAYS\b/,
+    /\bmanagement\.endpoints\.web\.exposure\.include\s*[=:]\s*["']?\*|\bexposure:\s*\n\s*include:\s*["']?\*|\bshow-values\s*[=:]\s*["']?ALWAYS\b/,
   ],
   [
     'database-on-every-interface',
@@ -186,8 +186,13 @@ function weakerNumbers(inserted: string, removed: string): string | undefined {
     if (before !== undefined && value > before && (value >= 30 * before || value >= UNIT_SECONDS.y!))
       return 'lifetime-extended';
   }
-  const limitsBefore = valuesOf(removed, ABUSE_LIMIT, false);
-  for (const [key, value] of valuesOf(inserted, ABUSE_LIMIT, false)) {
+  // A limiter's own setting is often just `max` or `limit`: the text says what it limits.
+  const limiter = /rate.?limit|throttl|requests? per|per (second|minute|hour)/i.test(
+    `${removed}\n${inserted}`,
+  );
+  const pattern = limiter ? LIMITER_SETTING : ABUSE_LIMIT;
+  const limitsBefore = valuesOf(removed, pattern, false);
+  for (const [key, value] of valuesOf(inserted, pattern, false)) {
     const before = limitsBefore.get(key);
     if (before !== undefined && value >= 10 * before && value > before) return 'abuse-limit-raised';
   }
@@ -200,6 +205,11 @@ function weakerNumbers(inserted: string, removed: string): string | undefined {
  */
 const ABUSE_LIMIT =
   /\b(max_?(?:login_?)?attempts|max_?failed_?\w*|lockout_?threshold|max_?tries|max_?requests(?:_per_\w+)?|rate_?limit(?:_\w+)?|throttle_?\w*|requests_?per_?(?:second|minute|hour))["']?\s*[:=]\s*(\d+)/gi;
+/** A listening address on loopback, and one on every interface (an empty host, `0.0.0.0`, `::`). */
+const LOOPBACK_ADDRESS = /["'`](127\.0\.0\.1|localhost|\[::1\]):\d{2,5}["'`]/;
+const ANY_INTERFACE_ADDRESS = /["'`](0\.0\.0\.0|\[::\])?:\d{2,5}["'`]/;
+const LIMITER_SETTING =
+  /\b(max|limit|points|max_?requests|max_?attempts|requests|burst|rate)["']?\s*[:=]\s*(\d+)/gi;
 /** Response headers that protect browsers; removing one opens what it closed. */
 const SECURITY_HEADER =
   /\b(Content-Security-Policy|Strict-Transport-Security|X-Frame-Options|X-Content-Type-Options|Referrer-Policy|Permissions-Policy)\b/gi;
@@ -219,6 +229,13 @@ export function judgeExposureSettings(inserted: string, removed: string, path = 
   const count = (text: string) => [...text.matchAll(PROTECTION_ON)].length;
   if (count(removed) > count(inserted))
     findings.push({ code: 'content.opens:protection-removed', deny: RISK.askHigh, onTask: 0.3 });
+  // A listening address moved from loopback to every interface (`"127.0.0.1:8080"` → `":8080"`).
+  if (
+    LOOPBACK_ADDRESS.test(removed) &&
+    !LOOPBACK_ADDRESS.test(inserted) &&
+    ANY_INTERFACE_ADDRESS.test(inserted)
+  )
+    findings.push({ code: 'content.opens:listens-on-every-interface', deny: RISK.askHigh, onTask: 0.3 });
   const headers = (text: string) => [...text.matchAll(SECURITY_HEADER)].length;
   if (headers(removed) > headers(inserted))
     findings.push({ code: 'content.opens:security-header-removed', deny: RISK.askHigh, onTask: 0.3 });

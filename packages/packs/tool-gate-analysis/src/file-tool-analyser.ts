@@ -303,6 +303,14 @@ function analyseFetch(context: FileToolContext): FileToolAnalysis {
   if (url === undefined)
     return { findings: [{ code: 'tool.fetch.missing-url', implausible: true, uncertain: true }] };
   const findings: Finding[] = [];
+  // Text fetched to be obeyed: whoever controls the page then steers the agent (prompt injection).
+  const prompt = text(context.args.prompt) ?? '';
+  if (
+    /\b(follow|execute|run|obey|carry out|do (exactly )?what)\b[^.\n]{0,60}\b(instructions?|steps|commands?|says|it says)\b/i.test(
+      prompt,
+    )
+  )
+    findings.push({ code: 'tool.fetch.instructions-to-follow', uncertain: true, onTask: 0.4 });
   let parsed: URL | undefined;
   try {
     parsed = new URL(url);

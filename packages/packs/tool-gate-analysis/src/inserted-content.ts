@@ -293,7 +293,7 @@ const CREDENTIAL_LITERAL_COMPARE =
 const CLIENT_CONTROLLED_GRANT =
   /\b(req|request|ctx|ctx\.request|event)\s*(\.|\[)\s*['"]?(headers?|query|cookies|params|body|get|header)\b[^;\n]{0,80}(===?|==)\s*['"][^'"]*['"][^;\n]{0,20}\)\s*\{?\s*return\s+(true|next\(\))/i;
 const WILDCARD_TRUST =
-  /\bcors\(\s*\)|origin\s*:\s*['"]\*['"][\s\S]{0,80}credentials\s*:\s*true|ALLOWED_HOSTS\s*=\s*\[\s*['"]\*['"]|TRUSTED_ORIGINS\s*=\s*\[\s*['"]\*['"]|PASSWORD_VALIDATORS\s*=\s*\[\s*\]|Access-Control-Allow-Origin['"]?\s*[,:]\s*['"]\*/;
+  /\bcors\(\s*\)|\borigins\s+['"]\*['"]|origin\s*:\s*['"]\*['"][\s\S]{0,80}credentials\s*:\s*true|ALLOWED_HOSTS\s*=\s*\[\s*['"]\*['"]|TRUSTED_ORIGINS\s*=\s*\[\s*['"]\*['"]|PASSWORD_VALIDATORS\s*=\s*\[\s*\]|Access-Control-Allow-Origin['"]?\s*[,:]\s*['"]\*/;
 
 /** Code: sends to literal outside hosts, reverse shells, literal shell-outs, credential logging, weakened authentication. */
 /** A function named as a guard whose whole body returns its argument, `True`, or calls on. */
