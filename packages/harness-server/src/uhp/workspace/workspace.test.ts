@@ -44,6 +44,17 @@ describe('Workspace', () => {
     expect([...(await workspace.snapshot()).files.keys()]).toEqual(['d/f.txt']);
   });
 
+  it("lists a folder's files in name order whatever order their stats complete in", async () => {
+    // The order decides which files a limit keeps (artifact-collection.ts), so it must not depend
+    // on the thread pool: 200 files stat in batches whose completions interleave.
+    const workspace = fresh();
+    const names = Array.from({ length: 200 }, (_, index) => `f${String(index).padStart(3, '0')}`);
+    for (const name of [...names].reverse())
+      fs.writeFileSync(path.join(workspace.root, name), name.repeat(index(name)));
+    for (let round = 0; round < 5; round++)
+      expect([...(await workspace.snapshot()).files.keys()]).toEqual(names);
+  });
+
   it('stops a snapshot at its entry limit, at the same entry every time, and says so', async () => {
     const workspace = fresh();
     fs.mkdirSync(path.join(workspace.root, 'b'));
@@ -156,3 +167,8 @@ describe('WorkspaceTools', () => {
     expect(() => tools.list('etc-link')).toThrow(WorkspacePathError);
   });
 });
+
+/** A file's size differs with its name, so the stats of one batch do not all cost the same. */
+function index(name: string): number {
+  return (Number(name.slice(1)) % 7) * 300 + 1;
+}

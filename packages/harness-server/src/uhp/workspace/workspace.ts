@@ -233,13 +233,18 @@ export class Workspace {
         if (entry.isDirectory()) directories.push(name);
         else if (entry.isFile()) regular.push(name);
       }
-      for (let start = 0; start < regular.length; start += FS_BATCH)
-        await Promise.all(
-          regular.slice(start, start + FS_BATCH).map(async (name) => {
-            const stat = await fs.promises.lstat(dir.childPath(name)).catch(() => null);
-            if (stat?.isFile()) files.set(`${prefix}${name}`, `${stat.size}:${stat.mtimeMs}`);
-          }),
+      for (let start = 0; start < regular.length; start += FS_BATCH) {
+        const batch = regular.slice(start, start + FS_BATCH);
+        const stats = await Promise.all(
+          batch.map((name) => fs.promises.lstat(dir.childPath(name)).catch(() => null)),
         );
+        // Entered in name order, not in the order the stats complete: which files a limit keeps
+        // must not depend on the thread pool's timing.
+        batch.forEach((name, index) => {
+          const stat = stats[index];
+          if (stat?.isFile()) files.set(`${prefix}${name}`, `${stat.size}:${stat.mtimeMs}`);
+        });
+      }
       for (const name of directories) {
         if (truncated) return;
         let child: DirectoryHandle;
