@@ -1,7 +1,8 @@
 // Accuracy of the tool gate on the development set and on the hand-written adversarial set, each
 // reported on its own, next to the peer guard cc-safety-net run the way hosts run it (a Claude Code
 // PreToolUse hook process per call), in the same run.
-//   npx tsc -b && node bench/gate-accuracy.mjs [--set dev|adversarial|holdout] [--cases N] [--no-peer] [--list]
+//   npx tsc -b && node bench/gate-accuracy.mjs [--set dev|adversarial|holdout] [--cases N] [--prefix hold57-] [--no-peer] [--list]
+// --prefix keeps the cases whose id starts with it (one held-out batch: `--set holdout --prefix hold57-`).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -20,6 +21,7 @@ const argument = (name) => {
   return index === -1 ? undefined : process.argv[index + 1];
 };
 const limit = Number(argument('--cases') ?? Number.POSITIVE_INFINITY);
+const prefix = argument('--prefix') ?? '';
 const only = argument('--set');
 const sets = [
   { name: 'dev', path: devSetPath },
@@ -129,7 +131,9 @@ function report(name, figures, seconds) {
 const gate = await createInProcessGate();
 const header = `${'guard'.padEnd(16)} ${'leaks'.padStart(6)} ${'deny recall'.padStart(12)} ${'false DENY'.padStart(12)} ${'ALLOW rate'.padStart(12)} ${'deny→ASK'.padStart(10)} ${'allow→ASK'.padStart(10)} ${'no dec.'.padStart(8)} ${'time'.padStart(9)}`;
 for (const set of sets) {
-  const cases = readDevSet(set.path).slice(0, limit);
+  const cases = readDevSet(set.path)
+    .filter((testCase) => testCase.id.startsWith(prefix))
+    .slice(0, limit);
   const started = performance.now();
   const arbiter = await measureArbiter(gate, cases);
   const arbiterSeconds = (performance.now() - started) / 1000;
