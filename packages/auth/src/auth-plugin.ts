@@ -1,12 +1,16 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
 import type { AuthenticationResult, Authenticator } from './authenticator.js';
-import type { KeyRole } from './key-role.js';
+import { DEFAULT_ROUTE_ROLES, KEY_ROLE_ALLOWS, type KeyRole } from './key-role.js';
 import type { Principal } from './principal.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     readonly authenticator: Authenticator;
+  }
+  interface FastifyContextConfig {
+    /** The key roles the route admits (`requirePrincipal`); default `DEFAULT_ROUTE_ROLES`. */
+    roles?: readonly KeyRole[];
   }
   interface FastifyRequest {
     /** Set by `authenticate` once the request's credential was accepted; null before. */
@@ -37,8 +41,26 @@ export type AuthenticationFailureRenderer = (
 ) => unknown;
 
 /**
- * An `onRequest` hook for a route family that needs a principal: authenticates, and renders a
- * failure with the family's own renderer.
+ * A key whose role the route does not admit: 403 with a body that is at once the Decision API's
+ * envelope and UHP's (`insufficient_scope` is in UHP's registry with this status and type), so
+ * every route family refuses in its own shape without a renderer of its own.
+ */
+export function renderRoleRefusal(role: KeyRole, allowed: readonly KeyRole[], reply: FastifyReply): void {
+  reply.code(403).send({
+    error: {
+      type: 'permission_error',
+      code: 'insufficient_scope',
+      message: `this route admits ${allowed.join(' and ')} keys; the key you sent is a ${role} key, which may call ${KEY_ROLE_ALLOWS[role]}`,
+      param: null,
+      detail: { role, allowed_roles: allowed },
+    },
+  });
+}
+
+/**
+ * An `onRequest` hook for a route family that needs a principal: authenticates, renders a failure
+ * with the family's own renderer, and refuses a key whose role the route's `config.roles` (default
+ * operator and member) does not admit.
  */
 export function requirePrincipal(renderFailure: AuthenticationFailureRenderer) {
   // Callback style, not async: authentication is synchronous, and an async hook costs every
@@ -49,8 +71,13 @@ export function requirePrincipal(renderFailure: AuthenticationFailureRenderer) {
     done: HookHandlerDoneFunction,
   ): void {
     const result = authenticate(request);
-    if (result.ok) done();
-    else renderFailure(result, request, reply);
+    if (!result.ok) {
+      renderFailure(result, request, reply);
+      return;
+    }
+    const allowed = request.routeOptions.config.roles ?? DEFAULT_ROUTE_ROLES;
+    if (allowed.includes(result.role)) done();
+    else renderRoleRefusal(result.role, allowed, reply);
   };
 }
 

@@ -1,7 +1,7 @@
 // What other packages use of the server (the CLI, the console's browser test, the benchmarks); the rest
 // is the server's own. Add a name here when another package needs it, not before.
 
-export { LOCAL_PRINCIPAL_NAME } from '@arbiter/auth';
+export { KEY_ROLES, type KeyRole, LOCAL_PRINCIPAL_NAME } from '@arbiter/auth';
 export { SERVER_VERSION } from './app.js';
 export { type ApiKeyRecord, KeyStore } from './auth/key-store.js';
 export { type AnyKeyStore, closeKeyStore, openKeyStore } from './auth/open-key-store.js';

@@ -33,6 +33,7 @@ export const DECISION_ERROR_CODES = [
   'invalid_credential',
   'rate_limited',
   'operator_required',
+  'insufficient_scope',
   'last_operator_key',
   'invalid_amount',
   'currency_mismatch',

@@ -62,7 +62,12 @@ const createKeyBodySchema = z
       )
       .optional()
       .describe('the principal that owns the key, created when missing; default a new principal of its own'),
-    role: z.enum(KEY_ROLES).default('member').describe('`member` (default) or `operator`'),
+    role: z
+      .enum(KEY_ROLES)
+      .default('member')
+      .describe(
+        '`member` (default), `operator`, or `reporter` (a gate hook: may only send verdict records and read the team policy)',
+      ),
   })
   .strict();
 

@@ -1,9 +1,28 @@
-import { type AnyKeyStore, type ApiKeyRecord, closeKeyStore, openKeyStore } from '@arbiter/server';
+import {
+  type AnyKeyStore,
+  type ApiKeyRecord,
+  closeKeyStore,
+  KEY_ROLES,
+  type KeyRole,
+  openKeyStore,
+} from '@arbiter/server';
 import { invocationIo } from '../../invocation-io.js';
 import type { DatabaseOptions } from '../server-database/database-options.js';
 import { openServerDatabase } from '../server-database/open-server-database.js';
 import { formatTextTable } from '../text-table.js';
-import { EXIT_FAILURE } from '../usage-error.js';
+import { EXIT_FAILURE, UsageError } from '../usage-error.js';
+
+/** `--role` names the role; `--operator` is the older spelling of `--role operator`. */
+function keyRoleOf(options: { operator?: boolean; role?: string }): KeyRole {
+  if (options.role === undefined) return options.operator ? 'operator' : 'member';
+  if (!(KEY_ROLES as readonly string[]).includes(options.role))
+    throw new UsageError(
+      `--role must be one of ${KEY_ROLES.join(', ')}, not ${JSON.stringify(options.role)}`,
+    );
+  if (options.operator && options.role !== 'operator')
+    throw new UsageError(`--operator and --role ${options.role} contradict each other; give one`);
+  return options.role as KeyRole;
+}
 
 /** `create` may make a data directory; `list` and `revoke` only read one (`openServerDatabase`). */
 async function withKeyStore<T>(
@@ -25,9 +44,9 @@ async function withKeyStore<T>(
 }
 
 export async function createKey(
-  options: DatabaseOptions & { principal?: string; operator?: boolean },
+  options: DatabaseOptions & { principal?: string; operator?: boolean; role?: string },
 ): Promise<number> {
-  const role = options.operator ? 'operator' : 'member';
+  const role = keyRoleOf(options);
   const created = await withKeyStore(options, (store) => store.create(options.principal, role), true);
   invocationIo().writeStdout(`${created.key}\n`);
   invocationIo().writeStderr(

@@ -19,7 +19,11 @@ export function registerKeysCommand(program: Command): void {
     )
     .option('--principal <name>', 'the principal that owns the key (created when it does not exist)')
     .option('--operator', 'an operator key: may list principals and create and revoke keys over the API')
-    .action((options: DatabaseOptions & { principal?: string; operator?: boolean }) =>
+    .option(
+      '--role <role>',
+      'operator, member (default) or reporter: a reporter key may only send gate verdict records and read the team gate policy',
+    )
+    .action((options: DatabaseOptions & { principal?: string; operator?: boolean; role?: string }) =>
       runReportingUsageErrors('keys create', async () => (await action()).createKey(options)),
     );
 
