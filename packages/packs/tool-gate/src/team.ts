@@ -3,6 +3,7 @@
  * (records, outcomes, the served policy), light enough for the server to import without the pack.
  */
 export { teamCallKey } from './team/team-call-key.js';
+export { teamPolicySha256 } from './team/team-policy-hash.js';
 export {
   TEAM_REPORT_HOSTS,
   TEAM_REPORT_LIMITS,
