@@ -4,6 +4,7 @@ import { ApiFailure, api, storedKey, storeKey } from './api-client.js';
 import type { CatalogModel } from './decisions/decision-types.js';
 import { DecisionsPage } from './decisions/decisions-page.js';
 import { GatePage } from './gate/gate-page.js';
+import { TeamPage } from './gate/team-page.js';
 import { KeysPage } from './keys/keys-page.js';
 import { hrefOf, navigate, PAGES, usePage } from './router.js';
 import { RunsPage } from './runs/runs-page.js';
@@ -126,6 +127,8 @@ function App() {
             <DecisionsPage models={session.models} />
           ) : page === 'gate' ? (
             <GatePage models={session.models} />
+          ) : page === 'team' ? (
+            <TeamPage />
           ) : page === 'runs' ? (
             <RunsPage />
           ) : (

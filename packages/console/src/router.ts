@@ -4,6 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 export const PAGES = [
   { path: '', title: 'Decisions' },
   { path: 'gate', title: 'Tool gate' },
+  { path: 'team', title: 'Team gate' },
   { path: 'runs', title: 'Harnesses and runs' },
   { path: 'keys', title: 'Keys and budgets' },
 ] as const;

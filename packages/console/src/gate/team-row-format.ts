@@ -1,0 +1,65 @@
+import type { TeamOutcome, TeamRecordRow, TeamSuggestion } from './team-types.js';
+
+/** Longest call text a row shows in full; the rest is behind the row's title. */
+export const MAX_ROW_CALL = 300;
+
+/**
+ * The call as the row shows it: the command line, else the path, else the URL, else the summary,
+ * as the hook recorded them (already redacted on the developer's machine; the console adds no text).
+ */
+export function callText(row: TeamRecordRow): {
+  text: string;
+  kind: 'command' | 'path' | 'url' | 'summary';
+  cut: boolean;
+} {
+  const call = row.record.call;
+  const [kind, whole] =
+    call.command !== undefined
+      ? (['command', call.command] as const)
+      : call.path !== undefined
+        ? (['path', call.path] as const)
+        : call.url !== undefined
+          ? (['url', call.url] as const)
+          : (['summary', call.summary] as const);
+  const cut = whole.length > MAX_ROW_CALL;
+  return { text: cut ? `${whole.slice(0, MAX_ROW_CALL - 1)}…` : whole, kind, cut };
+}
+
+const OUTCOME_WORDS: Record<TeamOutcome, string> = {
+  allowed: 'allowed',
+  denied: 'denied',
+  approved: 'approved by a person',
+  declined: 'declined',
+  pending: 'pending',
+  none: '—',
+};
+
+/** The outcome in words; for an ASK, what the person did (or that no answer has come yet). */
+export function outcomeWords(outcome: TeamOutcome): string {
+  return OUTCOME_WORDS[outcome] ?? outcome;
+}
+
+/** An instant as the reader's local date and time, to the second; unparsable text is shown as it came. */
+export function formatInstant(iso: string, locale?: string): string {
+  const time = new Date(iso);
+  if (Number.isNaN(time.getTime())) return iso;
+  return time.toLocaleString(locale, {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  });
+}
+
+/** The first 12 hexadecimal digits of a hash, enough to tell two apart by eye; the whole goes in a title. */
+export function shortHash(sha256: string): string {
+  return sha256.slice(0, 12);
+}
+
+/** Who decided a suggestion, whichever shape the server names the operator in. */
+export function deciderName(decidedBy: TeamSuggestion['decided_by']): string {
+  if (decidedBy === null) return '—';
+  return typeof decidedBy === 'string' ? decidedBy : decidedBy.name;
+}
