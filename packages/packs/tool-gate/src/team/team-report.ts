@@ -25,6 +25,8 @@ export const TEAM_REPORT_LIMITS = {
   nameChars: 200,
   /** A project name, or a whole `cwd` under `report_cwd: "full"`. */
   projectChars: 1_024,
+  /** Characters of a record's `answers` as JSON (the six answers are a few hundred). */
+  answersJsonChars: 16_384,
 } as const;
 
 const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, 'must be 64 lowercase hexadecimal digits');
@@ -81,7 +83,15 @@ export const teamVerdictRecordSchema = z.strictObject({
   decided_by: z.enum(['gate', 'policy', 'team', 'none']),
   reason: z.string().max(TEAM_REPORT_LIMITS.reasonChars),
   /** The six answers as the verdict record holds them (numbers and choices; no call text). */
-  answers: z.record(z.string(), z.unknown()).nullable(),
+  answers: z
+    .record(z.string(), z.unknown())
+    .nullable()
+    .refine(
+      (answers) => answers === null || JSON.stringify(answers).length <= TEAM_REPORT_LIMITS.answersJsonChars,
+      {
+        message: `must be at most ${TEAM_REPORT_LIMITS.answersJsonChars} characters as JSON`,
+      },
+    ),
   pack: z.strictObject({ name, version: name, sha256: sha256Hex }),
   /** The hash of the verdict's judged state (`ToolGateVerdict.call_sha256`). */
   call_sha256: sha256Hex,
@@ -102,7 +112,10 @@ export const teamOutcomeRecordSchema = z.strictObject({
 });
 export type TeamOutcomeRecord = z.infer<typeof teamOutcomeRecordSchema>;
 
-export const teamRecordSchema = z.discriminatedUnion('kind', [teamVerdictRecordSchema, teamOutcomeRecordSchema]);
+export const teamRecordSchema = z.discriminatedUnion('kind', [
+  teamVerdictRecordSchema,
+  teamOutcomeRecordSchema,
+]);
 export type TeamRecord = z.infer<typeof teamRecordSchema>;
 
 /** `POST /v1/gate/reports`: records in the order the hook made them. */
