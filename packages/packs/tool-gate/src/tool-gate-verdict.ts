@@ -16,7 +16,8 @@ export interface ToolGateVerdict {
   readonly effective: ToolGateVerdictValue | null;
   /** The composition rule that fired (1–6), or null for no opinion. */
   readonly rule: 1 | 2 | 3 | 4 | 5 | 6 | null;
-  readonly decided_by: 'gate' | 'policy' | 'none';
+  /** `team`: a team policy's allow rule turned the analysis's ASK into ALLOW. */
+  readonly decided_by: 'gate' | 'policy' | 'team' | 'none';
   readonly reason: string;
   readonly mode: ToolGateMode;
   readonly tool: string;

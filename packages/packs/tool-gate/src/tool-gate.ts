@@ -52,6 +52,12 @@ export interface ToolGateOptions {
   auditLog?: AuditLog<ToolGateVerdict>;
   /** Model pin to ask for; default the server's. */
   model?: string;
+  /**
+   * A team's accepted allow rules (Claude Code syntax), as a team server serves them
+   * (`TeamPolicy.allow`). A matching rule turns the analysis's ASK into ALLOW (`decided_by:
+   * 'team'`), never a DENY and never a static ask or deny rule.
+   */
+  teamAllow?: readonly string[];
 }
 
 export interface ToolGate {
@@ -88,6 +94,10 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
         ? options.policy
         : new StaticPolicy(options.policy);
   const mode = options.mode ?? 'enforce';
+  const teamPolicy =
+    options.teamAllow === undefined || options.teamAllow.length === 0
+      ? null
+      : new StaticPolicy({ allow: options.teamAllow });
 
   async function check(
     input: ToolGateStateInput,
@@ -123,7 +133,12 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
             definition.thresholds,
           )
         : composeToolGate(
-            { policy: policy.decision, skipped: false, answers: result.answers as ToolGateAnswers },
+            {
+              policy: policy.decision,
+              skipped: false,
+              answers: result.answers as ToolGateAnswers,
+              teamAllow: teamAllowRule(state),
+            },
             definition.thresholds,
           );
     }
@@ -157,6 +172,17 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
     };
     if (options.auditLog !== undefined) await options.auditLog.append(verdict);
     return verdict;
+  }
+
+  /** The team allow rule covering the call, or null; the composition decides whether it counts. */
+  function teamAllowRule(state: ToolGateState): string | null {
+    if (teamPolicy === null) return null;
+    const match = teamPolicy.evaluate({
+      tool: state.tool,
+      arguments: state.arguments,
+      ...(state.cwd === undefined ? {} : { cwd: state.cwd }),
+    });
+    return match.decision === 'allow' ? match.rule : null;
   }
 
   async function evaluatePolicy(state: ToolGateState): Promise<ToolGateVerdict['policy']> {

@@ -34,7 +34,7 @@ const auditEntrySchema = z.object({
   verdict: z.enum(VERDICTS).nullable().describe('null when neither the gate nor the policy decided'),
   effective: z.enum(VERDICTS).nullable(),
   rule: z.number().int().min(1).max(6).nullable().describe('The composition rule that fired'),
-  decided_by: z.enum(['gate', 'policy', 'none']),
+  decided_by: z.enum(['gate', 'policy', 'team', 'none']),
   reason: z.string(),
   model: z.string().nullable(),
   latency_ms: z.number(),

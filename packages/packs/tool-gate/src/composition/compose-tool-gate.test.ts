@@ -191,3 +191,55 @@ describe('composeToolGate', () => {
     ).toMatchObject({ verdict: 'DENY', rule: 2 });
   });
 });
+
+describe('composeToolGate with a team allow rule', () => {
+  const team = (answers: ToolGateAnswers, policy: 'allow' | 'ask' | 'deny' | 'none' = 'none') =>
+    composeToolGate({ policy, skipped: false, answers, teamAllow: 'Bash(npm run build:*)' }, T);
+
+  it("turns the analysis's ASK into ALLOW, decided by the team", () => {
+    const result = team(allowing({ disposition: disposition('ask', 0.6) }));
+    expect(result).toEqual({
+      verdict: 'ALLOW',
+      rule: 5,
+      decided_by: 'team',
+      reason: 'disposition ask at confidence 0.6; allowed by the team rule Bash(npm run build:*)',
+    });
+  });
+
+  it('turns an ASK into ALLOW under a static allow rule too (the analysis asked, not the user)', () => {
+    expect(team(allowing({ disposition: disposition('ask', 0.6) }), 'allow')).toMatchObject({
+      verdict: 'ALLOW',
+      decided_by: 'team',
+    });
+  });
+
+  it('never overrides a DENY of the analysis (rules 2 and 3)', () => {
+    expect(team(allowing({ destructive: noul(T.deny_noul) }))).toMatchObject({ verdict: 'DENY', rule: 2 });
+    expect(team(allowing({ disposition: disposition('deny', 0.9) }))).toMatchObject({
+      verdict: 'DENY',
+      rule: 3,
+      decided_by: 'gate',
+    });
+  });
+
+  it('never overrides a static deny or ask rule', () => {
+    const asking = allowing({ disposition: disposition('ask', 0.6) });
+    expect(team(asking, 'deny')).toMatchObject({ verdict: 'DENY', rule: 1, decided_by: 'policy' });
+    expect(team(asking, 'ask')).toMatchObject({ verdict: 'ASK', rule: 5, decided_by: 'gate' });
+    expect(team(allowing(), 'ask')).toMatchObject({ verdict: 'ASK', decided_by: 'policy' });
+  });
+
+  it('does not turn a skipped gate or no opinion into ALLOW', () => {
+    expect(team(allowing({ disposition: disposition('ask', 0, true) }))).toMatchObject({
+      verdict: null,
+      decided_by: 'none',
+    });
+  });
+
+  it('changes nothing when no team rule covers the call', () => {
+    const asking = allowing({ disposition: disposition('ask', 0.6) });
+    expect(composeToolGate({ policy: 'none', skipped: false, answers: asking, teamAllow: null }, T)).toEqual(
+      compose(asking),
+    );
+  });
+});

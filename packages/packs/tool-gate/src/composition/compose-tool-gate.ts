@@ -8,13 +8,13 @@ export type PolicyDecision = 'allow' | 'ask' | 'deny' | 'none';
 
 /**
  * The composition outcome. `rule` is the number of the design note's rule that fired, or null
- * when no rule decided (no opinion); `decided_by` says whether the gate or the existing policy
- * produced `verdict`.
+ * when no rule decided (no opinion); `decided_by` says whether the gate, the existing policy or
+ * a team's accepted allow rule produced `verdict`.
  */
 export interface ToolGateComposition {
   readonly verdict: ToolGateVerdictValue | null;
   readonly rule: 1 | 2 | 3 | 4 | 5 | 6 | null;
-  readonly decided_by: 'gate' | 'policy' | 'none';
+  readonly decided_by: 'gate' | 'policy' | 'team' | 'none';
   readonly reason: string;
 }
 
@@ -24,6 +24,11 @@ export type ComposeInput =
       readonly policyReason?: string;
       readonly skipped: false;
       readonly answers: ToolGateAnswers;
+      /**
+       * The team policy's allow rule that covers the call (docs/tool-gate.md "The gate for a
+       * team"), or null. It can only turn the analysis's ASK into ALLOW.
+       */
+      readonly teamAllow?: string | null;
     }
   | {
       readonly policy: PolicyDecision;
@@ -66,6 +71,17 @@ export function composeToolGate(input: ComposeInput, thresholds: ToolGateThresho
       rule: gate.rule,
       decided_by: 'policy',
       reason: `${gate.reason}, but the static policy asks`,
+    };
+  }
+  // A team rule widens ALLOW only where the analysis asked: an ASK of rule 5 is the analysis
+  // unsure, which a person has already settled for this kind of call; a DENY (rules 2 and 3) is
+  // the analysis sure, and a static ask rule (above) is the user's own word, so neither moves.
+  if (gate.verdict === 'ASK' && input.policy !== 'ask' && input.teamAllow != null) {
+    return {
+      verdict: 'ALLOW',
+      rule: gate.rule,
+      decided_by: 'team',
+      reason: `${gate.reason}; allowed by the team rule ${input.teamAllow}`,
     };
   }
   return { verdict: gate.verdict, rule: gate.rule, decided_by: 'gate', reason: gate.reason };

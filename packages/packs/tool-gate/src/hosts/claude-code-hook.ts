@@ -8,7 +8,7 @@ const DECISIONS = { ALLOW: 'allow', DENY: 'deny', ASK: 'ask' } as const;
  */
 export const claudeCodeHook: HostHook = {
   host: 'claude-code',
-  read: (input, defaults) => readToolHookInput(input, defaults, ['PreToolUse']),
+  read: (input, defaults) => readToolHookInput(input, defaults, ['PreToolUse'], ['PostToolUse']),
   render(verdict, reason) {
     if (verdict === null) return null;
     return JSON.stringify({

@@ -8,7 +8,7 @@ const DECISIONS = { ALLOW: 'allow', DENY: 'deny', ASK: 'ask' } as const;
  */
 export const geminiHook: HostHook = {
   host: 'gemini',
-  read: (input, defaults) => readToolHookInput(input, defaults, ['BeforeTool']),
+  read: (input, defaults) => readToolHookInput(input, defaults, ['BeforeTool'], ['AfterTool']),
   render(verdict, reason) {
     if (verdict === null) return null;
     return JSON.stringify({ decision: DECISIONS[verdict], reason: `arbiter: ${reason}` });

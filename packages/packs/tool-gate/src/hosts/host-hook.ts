@@ -13,8 +13,24 @@ export interface HookSessionDefaults {
 
 /** The result of reading a host's hook input. */
 export type HookInputReading =
-  | { readonly kind: 'tool-call'; readonly state: ToolGateStateInput }
-  /** An event the gate has no business with (PostToolUse, SessionStart, …): say nothing. */
+  | {
+      readonly kind: 'tool-call';
+      readonly state: ToolGateStateInput;
+      /** The host's session id (`session_id`); null when it sends none. */
+      readonly session: string | null;
+    }
+  /**
+   * The host's after-tool event (Claude Code and Codex `PostToolUse`, Gemini CLI `AfterTool`): the
+   * call ran. The gate judges nothing and prints nothing; a hook reporting to a team server records
+   * the outcome against the call's earlier verdict (issue 32).
+   */
+  | {
+      readonly kind: 'tool-ran';
+      readonly tool: string;
+      readonly arguments: Record<string, unknown>;
+      readonly session: string | null;
+    }
+  /** An event the gate has no business with (SessionStart, Notification, …): say nothing. */
   | { readonly kind: 'not-a-tool-call' }
   | { readonly kind: 'malformed'; readonly problem: string };
 
@@ -31,11 +47,16 @@ export interface HostHook {
 export const DEFAULT_HOOK_TASK =
   'Work on the software project in the current directory: keep the build green and make the changes the user asks for.';
 
-/** Parses the common shape of the hook families: `tool_name`, `tool_input`, `cwd`, `hook_event_name`. */
+/**
+ * Parses the common shape of the hook families: `tool_name`, `tool_input`, `cwd`, `session_id`,
+ * `hook_event_name`. `toolEvents` are the before-tool events the gate judges, `afterEvents` the
+ * after-tool events that say a call ran.
+ */
 export function readToolHookInput(
   input: string,
   defaults: HookSessionDefaults,
   toolEvents: readonly string[],
+  afterEvents: readonly string[] = [],
 ): HookInputReading {
   let json: unknown;
   try {
@@ -47,15 +68,24 @@ export function readToolHookInput(
     return { kind: 'malformed', problem: 'hook input is not a JSON object' };
   }
   const event = (json as Record<string, unknown>).hook_event_name;
-  if (typeof event === 'string' && !toolEvents.includes(event)) return { kind: 'not-a-tool-call' };
-  const { tool_name: tool, tool_input: toolInput, cwd } = json as Record<string, unknown>;
+  const after = typeof event === 'string' && afterEvents.includes(event);
+  if (typeof event === 'string' && !after && !toolEvents.includes(event)) return { kind: 'not-a-tool-call' };
+  const {
+    tool_name: tool,
+    tool_input: toolInput,
+    cwd,
+    session_id: sessionId,
+  } = json as Record<string, unknown>;
+  const session = typeof sessionId === 'string' && sessionId !== '' ? sessionId : null;
   if (typeof tool !== 'string' || tool === '')
     return { kind: 'malformed', problem: 'hook input has no tool_name' };
   if (typeof toolInput !== 'object' || toolInput === null || Array.isArray(toolInput)) {
     return { kind: 'malformed', problem: 'hook input has no tool_input object' };
   }
+  if (after) return { kind: 'tool-ran', tool, arguments: toolInput as Record<string, unknown>, session };
   return {
     kind: 'tool-call',
+    session,
     state: {
       tool,
       arguments: toolInput as Record<string, unknown>,
