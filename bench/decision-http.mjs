@@ -7,7 +7,16 @@
 // Two loads per side: one connection (latency: each request alone, no queueing in front of it) and
 // `--connections` (throughput, where latency is mostly time spent queued behind other requests).
 //
+// It ends with the aims of issue 30, each with its ratio to the bare route measured in the same run
+// and PASS or FAIL, and exits 1 when one fails (`npm run bench` builds first and runs this), so a
+// slow-down shows in the commit that makes it. A script to run by hand, not a timed test in CI.
+//
+// `--profile floor|arbiter|bare` instead loads that one server at one connection with V8's CPU
+// profiler on (started after the warm-up, so start-up is left out) and prints where its time goes,
+// per request; `--profile-out` keeps the .cpuprofile for a flame-graph viewer.
+//
 //   npx tsc -b && node bench/decision-http.mjs [--connections 10] [--duration 5] [--rounds 3]
+//   npx tsc -b && node bench/decision-http.mjs --profile floor [--duration 10] [--profile-out f]
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -23,13 +32,26 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '3' },
     serve: { type: 'string' },
     'body-bytes': { type: 'string' },
+    profile: { type: 'string' },
+    'profile-out': { type: 'string' },
   },
 });
 
+/** The aims of issue 30, each against the bare route measured in the same run. */
+const AIMS = {
+  floorLatency: 1.3,
+  decisionLatency: 2,
+  throughput: 5000,
+};
+
 if (values.serve) await serve(values.serve);
-else await measure();
+else if (values.profile) await profile(values.profile);
+else process.exitCode = (await measure()) ? 0 : 1;
 
 async function serve(kind) {
+  const stopProfile = process.env.BENCH_CPU_PROFILE
+    ? await profileOnSignal(process.env.BENCH_CPU_PROFILE)
+    : async () => {};
   if (kind === 'arbiter' || kind === 'floor') {
     const { startServer } = await import('@arbiter/server');
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-bench-'));
@@ -42,6 +64,7 @@ async function serve(kind) {
     });
     process.stdout.write(`READY ${server.url} ${server.initialKey}\n`);
     process.on('SIGTERM', async () => {
+      await stopProfile();
       await server.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
       process.exit(0);
@@ -55,7 +78,11 @@ async function serve(kind) {
     );
     const url = await app.listen({ port: 0, host: '127.0.0.1' });
     process.stdout.write(`READY ${url} none\n`);
-    process.on('SIGTERM', () => app.close().then(() => process.exit(0)));
+    process.on('SIGTERM', async () => {
+      await stopProfile();
+      await app.close();
+      process.exit(0);
+    });
   }
 }
 
@@ -67,10 +94,14 @@ async function floorCatalog() {
   const { createBuiltinEngine } = await import('@arbiter/engine');
   const { z } = await import('zod');
   const { answers, usage } = await createBuiltinEngine().evaluate(SIX_QUESTION_REQUEST);
+  // The answers to the questions asked, and only those, as an engine must give them.
   const precomputed = {
     specificationVersion: 'v1',
     engineId: 'precomputed',
-    evaluate: async () => ({ answers, usage }),
+    evaluate: async ({ questions }) => ({
+      answers: Object.fromEntries(Object.keys(questions).map((id) => [id, answers[id]])),
+      usage,
+    }),
   };
   return {
     config: {
@@ -80,14 +111,20 @@ async function floorCatalog() {
       },
     },
     engineKinds: {
-      precomputed: { configSchema: z.looseObject({ kind: z.string() }), create: () => precomputed },
+      // Sent whole by the coherence layer, as the built-in kind is: one evaluation per request.
+      precomputed: {
+        configSchema: z.looseObject({ kind: z.string() }),
+        create: () => precomputed,
+        answersQuestionsIndependently: true,
+      },
     },
   };
 }
 
-function startChild(args) {
+function startChild(args, env = process.env) {
   const child = spawn(process.execPath, [import.meta.filename, ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
+    env,
   });
   return new Promise((resolve, reject) => {
     let out = '';
@@ -110,14 +147,18 @@ function cpuMs(pid) {
   }
 }
 
-async function load(url, headers, label, connections, pid) {
-  const options = {
+function loadOptions(url, headers, connections) {
+  return {
     url: `${url}/v1/decision`,
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify(SIX_QUESTION_REQUEST),
     connections,
   };
+}
+
+async function load(url, headers, label, connections, pid) {
+  const options = loadOptions(url, headers, connections);
   await autocannon({ ...options, duration: 1 }); // warm-up: JIT, connection pools
   // autocannon's own histogram keeps whole milliseconds, too coarse for sub-millisecond answers:
   // collect every response time (fractional ms, from hrtime) and take the percentiles here.
@@ -146,15 +187,30 @@ async function load(url, headers, label, connections, pid) {
   };
 }
 
-async function measure() {
-  const arbiter = await startChild(['--serve', 'arbiter']);
-  const probe = await fetch(`${arbiter.url}/v1/decision`, {
+/** The machine's load average as `uptime` prints it (1, 5, 15 minutes). */
+function loadAverage() {
+  return os
+    .loadavg()
+    .map((value) => value.toFixed(2))
+    .join(', ');
+}
+
+async function responseBytesOf(server) {
+  const probe = await fetch(`${server.url}/v1/decision`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${arbiter.key}` },
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${server.key}` },
     body: JSON.stringify(SIX_QUESTION_REQUEST),
   });
-  const responseBytes = Buffer.byteLength(await probe.text());
-  if (probe.status !== 200) throw new Error(`arbiter answered ${probe.status}`);
+  const text = await probe.text();
+  if (probe.status !== 200) throw new Error(`arbiter answered ${probe.status}: ${text}`);
+  return Buffer.byteLength(text);
+}
+
+/** Runs every load, prints the table and the aims; true when every aim is met. */
+async function measure() {
+  const loadBefore = loadAverage();
+  const arbiter = await startChild(['--serve', 'arbiter']);
+  const responseBytes = await responseBytesOf(arbiter);
   const bare = await startChild(['--serve', 'bare', '--body-bytes', String(responseBytes)]);
   const floor = await startChild(['--serve', 'floor']);
   const servers = {
@@ -191,25 +247,175 @@ async function measure() {
     `  ${name.padEnd(34)} p50 ${r.p50.toFixed(2).padStart(6)} ms   p99 ${r.p99.toFixed(2).padStart(6)} ms   ${r.rps.toFixed(0).padStart(6)} req/s` +
     (r.cpuUs === null ? '' : `   server CPU ${r.cpuUs.toFixed(0).padStart(4)} µs/request`);
   console.log(
-    `node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg()[0].toFixed(2)}, ` +
+    `node ${process.version}, ${os.cpus().length} CPUs, load average ${loadBefore} before, ${loadAverage()} after, ` +
       `${values.rounds} alternating rounds of ${values.duration} s per load (medians), response ${responseBytes} bytes`,
   );
   const result = {};
   for (const [connections, rows] of Object.entries(loads)) {
     const figures = Object.fromEntries(Object.entries(rows).map(([name, list]) => [name, summary(list)]));
     const { decision: a, floor: f, baseline: b } = figures;
-    result[connections] = { a, b };
+    result[connections] = { a, f, b };
     console.log(`${connections} connection${connections === '1' ? '' : 's'}:`);
     for (const [name, figure] of Object.entries(figures)) console.log(row(servers[name].label, figure));
+    const cpu =
+      a.cpuUs === null || f.cpuUs === null || b.cpuUs === null
+        ? ''
+        : `; server CPU ${(a.cpuUs / b.cpuUs).toFixed(2)}× bare (floor ${(f.cpuUs / b.cpuUs).toFixed(2)}×)`;
     console.log(
       `  p50 ratio ${(a.p50 / b.p50).toFixed(2)}× (floor ${(f.p50 / b.p50).toFixed(2)}×), ` +
-        `throughput ${(a.rps / b.rps).toFixed(2)} of bare (floor ${(f.rps / b.rps).toFixed(2)})`,
+        `throughput ${(a.rps / b.rps).toFixed(2)} of bare (floor ${(f.rps / b.rps).toFixed(2)})${cpu}`,
     );
   }
   const latency = result[1];
   const throughput = result[values.connections];
+  const aims = [
+    {
+      name: 'floor (same route, precomputed answers), p50 at 1 connection',
+      measured: latency.f.p50 / latency.b.p50,
+      text: (value) => `${value.toFixed(2)}× bare`,
+      met: (value) => value <= AIMS.floorLatency,
+      aim: `≤ ${AIMS.floorLatency}× bare`,
+    },
+    {
+      name: 'six-question request, p50 at 1 connection',
+      measured: latency.a.p50 / latency.b.p50,
+      text: (value) => `${value.toFixed(2)}× bare`,
+      met: (value) => value <= AIMS.decisionLatency,
+      aim: `≤ ${AIMS.decisionLatency}× bare`,
+    },
+    {
+      name: `six-question request, throughput at ${values.connections} connections`,
+      measured: throughput.a.rps,
+      text: (value) => `${value.toFixed(0)} req/s (${(value / throughput.b.rps).toFixed(2)} of bare)`,
+      met: (value) => value >= AIMS.throughput,
+      aim: `≥ ${AIMS.throughput} req/s`,
+    },
+  ];
+  console.log('aims (issue 30):');
+  for (const aim of aims) {
+    const verdict = aim.met(aim.measured) ? 'PASS' : 'FAIL';
+    console.log(`  ${verdict}  ${aim.name}: ${aim.text(aim.measured)} (aim ${aim.aim})`);
+  }
+  return aims.every((aim) => aim.met(aim.measured));
+}
+
+/**
+ * In a server child: V8's CPU profiler, started on SIGUSR2 (after the parent's warm-up). Returns
+ * the function that stops it and writes the profile to `file`, which the SIGTERM handler awaits.
+ */
+async function profileOnSignal(file) {
+  const { Session } = await import('node:inspector/promises');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  // 100 µs between samples: a request of the floor spans a few samples.
+  await session.post('Profiler.setSamplingInterval', { interval: 100 });
+  process.on('SIGUSR2', async () => {
+    await session.post('Profiler.start');
+    process.stdout.write('PROFILING\n');
+  });
+  return async () => {
+    const { profile } = await session.post('Profiler.stop');
+    fs.writeFileSync(file, JSON.stringify(profile));
+    process.stdout.write('PROFILED\n');
+  };
+}
+
+/** Loads one server under the profiler and prints its costs per request, by area and by function. */
+async function profile(kind) {
+  const file =
+    values['profile-out'] ?? path.join(os.tmpdir(), `decision-http-${kind}-${process.pid}.cpuprofile`);
+  const args = ['--serve', kind];
+  if (kind === 'bare') args.push('--body-bytes', '1800');
+  const server = await startChild(args, { ...process.env, BENCH_CPU_PROFILE: file });
+  const headers = kind === 'bare' ? {} : { authorization: `Bearer ${server.key}` };
+  const options = loadOptions(server.url, headers, 1);
+  await autocannon({ ...options, duration: 2 }); // warm-up, outside the profile
+  const said = (word) =>
+    new Promise((resolve) => {
+      const listen = (chunk) => {
+        if (String(chunk).includes(word)) {
+          server.child.stdout.off('data', listen);
+          resolve();
+        }
+      };
+      server.child.stdout.on('data', listen);
+    });
+  const started = said('PROFILING');
+  server.child.kill('SIGUSR2');
+  await started;
+  const cpuBefore = cpuMs(server.child.pid);
+  const result = await autocannon({ ...options, duration: Number(values.duration) });
+  const cpuAfter = cpuMs(server.child.pid);
+  const written = said('PROFILED');
+  server.child.kill('SIGTERM');
+  await written;
+  const requests = result.requests.total;
   console.log(
-    `aims: p50 at one connection ${(latency.a.p50 / latency.b.p50).toFixed(2)}× bare (≤ 1.5×); ` +
-      `${throughput.a.rps.toFixed(0)} req/s at ${values.connections} connections (≥ 3000)`,
+    `${kind}: ${requests} requests at 1 connection in ${values.duration} s, load average ${loadAverage()}; ` +
+      `server CPU ${(((cpuAfter - cpuBefore) * 1000) / requests).toFixed(0)} µs/request (from /proc); profile ${file}`,
   );
+  printProfile(JSON.parse(fs.readFileSync(file, 'utf8')), requests);
+}
+
+/**
+ * Which part of the stack a function belongs to, by its script: the areas a cut would be made in.
+ * Native frames (`writev`, the garbage collector) are named by themselves.
+ */
+function areaOf(frame) {
+  const url = frame.url;
+  if (!url) return frame.functionName.startsWith('(') ? frame.functionName : `native ${frame.functionName}`;
+  if (url.startsWith('node:'))
+    return /_http|http_|net|stream|events|task_queues|timers/.test(url)
+      ? 'node http, net, streams'
+      : 'node other';
+  const module = url.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/);
+  if (module)
+    return module[1] === 'fastify' || module[1] === 'find-my-way' || module[1] === 'avvio'
+      ? 'fastify'
+      : module[1];
+  const own = url.match(/packages\/(.+?)\/dist\/(.+?)\.js/);
+  if (own) return `@arbiter/${own[1]} ${own[2].split('/').slice(0, -1).join('/') || own[2]}`;
+  return url.replace(/^file:\/\//, '');
+}
+
+function printProfile(prof, requests) {
+  const byId = new Map(prof.nodes.map((node) => [node.id, node]));
+  // The profiler's own start and stop calls (through node:inspector) are not the server's work.
+  const profiling = new Set();
+  const mark = (node, inside) => {
+    const here = inside || node.callFrame.url === 'node:inspector';
+    if (here) profiling.add(node.id);
+    for (const child of node.children ?? []) mark(byId.get(child), here);
+  };
+  mark(prof.nodes[0], false);
+  const selfUs = new Map();
+  for (let index = 0; index < prof.samples.length; index++) {
+    const id = prof.samples[index];
+    if (profiling.has(id)) continue;
+    selfUs.set(id, (selfUs.get(id) ?? 0) + (prof.timeDeltas[index] ?? 0));
+  }
+  const byArea = new Map();
+  const byFunction = new Map();
+  let busy = 0;
+  for (const [id, us] of selfUs) {
+    const frame = byId.get(id).callFrame;
+    if (frame.functionName === '(idle)') continue;
+    busy += us;
+    const area = areaOf(frame);
+    byArea.set(area, (byArea.get(area) ?? 0) + us);
+    const name = `${frame.functionName || '(anonymous)'} ${frame.url.replace(/^.*node_modules\//, '').replace(/^.*packages\//, '')}:${frame.lineNumber + 1}`;
+    byFunction.set(name, (byFunction.get(name) ?? 0) + us);
+  }
+  const top = (map, count) =>
+    [...map]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, count)
+      .map(([name, us]) => `  ${(us / requests).toFixed(1).padStart(7)} µs  ${name}`)
+      .join('\n');
+  // Wall-clock samples: on a loaded machine a preempted call is counted as busy too.
+  console.log(`busy (not idle) ${(busy / requests).toFixed(1)} µs per request, by area (self time):`);
+  console.log(top(byArea, 20));
+  console.log('by function (self time):');
+  console.log(top(byFunction, 30));
 }
