@@ -6,10 +6,16 @@
 //   node bench/lexical-public-sets.mjs --out /tmp/public-sets [--per-set 400] \
 //     [--ag-news test.csv] [--banking77 test.csv] [--clinc150 data_full.json] [--rte dev.tsv] \
 //     [--trec TREC_10.label] [--sst5 stsa.fine.test] [--sst2 stsa.binary.test] [--sick SICK.txt] \
-//     [--tweeteval DIR/datasets [--tweeteval-split test|val|train]]
+//     [--tweeteval DIR/datasets [--tweeteval-split test|val|train] [--tweeteval-tasks a,b]] \
+//     [--hwu64 DIR/trainset] [--snips DIR] [--mrpc msr_paraphrase_train.txt] \
+//     [--wikiqa WikiQA-train.tsv] [--sms-spam SMSSpamCollection]
 //
 // --per-set keeps that many examples, taken at an even stride through the file (no random choice,
-// so the same files give the same sets).
+// so the same files give the same sets). Two-way sets whose classes are very unequal (answer
+// selection, spam, paraphrase) keep half from each class, as the hidden suites measure them
+// (majority 0.50), so accuracy and calibration are not a count of the common class.
+// The development data for calibration (bench/data/lexical-public-dev/README.md) is made with
+// these converters from public training and validation splits only.
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -28,6 +34,15 @@ const { values } = parseArgs({
     sick: { type: 'string' },
     tweeteval: { type: 'string' },
     'tweeteval-split': { type: 'string', default: 'test' },
+    'tweeteval-tasks': { type: 'string', default: 'offensive,hate,sentiment,emotion' },
+    hwu64: { type: 'string' },
+    snips: { type: 'string' },
+    mrpc: { type: 'string' },
+    wikiqa: { type: 'string' },
+    'sms-spam': { type: 'string' },
+    // Appended to every set's name, so a training or dev split (`--sst2 stsa.binary.dev
+    // --suffix=-dev`) is never mistaken for the test split of the same converter.
+    suffix: { type: 'string', default: '' },
   },
 });
 if (!values.out) throw new Error('--out DIR is required');
@@ -79,11 +94,28 @@ function strided(examples) {
   return Array.from({ length: perSet }, (_, i) => examples[Math.floor(i * stride)]);
 }
 
+/** Half the kept examples from each side of a two-way set, each half strided through the file. */
+function balanced(examples, isPositive) {
+  const half = Math.floor(perSet / 2);
+  const take = (list) => {
+    if (list.length <= half) return list;
+    const stride = list.length / half;
+    return Array.from({ length: half }, (_, i) => list[Math.floor(i * stride)]);
+  };
+  const positives = take(examples.filter(isPositive));
+  const negatives = take(examples.filter((example) => !isPositive(example)));
+  // Interleaved, so a prefix of the file holds both classes.
+  return positives
+    .flatMap((example, i) => (negatives[i] ? [example, negatives[i]] : [example]))
+    .concat(negatives.slice(positives.length));
+}
+
 function choiceOf(instructions, labels) {
   return { type: 'choice', instructions, criteria: Object.fromEntries(labels.map((label) => [label, null])) };
 }
 
-function write(set) {
+function write(unnamed) {
+  const set = { ...unnamed, name: `${unnamed.name}${values.suffix}` };
   fs.mkdirSync(values.out, { recursive: true });
   fs.writeFileSync(path.join(values.out, `${set.name}.json`), JSON.stringify(set));
   console.log(`${set.name}: ${set.examples.length} examples`);
@@ -163,7 +195,7 @@ if (values.trec) {
     });
   write({
     name: 'public-trec',
-    task: 'TREC question classification test set, six coarse classes',
+    task: `TREC question classification, six coarse classes (${path.basename(values.trec)})`,
     question: choiceOf('What type of answer does this question expect?', Object.values(names)),
     examples: strided(examples),
   });
@@ -182,7 +214,7 @@ if (values.sst5) {
   // Socher et al. (2013), SST-5: 0 very negative … 4 very positive.
   write({
     name: 'public-sst5',
-    task: 'SST-5 test sentences as a five-level Score',
+    task: `SST-5 sentences as a five-level Score (${path.basename(values.sst5)})`,
     question: {
       type: 'score',
       instructions: 'How positive is the sentiment of this movie review?',
@@ -196,7 +228,7 @@ if (values.sst2) {
   // SST-2: SST without its neutral sentences, 0 negative / 1 positive.
   write({
     name: 'public-sst2',
-    task: 'SST-2 test sentences as a Noul',
+    task: `SST-2 sentences as a Noul (${path.basename(values.sst2)})`,
     question: { type: 'noul', instructions: 'Is the sentiment of this movie review positive?' },
     examples: strided(sstLines(values.sst2).map(([text, label]) => [text, label === 1])),
   });
@@ -237,33 +269,169 @@ if (values.tweeteval) {
       .filter(([text, label]) => text !== '' && Number.isInteger(label));
   };
   const suffix = split === 'test' ? '' : `-${split}`;
-  write({
-    name: `public-tweeteval-offensive${suffix}`,
-    task: `TweetEval offensive (OffensEval 2019), ${split} split, as a Noul`,
-    question: { type: 'noul', instructions: 'Is this tweet offensive?' },
-    examples: strided(read('offensive').map(([text, label]) => [text, label === 1])),
-  });
-  write({
-    name: `public-tweeteval-hate${suffix}`,
-    task: `TweetEval hate (HatEval 2019, against immigrants and women), ${split} split, as a Noul`,
-    question: { type: 'noul', instructions: 'Is this tweet hateful?' },
-    examples: strided(read('hate').map(([text, label]) => [text, label === 1])),
-  });
-  write({
-    name: `public-tweeteval-sentiment${suffix}`,
-    task: `TweetEval sentiment (SemEval 2017), ${split} split, as a three-level Score`,
-    question: {
-      type: 'score',
-      instructions: 'How positive is the sentiment of this tweet?',
-      criteria: ['negative', 'neutral', 'positive'],
-    },
-    examples: strided(read('sentiment')),
-  });
+  const tasks = new Set(values['tweeteval-tasks'].split(','));
+  if (tasks.has('offensive'))
+    write({
+      name: `public-tweeteval-offensive${suffix}`,
+      task: `TweetEval offensive (OffensEval 2019), ${split} split, as a Noul`,
+      question: { type: 'noul', instructions: 'Is this tweet offensive?' },
+      examples: strided(read('offensive').map(([text, label]) => [text, label === 1])),
+    });
+  if (tasks.has('hate'))
+    write({
+      name: `public-tweeteval-hate${suffix}`,
+      task: `TweetEval hate (HatEval 2019, against immigrants and women), ${split} split, as a Noul`,
+      question: { type: 'noul', instructions: 'Is this tweet hateful?' },
+      examples: strided(read('hate').map(([text, label]) => [text, label === 1])),
+    });
+  if (tasks.has('sentiment'))
+    write({
+      name: `public-tweeteval-sentiment${suffix}`,
+      task: `TweetEval sentiment (SemEval 2017), ${split} split, as a three-level Score`,
+      question: {
+        type: 'score',
+        instructions: 'How positive is the sentiment of this tweet?',
+        criteria: ['negative', 'neutral', 'positive'],
+      },
+      examples: strided(read('sentiment')),
+    });
+  if (tasks.has('sentiment-noul'))
+    // The short-message sentiment Noul of the hidden suite: positive against negative tweets, the
+    // neutral ones left out, as SST-2 leaves out SST's neutral sentences.
+    write({
+      name: `public-tweeteval-sentiment-noul${suffix}`,
+      task: `TweetEval sentiment (SemEval 2017), ${split} split, positive or negative tweets as a Noul`,
+      question: { type: 'noul', instructions: 'Is the sentiment of this tweet positive?' },
+      examples: balanced(
+        read('sentiment')
+          .filter(([, label]) => label !== 1)
+          .map(([text, label]) => [text, label === 2]),
+        ([, positive]) => positive,
+      ),
+    });
   const emotions = ['anger', 'joy', 'optimism', 'sadness'];
+  if (tasks.has('emotion'))
+    write({
+      name: `public-tweeteval-emotion${suffix}`,
+      task: `TweetEval emotion (SemEval 2018), ${split} split, as a four-way Choice`,
+      question: choiceOf('Which emotion does this tweet express?', emotions),
+      examples: strided(read('emotion').map(([text, label]) => [text, emotions[label]])),
+    });
+}
+
+if (values.hwu64) {
+  // Liu et al. (2019), HWU64 (github.com/xliuhw/NLU-Evaluation-Data, CC BY 4.0): the training side
+  // of its first cross-validation fold, one CSV per intent (`CrossValidation/…/KFold_1/trainset`),
+  // semicolon-separated with a header: answerid;scenario;intent;answer_annotation;
+  // answer_from_anno;answer_from_user. The intent is `scenario_intent`, the user's words the text.
+  const examples = [];
+  for (const file of fs
+    .readdirSync(values.hwu64)
+    .filter((name) => name.endsWith('.csv'))
+    .sort()) {
+    const rows = fs
+      .readFileSync(path.join(values.hwu64, file), 'utf8')
+      .split('\n')
+      .slice(1)
+      .filter(Boolean)
+      .map((line) => line.split(';'));
+    for (const row of rows) {
+      const text = row.slice(5).join(';').replace(/^"|"$/g, '').trim();
+      if (text) examples.push([text, `${row[1]}_${row[2]}`]);
+    }
+  }
   write({
-    name: `public-tweeteval-emotion${suffix}`,
-    task: `TweetEval emotion (SemEval 2018), ${split} split, as a four-way Choice`,
-    question: choiceOf('Which emotion does this tweet express?', emotions),
-    examples: strided(read('emotion').map(([text, label]) => [text, emotions[label]])),
+    name: 'public-hwu64',
+    task: 'HWU64 intents (cross-validation fold 1, training side), all 64 intents as options',
+    question: choiceOf('What does the user want the assistant to do?', [
+      ...new Set(examples.map((e) => e[1])),
+    ]),
+    // Strided through the intents in file order, so every intent is represented.
+    examples: strided(examples),
+  });
+}
+
+if (values.snips) {
+  // Coucke et al. (2018), SNIPS (github.com/sonos/nlu-benchmark, CC0): the validation files
+  // `2017-06-custom-intent-engines/<Intent>/validate_<Intent>.json`, each utterance a list of text
+  // chunks. The seven intents are offered as words ("AddToPlaylist" → "add to playlist").
+  const examples = [];
+  for (const file of fs
+    .readdirSync(values.snips)
+    .filter((name) => /^validate_.*\.json$/.test(name))
+    .sort()) {
+    for (const [intent, utterances] of Object.entries(
+      JSON.parse(fs.readFileSync(path.join(values.snips, file), 'utf8')),
+    )) {
+      const label = intent.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+      for (const utterance of utterances)
+        examples.push([
+          utterance.data
+            .map((chunk) => chunk.text)
+            .join('')
+            .trim(),
+          label,
+        ]);
+    }
+  }
+  write({
+    name: 'public-snips',
+    task: 'SNIPS validation utterances, seven intents',
+    question: choiceOf('What does the user want the assistant to do?', [
+      ...new Set(examples.map((e) => e[1])),
+    ]),
+    examples: strided(examples),
+  });
+}
+
+if (values.mrpc) {
+  // Dolan & Brockett (2005), MRPC training file: Quality, #1 ID, #2 ID, #1 String, #2 String, tab
+  // separated with a header; Quality 1 = paraphrase.
+  const { rows } = tsv(values.mrpc);
+  write({
+    name: 'public-mrpc',
+    task: 'MRPC training pairs as a Noul, half paraphrases',
+    state: 'pair',
+    pair: ['sentence1', 'sentence2'],
+    question: { type: 'noul', instructions: 'Is sentence2 a paraphrase of sentence1?' },
+    examples: balanced(
+      rows.filter((r) => r.length >= 5).map((r) => [r[3], r[4], r[0].replace(/^\uFEFF/, '') === '1']),
+      (example) => example[2],
+    ),
+  });
+}
+
+if (values.wikiqa) {
+  // Yang, Yih & Meek (2015), WikiQA training file: QuestionID, Question, SentenceID, Sentence,
+  // Label (1 = the sentence answers the question), tab separated with a header.
+  const { rows, column } = tsv(values.wikiqa);
+  const [question, sentence, label] = [column('Question'), column('Sentence'), column('Label')];
+  write({
+    name: 'public-wikiqa',
+    task: 'WikiQA training pairs as a Noul (does the sentence answer the question?), half answers',
+    state: 'pair',
+    pair: ['question', 'answer'],
+    question: { type: 'noul', instructions: 'Does the answer answer the question?' },
+    examples: balanced(
+      rows.map((r) => [r[question], r[sentence], r[label]?.trim() === '1']),
+      (example) => example[2],
+    ),
+  });
+}
+
+if (values['sms-spam']) {
+  // Almeida, Gómez Hidalgo & Yamakami (2011), SMS Spam Collection v.1 (UCI, CC BY 4.0): `ham` or
+  // `spam`, a tab, the message; a header line in some copies.
+  const examples = fs
+    .readFileSync(values['sms-spam'], 'utf8')
+    .split('\n')
+    .map((line) => line.split('\t'))
+    .filter(([label, text]) => (label === 'ham' || label === 'spam') && text?.trim())
+    .map(([label, text]) => [text.trim(), label === 'spam']);
+  write({
+    name: 'public-sms-spam',
+    task: 'SMS Spam Collection as a Noul, half spam',
+    question: { type: 'noul', instructions: 'Is this message spam?' },
+    examples: balanced(examples, (example) => example[1]),
   });
 }

@@ -1,7 +1,11 @@
 // The labelled sets the built-in engine is measured on: each a JSON file with one question (a
 // Decision API question of type choice, noul or score), its examples and their gold labels.
 //
-//   { "name", "task", "state": "text" | "pair", "question": {…}, "examples": [[text, gold] | [premise, hypothesis, gold]] }
+//   { "name", "task", "state": "text" | "pair", "pair"?: [key, key], "question": {…},
+//     "examples": [[text, gold] | [premise, hypothesis, gold]] }
+//
+// A pair's two texts are sent as the members `premise` and `hypothesis`, or as those `pair` names
+// (`sentence1`/`sentence2`, `question`/`answer`), the way a client of that task would send them.
 //
 // Each example goes to the tune or the held-out half by a hash of its text (FNV-1a), not by its
 // position: the sets list their labels in cycles, and a split by position would give each half only
@@ -36,7 +40,8 @@ export function splitOf(set, split) {
 /** The Decision API request of one example, and its gold label. */
 export function requestOf(set, example) {
   const pair = set.state === 'pair';
-  const state = pair ? { premise: example[0], hypothesis: example[1] } : example[0];
+  const [first, second] = set.pair ?? ['premise', 'hypothesis'];
+  const state = pair ? { [first]: example[0], [second]: example[1] } : example[0];
   return { request: { state, questions: { q: set.question } }, gold: example[pair ? 2 : 1] };
 }
 
