@@ -16,8 +16,8 @@ import type { TeamStats } from './team-types.js';
  * no inline style), and the verdict colours are the ones the rest of the console uses.
  */
 
-const WIDTH = 640;
-const HEIGHT = 200;
+const WIDTH = 360;
+const HEIGHT = 180;
 const LEFT = 36;
 const BOTTOM = 22;
 const TOP = 8;
@@ -113,14 +113,14 @@ export function VerdictsPerDay({ perDay }: { perDay: TeamStats['per_day'] }) {
 }
 
 const ROW = 22;
-const LABEL = 120;
+const LABEL = 90;
 
 /** The most-asked programs as horizontal bars: approved, declined, and not answered (yet). */
 export function MostAskedPrograms({ programs: all }: { programs: TeamStats['asked_programs'] }) {
   const { programs, hidden } = topPrograms(all);
   if (programs.length === 0) return <p class="muted">No program was asked about in this range.</p>;
   const top = niceCeiling(Math.max(...programs.map((entry) => entry.asked)));
-  const plotWidth = WIDTH - LABEL - 40;
+  const plotWidth = WIDTH - LABEL - 30;
   const height = programs.length * ROW + 4;
   return (
     <figure class="plot" data-testid="plot-programs">
@@ -147,7 +147,7 @@ export function MostAskedPrograms({ programs: all }: { programs: TeamStats['aske
           return (
             <g key={entry.program} data-program={entry.program}>
               <text class="tick" x={LABEL - 6} y={y + ROW / 2 + 4} text-anchor="end">
-                {entry.program.length > 16 ? `${entry.program.slice(0, 15)}…` : entry.program}
+                {entry.program.length > 13 ? `${entry.program.slice(0, 12)}…` : entry.program}
               </text>
               {parts.map(([part, count]) => {
                 const width = count * unit;

@@ -38,28 +38,20 @@ export function TeamRecordTable({ rows }: { rows: readonly TeamRecordRow[] }) {
               <td>{record.project ?? '—'}</td>
               <td>{record.tool}</td>
               <td>
-                <code
-                  class="call"
-                  data-testid="team-call"
-                  data-kind={call.kind}
-                  title={call.cut ? record.call.summary : undefined}
-                >
+                <code class="call" data-testid="team-call" data-kind={call.kind} title={record.call.summary}>
                   {call.text}
                 </code>
-                {call.kind !== 'summary' && record.call.summary !== call.text ? (
-                  <span class="muted small">{record.call.summary}</span>
-                ) : null}
               </td>
               <td>
                 <span class={`verdict small ${record.effective ?? 'NONE'}`} data-testid="team-verdict">
                   {record.effective ?? '—'}
                 </span>
-                <span class="muted small">
+                <span class="muted subline">
                   {record.decided_by === 'team' ? 'team rule' : `by ${record.decided_by}`}
                   {record.rule !== null ? `, rule ${record.rule}` : ''}
                 </span>
                 {record.team_policy_sha256 ? (
-                  <span class="muted small" title={record.team_policy_sha256}>
+                  <span class="muted subline" title={record.team_policy_sha256}>
                     policy {shortHash(record.team_policy_sha256)}
                   </span>
                 ) : null}
@@ -68,7 +60,7 @@ export function TeamRecordTable({ rows }: { rows: readonly TeamRecordRow[] }) {
                 <span class={`outcome ${row.outcome}`} data-testid="team-outcome">
                   {outcomeWords(row.outcome)}
                 </span>
-                {row.outcome_at ? <span class="muted small">{formatInstant(row.outcome_at)}</span> : null}
+                {row.outcome_at ? <span class="muted subline">{formatInstant(row.outcome_at)}</span> : null}
               </td>
             </tr>
           );
