@@ -14,14 +14,25 @@ import './console.css';
 type Session =
   | { status: 'checking' }
   | { status: 'signed-out'; error: unknown }
-  | { status: 'signed-in'; auth: 'api-key' | 'none'; models: CatalogModel[] };
+  | { status: 'signed-in'; auth: 'api-key' | 'none'; models: CatalogModel[]; limited: string | null };
 
-/** The server says whether keys are required (`/health`); a key is checked by listing the models. */
+/**
+ * The server says whether keys are required (`/health`); a key is checked by listing the models. A
+ * key whose role may not list them (a reporter key, which only sends its hook's records) is still a
+ * valid key: it signs in with the API's words about what it may call, and each page shows what the
+ * API refuses it.
+ */
 async function open(): Promise<Session> {
   const health = await api<{ auth: 'api-key' | 'none' }>('/health');
   if (health.auth === 'api-key' && !storedKey()) return { status: 'signed-out', error: null };
-  const { models } = await api<{ models: CatalogModel[] }>('/v1/models');
-  return { status: 'signed-in', auth: health.auth, models };
+  try {
+    const { models } = await api<{ models: CatalogModel[] }>('/v1/models');
+    return { status: 'signed-in', auth: health.auth, models, limited: null };
+  } catch (error) {
+    if (error instanceof ApiFailure && error.status === 403 && error.code === 'insufficient_scope')
+      return { status: 'signed-in', auth: health.auth, models: [], limited: error.message };
+    throw error;
+  }
 }
 
 function SignIn({ error, onKey }: { error: unknown; onKey: (key: string) => void }) {
@@ -111,6 +122,11 @@ function App() {
         ) : null}
       </header>
       <main>
+        {session.status === 'signed-in' && session.limited ? (
+          <p class="tag warn" data-testid="limited-key">
+            This key's role is limited: {session.limited}
+          </p>
+        ) : null}
         {session.status === 'checking' ? <p class="muted">Connecting…</p> : null}
         {session.status === 'signed-out' ? (
           <SignIn
