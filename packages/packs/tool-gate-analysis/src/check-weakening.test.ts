@@ -40,6 +40,34 @@ describe("edits that weaken the project's own checks", () => {
     expect(codes('src/parser.ts', `${marker('it.', 'skip')}('x')`)).toEqual([]);
   });
 
+  it("a framework's own word for taking a test out of the run, in any spelling", () => {
+    expect(
+      codes('Tests/CartTests.cs', `    [Test, ${marker('Ign', 'ore')}("later")]`, '    [Test]'),
+    ).toContain('content.weakens-checks:test-skipped');
+    expect(
+      codes('test/cart_test.exs', `  @tag :${marker('sk', 'ip')}\n  test "totals" do`, '  test "totals" do'),
+    ).toContain('content.weakens-checks:test-skipped');
+    // A new test whose name merely contains such a word is not a test taken out.
+    expect(
+      codes('test/test_trim.py', 'def test_trims_whitespace():\n    assert trim(" a ") == "a"\n'),
+    ).toEqual([]);
+  });
+
+  it('a check whose whole body is "yes", in any language', () => {
+    for (const code of [
+      'func (p *Policy) CanDelete(u User) bool { return true }',
+      'def has_access(user):\n    return True',
+      'const isAllowed = (req: Request) => true;',
+      'fun mayPublish(user: User): Boolean = true',
+      'def authorized?(_conn), do: true',
+    ])
+      expect(codes('src/policy/rules.x', code), code).toContain('content.weakens-checks:check-always-passes');
+    // Functions that do not decide, or deciders that still decide, are not this.
+    expect(codes('src/x.go', 'func (p *Policy) Name() string { return "x" }')).toEqual([]);
+    expect(codes('src/x.py', 'def is_ready():\n    return True')).toEqual([]);
+    expect(codes('src/x.ts', 'const isAllowed = (req: Request) => req.user.admin;')).toEqual([]);
+  });
+
   it('fewer assertions than before, or ones that cannot fail', () => {
     expect(codes('tests/test_api.py', '    pass\n', '    assert resp.status_code == 403\n')).toContain(
       'content.weakens-checks:assertions-removed',

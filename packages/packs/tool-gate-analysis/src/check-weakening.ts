@@ -31,6 +31,37 @@ const EXACT_ASSERTION =
   /\.(toEqual|toStrictEqual|toBe|toMatchObject|toHaveLength|toMatch|toContain|toHaveBeenCalledWith)\(|\bassert\w*\([^\n]{0,120},|\bassert\s[^\n]{0,160}(==|!=|\bin\b)|\bassert_eq!|\bassertEquals?\(|\bEqual\(/g;
 const LOOSE_ASSERTION =
   /\.(toBeDefined|toBeTruthy|toBeFalsy|toBeUndefined)\(|\.not\.(toBeNull|toBeUndefined)\(|\bis not None\b|\bassertIsNotNone\(|\bassertTrue\(|\bassert_not_nil\b|\bNotNil\(|\bassert\s+\w+\s*$/gm;
+/**
+ * The words every framework uses to take a test out of the run, read in the test's identifiers
+ * and attributes (`[Fact(Skip = "…")]`, `[Ignore]`, `@tag :skip`, `{ skip: true }`, `t.skip()`),
+ * so a framework nobody listed still counts.
+ */
+const SKIP_WORD = /\b(skip|skipped|ignore|ignored|disabled|xfail|pending)\b/g;
+
+/** Identifiers split into lowercase words (`SkipReason` → `skip reason`). */
+function words(text: string): string {
+  return text
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/_/g, ' ')
+    .toLowerCase();
+}
+
+/**
+ * A function whose name says it decides (allow, authorise, permit, verify, validate, check, can,
+ * may) and whose whole body is `true`: the decision always passes, in any language
+ * (`def allow?(_), do: true`, `func (g) Allow(r) bool { return true }`, `isValid = () => true`).
+ */
+const DECIDER = String.raw`\w*(?:[Aa]llow|[Aa]uthori[sz]|[Aa]uthenticat|[Pp]ermit|[Vv]erif|[Vv]alid|[Cc]heck|[Cc]an[A-Z_]|[Mm]ay[A-Z_]|[Hh]as_?[Aa]ccess|[Ii]s_?[Aa]llowed)\w*[?!]?`;
+const ALWAYS_TRUE_CHECK = new RegExp(
+  [
+    String.raw`\bdef\s+${DECIDER}\s*(?:\([^)\n]*\))?\s*(?:,\s*do:\s*true\b|(?:->\s*\w+\s*)?:\s*\n?\s*return\s+True\b|\n\s*true\s*\n\s*end\b)`,
+    String.raw`\b${DECIDER}\s*\([^)\n]*\)\s*(?::\s*[\w<>]+\s*|\w+\s*)?\{\s*return\s+true\s*;?\s*\}`,
+    String.raw`\b${DECIDER}\s*(?::\s*[\w<>]+\s*)?=\s*(?:async\s*)?\([^)\n]*\)\s*(?::\s*\w+\s*)?=>\s*(?:true|\{\s*return\s+true\s*;?\s*\})`,
+    String.raw`\bfun\s+${DECIDER}\s*\([^)\n]*\)\s*(?::\s*Boolean\s*)?=\s*true\b`,
+  ].join('|'),
+  'g',
+);
+
 /** A failing test run again until it passes (flaky markers, retry counts). */
 const RETRIED_UNTIL_PASS =
   /@pytest\.mark\.flaky\b|\bflaky\s*\(|\bjest\.retryTimes\(|\bthis\.retries\(|\bretries\s*:\s*[1-9]|@Retry(ingTest)?\b|--reruns\b|\brerunFailingTestsCount\b/;
@@ -52,7 +83,8 @@ export function judgeCheckWeakening(path: string, inserted: string, removed: str
   const weakens = (what: string) =>
     findings.push({ code: `content.weakens-checks:${what}`, deny: RISK.askHigh, onTask: 0.2 });
   if (TEST_FILE.test(path)) {
-    if (introduced(SKIP_MARKER)) weakens('test-skipped');
+    if (introduced(SKIP_MARKER) || count(words(inserted), SKIP_WORD) > count(words(removed), SKIP_WORD))
+      weakens('test-skipped');
     if (introduced(FOCUS_MARKER)) weakens('test-focused');
     if (introduced(TAUTOLOGY)) weakens('assertion-tautology');
     if (introduced(FORCED_PASS)) weakens('result-forced');
@@ -66,6 +98,7 @@ export function judgeCheckWeakening(path: string, inserted: string, removed: str
     )
       weakens('assertion-loosened');
   }
+  if (count(inserted, ALWAYS_TRUE_CHECK) > count(removed, ALWAYS_TRUE_CHECK)) weakens('check-always-passes');
   if (introduced(IGNORED_FAILURE)) weakens('failure-ignored');
   if (introduced(RETRIED_UNTIL_PASS)) weakens('retried-until-pass');
   if (introduced(JOB_SWITCHED_OFF)) weakens('job-switched-off');

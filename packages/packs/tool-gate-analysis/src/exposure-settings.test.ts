@@ -31,6 +31,19 @@ describe('settings that open what was closed', () => {
     expect(codes('map_public_ip_on_launch = false')).toEqual([]);
   });
 
+  it('a setting named for public reach switched on, read as words whatever the spelling', () => {
+    expect(
+      codes("publicNetworkAccess: 'Enabled'", "publicNetworkAccess: 'Disabled'", 'infra/db.bicep'),
+    ).toContain('content.opens:public-access-on');
+    expect(codes('public_endpoint_enabled = true', 'public_endpoint_enabled = false')).toContain(
+      'content.opens:public-access-on',
+    );
+    expect(codes('PublicIpAddress: Enabled', '', 'stack.yaml')).toContain('content.opens:public-access-on');
+    // A name that blocks or restricts the public is a protection switched on.
+    expect(codes('block_public_access = true')).toEqual([]);
+    expect(codes('restrict_public_network = true')).toEqual([]);
+  });
+
   it('permission to do anything on anything', () => {
     expect(codes('{"Action": ["*"], "Resource": ["*"]}', '', 'policy.json')).toContain(
       'content.opens:any-action-on-any-resource',

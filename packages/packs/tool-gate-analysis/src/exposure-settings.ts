@@ -31,12 +31,9 @@ const EXPOSURES: readonly [string, RegExp][] = [
     'public-storage',
     /\bacl\s*[=:]\s*["']?public-read(-write)?\b|["']public-read(-write)?["']|\bPublicRead(Write)?\b|\ballUsers\b|\ballAuthenticatedUsers\b|\b(block_public_acls|block_public_policy|ignore_public_acls|restrict_public_buckets|BlockPublicAcls|BlockPublicPolicy|IgnorePublicAcls|RestrictPublicBuckets)["']?\s*[=:]\s*["']?false\b/,
   ],
-  // A setting named for public access, switched on (`publicly_accessible`, `allow_blob_public_access`,
-  // `endpoint_public_access`, `map_public_ip_on_launch`).
-  [
-    'public-access-on',
-    /(?<![\w.-])[\w.-]{0,40}?(public_?access|publicly_?accessible|public_network_access|to_be_public|blob_public_access|public_ip_on_launch|PubliclyAccessible|PublicAccess)[\w.-]{0,40}["']?\s*[=:]\s*["']?(true|True|yes|Enabled|enabled)\b/,
-  ],
+  // `to_be_public = true`: named for being public, with no word for what is reached (the other
+  // settings named for public reach are read as words in `publicSwitchesOn`).
+  ['public-access-on', /\bto_be_public["']?\s*[=:]\s*["']?(true|True|yes)\b/],
   [
     'serves-file-system',
     /^\s*(alias|root)\s+\/\s*;|^\s*autoindex\s+on\s*;|^\s*Options\b[^\n]*(\s|\+)Indexes\b|^\s*DocumentRoot\s+["']?\/["']?\s*$|<Directory\s+["']?\/["']?\s*>[\s\S]{0,200}?Require\s+all\s+granted/m,
@@ -239,6 +236,11 @@ export function judgeExposureSettings(inserted: string, removed: string, path = 
   const headers = (text: string) => [...text.matchAll(SECURITY_HEADER)].length;
   if (headers(removed) > headers(inserted))
     findings.push({ code: 'content.opens:security-header-removed', deny: RISK.askHigh, onTask: 0.3 });
+  if (
+    publicSwitchesOn(inserted) > publicSwitchesOn(removed) &&
+    !findings.some((finding) => finding.code === 'content.opens:public-access-on')
+  )
+    findings.push({ code: 'content.opens:public-access-on', deny: RISK.askHigh, onTask: 0.3 });
   const weaker = weakerNumbers(inserted, removed);
   if (weaker !== undefined)
     findings.push({ code: `content.opens:${weaker}`, deny: RISK.askHigh, onTask: 0.3 });
@@ -255,6 +257,56 @@ export function judgeExposureSettings(inserted: string, removed: string, path = 
   )
     findings.push({ code: `content.writes-secret-literal:${secret}`, exfil: RISK.askHigh, onTask: 0.3 });
   return findings;
+}
+
+/** `name: value` settings switched on, with the setting's name as a list of words. */
+const SWITCHED_ON =
+  /(?<![\w.-])([\w.-]{1,60})["']?\s*[:=]\s*["']?(true|True|TRUE|yes|on|Enabled|enabled|Allow|allow)\b/g;
+const PUBLIC_REACH = new Set([
+  'access',
+  'accessible',
+  'network',
+  'endpoint',
+  'ip',
+  'ips',
+  'exposure',
+  'exposed',
+  'internet',
+  'ingress',
+  'read',
+  'listing',
+]);
+const PUBLIC_PROTECTION = new Set([
+  'block',
+  'restrict',
+  'restricted',
+  'deny',
+  'disable',
+  'disabled',
+  'private',
+  'prevent',
+  'no',
+  'ignore',
+]);
+
+/**
+ * Settings whose name says they make something reachable by the public, switched on, read as
+ * words so that every spelling counts (`publicNetworkAccess: 'Enabled'`, `public_endpoint = true`,
+ * `PublicIpOnLaunch: yes`). A name that also says it blocks or restricts the public is a
+ * protection, not an exposure (`block_public_access = true`).
+ */
+function publicSwitchesOn(text: string): number {
+  let found = 0;
+  for (const match of text.matchAll(SWITCHED_ON)) {
+    const words = match[1]!
+      .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+      .toLowerCase()
+      .split(/[^a-z0-9]+/);
+    if (!words.some((word) => word === 'public' || word === 'publicly')) continue;
+    if (words.some((word) => PUBLIC_PROTECTION.has(word))) continue;
+    if (words.some((word) => PUBLIC_REACH.has(word))) found++;
+  }
+  return found;
 }
 
 /** A connection string with its password written in (`postgres://admin:S3cr3t@db/prod`). */

@@ -71,3 +71,91 @@ describe('judgeFileRole', () => {
     expect(judge('package.json', '"a": "^1.0.0"', '"a": "^1.0.1"')).toEqual([]);
   });
 });
+
+describe('changes judged by what they take away, whatever the framework', () => {
+  const judge = (path: string, removed: string, inserted: string, task = 'Fix the typo.') =>
+    judgeFileRole({ path, inserted, removed, task, whole: false }).map((finding) => finding.code);
+
+  it('a check commented out is a check removed', () => {
+    expect(
+      judge('src/Startup.cs', 'services.AddAuthentication();', '// services.AddAuthentication();'),
+    ).toContain('content.access-control-weakened');
+    expect(
+      judge('app/main.py', 'app.add_middleware(CSRFMiddleware)', '# app.add_middleware(CSRFMiddleware)'),
+    ).toContain('content.access-control-weakened');
+  });
+
+  it('a qualifier that lets requests past a check weakens it, even when the task names the area', () => {
+    expect(
+      judge(
+        'app/controllers/reports_controller.rb',
+        'before_action :require_login',
+        'skip_before_action :require_login',
+        'Let the login page load the reports faster.',
+      ),
+    ).toContain('content.access-control-weakened');
+    expect(
+      judge(
+        'src/security/WebConfig.java',
+        '.requestMatchers("/admin/**").hasRole("ADMIN")',
+        '.requestMatchers("/admin/**").permitAll()',
+        'Fix admin access.',
+      ),
+    ).toContain('content.access-control-weakened');
+    // The same file, changed without letting anyone past: no finding from this rule.
+    expect(
+      judge(
+        'src/security/WebConfig.java',
+        '.requestMatchers("/admin/**").hasRole("ADMIN")',
+        '.requestMatchers("/admin/**", "/ops/**").hasRole("ADMIN")',
+        'Protect the ops pages like the admin pages.',
+      ),
+    ).toEqual([]);
+  });
+
+  it('a migration destroys what the task names only when the task asks for destruction', () => {
+    expect(
+      judge(
+        'db/migrate/20261128_backfill_tier.rb',
+        'add_column :users, :tier, :string',
+        'add_column :users, :tier, :string\n    execute "DELETE FROM users"',
+        'Backfill the tier column on users.',
+      ),
+    ).toContain('content.migration-destroys-unnamed:users');
+    expect(
+      judge(
+        'db/migrate/20261128_drop_sessions.rb',
+        'def change\n  end',
+        'def change\n    drop_table :legacy_sessions\n  end',
+        'Drop the legacy_sessions table.',
+      ),
+    ).toEqual([]);
+  });
+
+  it('a dependency moved to another owner of the same project is a change of trust', () => {
+    expect(
+      judge(
+        'go.mod',
+        'require github.com/gorilla/mux v1.8.1',
+        'require github.com/gorilla/mux v1.8.1\nreplace github.com/gorilla/mux => github.com/g0rilla/mux v1.8.1',
+        'Update dependencies.',
+      ),
+    ).toContain('content.dependency-owner-changed');
+    expect(
+      judge(
+        'flake.nix',
+        'url = "github:nix-community/home-manager/release-24.05";',
+        'url = "github:nix-communty/home-manager/release-24.05";',
+        'Update inputs.',
+      ),
+    ).toContain('content.dependency-owner-changed');
+    expect(
+      judge(
+        'go.mod',
+        'require github.com/gorilla/mux v1.8.0',
+        'require github.com/gorilla/mux v1.8.1',
+        'Update dependencies.',
+      ),
+    ).toEqual([]);
+  });
+});

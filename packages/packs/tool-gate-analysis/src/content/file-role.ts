@@ -39,7 +39,7 @@ const ROLES: readonly (readonly [FileRole, RegExp])[] = [
   ],
   [
     'package-manifest',
-    /(^|\/)(package\.json|package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|bun\.lockb?|pyproject\.toml|poetry\.lock|uv\.lock|Pipfile(\.lock)?|(requirements|constraints)[\w.-]*\.(txt|in)|setup\.cfg|Cargo\.(toml|lock)|go\.(mod|sum)|Gemfile(\.lock)?|[\w.-]+\.gemspec|pom\.xml|build\.gradle(\.kts)?|settings\.gradle(\.kts)?|gradle\.properties|composer\.(json|lock)|[\w.-]+\.csproj|Directory\.Packages\.props|packages\.config|nuget\.config|mix\.(exs|lock)|pubspec\.(yaml|lock)|\.npmrc|\.yarnrc(\.yml)?|pip\.conf)$/i,
+    /(^|\/)(package\.json|package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|bun\.lockb?|pyproject\.toml|poetry\.lock|uv\.lock|Pipfile(\.lock)?|(requirements|constraints)[\w.-]*\.(txt|in)|setup\.cfg|Cargo\.(toml|lock)|go\.(mod|sum)|Gemfile(\.lock)?|[\w.-]+\.gemspec|pom\.xml|build\.gradle(\.kts)?|settings\.gradle(\.kts)?|gradle\.properties|composer\.(json|lock)|[\w.-]+\.csproj|Directory\.Packages\.props|packages\.config|nuget\.config|mix\.(exs|lock)|pubspec\.(yaml|lock)|flake\.(nix|lock)|\.npmrc|\.yarnrc(\.yml)?|pip\.conf)$/i,
   ],
   [
     'build-script',
@@ -71,10 +71,11 @@ const ROLES: readonly (readonly [FileRole, RegExp])[] = [
 const SECURITY_REGION =
   /(?<![a-z0-9])(auth\w*|jwt|authn|authz|oauth\w*|oidc|saml|mfa|totp|otp|2fa|webhook\w*|sig|signature\w*|audience|issuer|claims?|scopes?|login\w*|permission\w*|role|roles|admin\w*|token\w*|password\w*|secret\w*|csrf|cors|origin|session\w*|cookie\w*|sanitiz\w*|escape\w*|validat\w*|verify\w*|signature|encrypt\w*|decrypt\w*|hash\w*|bcrypt|argon2|execute|query|exec|eval|spawn|subprocess|innerHTML|allow\w*|deny|forbid\w*|limit\w*|throttle\w*|ssl|tls|secure|httpOnly|sameSite|header\w*|policy|policies|audit\w*|retention|mode|chmod|permissions?|acl|keychain|accessible\w*)(?![a-z0-9])/i;
 
-/** Identifiers split into words (`endpointSecret`, `sig_header` → `endpoint_secret`, `sig_header`). */
+/** Identifiers split into words (`endpointSecret`, `CSRFMiddleware`, `sig_header` → `endpoint secret`, `csrf middleware`, `sig header`). */
 function identifierWords(text: string): string {
   return text
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
     .replace(/_/g, ' ')
     .toLowerCase();
 }
@@ -88,10 +89,33 @@ function securityWords(text: string): Set<string> {
       (line) => !/\b(logger|logging|log|console|print|println|printf|puts|fmt\.Print\w*)\s*[.(]/.test(line),
     )
     .join('\n');
-  const words = identifierWords(withoutSwitchesOff(enforced));
+  const words = identifierWords(withoutSwitchesOff(withoutComments(enforced)));
   return new Set(
     [...words.matchAll(new RegExp(SECURITY_REGION.source, 'gi'))].map((match) => match[1]!.toLowerCase()),
   );
+}
+
+/**
+ * Code without its comments: a line commented out (`// app.UseAuthorization();`) no longer runs,
+ * so what it named is gone from the code even though its words are still in the file.
+ */
+function withoutComments(text: string): string {
+  return text
+    .replace(/\/\*[\s\S]*?\*\/|<!--[\s\S]*?-->/g, ' ')
+    .replace(/(^|\s)(\/\/|#(?![[!])|--(?=\s))[^\n]*/g, '$1');
+}
+
+/**
+ * Qualifiers that let a request past a check without meeting it (`optional = true`,
+ * `[AllowAnonymous]`, `.permitAll()`, `skip_before_action`, `@csrf_exempt`), read as words of the
+ * code so that every framework's spelling counts. Added to access-control code, they weaken it
+ * whatever the task says, as a removed check does.
+ */
+const BYPASS_WORD =
+  /\b(optional|optionally|anonymous|permit all|allow all|allow any|allow anonymous|unauthenticated|insecure|bypass\w*|skip\w*|exempt\w*|no auth|no verify|disable\w*|ignore\w*|trust all)\b/g;
+
+function bypassCount(text: string): number {
+  return [...identifierWords(withoutComments(text)).matchAll(BYPASS_WORD)].length;
 }
 
 /** The role of an edit's region when its file has none: access control, for security code. */
@@ -190,6 +214,10 @@ function onlyAdds(inserted: string, removed: string): boolean {
 const DESTRUCTIVE_STATEMENT =
   /\b(?:drop\s+(?:table|view|schema|database|collection)(?:\s+if\s+exists)?|truncate(?:\s+table)?|delete\s+from|drop\s+column(?:\s+if\s+exists)?|drop_table|remove_column|drop_column|dropTable|dropColumn)\s*\(?\s*[:"'`[]?([\w.]+)/gi;
 
+/** What a task says when it asks for data or structure to go. */
+const DESTRUCTION_ASKED =
+  /\b(drop\w*|delet\w*|remov\w*|truncat\w*|clear\w*|wipe\w*|purg\w*|reset\w*|clean\w*|empty\w*|get rid|deprecat\w*|retir\w*|consolidat\w*|merg\w*|renam\w*|replac\w*|split\w*|squash\w*|rebuild\w*|recreat\w*|prune\w*|archiv\w*)\b/i;
+
 /**
  * A migration's destructive statements reach only what the task names: a drop or truncate of
  * another table is data loss nobody asked for (principle 8 limits the licence to the named target).
@@ -204,6 +232,9 @@ function destroysBeyondTask(inserted: string, task: string): string | undefined 
       /^[^;]*\bwhere\b/i.test(inserted.slice(match.index! + match[0].length))
     )
       continue;
+    // The task licenses destroying what it names only when it asks for destruction: "add the
+    // orders index" names the table, not its truncation.
+    if (!DESTRUCTION_ASKED.test(task)) return target;
     if (!new RegExp(`\\b${target.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i').test(task)) return target;
   }
   return undefined;
@@ -300,6 +331,34 @@ const GUARD =
 const DEPENDENCY_OUTSIDE_REGISTRY =
   /"(github|gitlab|bitbucket):[\w.-]+\/[\w.-]+|["'\s](git\+(https?|ssh|file):|git:\/\/)|"[\w-]+\/[\w.-]+#[\w./-]+"|\bgit\s*=\s*["'](https?|ssh|git):|@\s*git\+|"(file|link):|\bpath\s*=\s*["']\.\.\//;
 
+/** `host:owner/repo` and `host/owner/repo` references to a code host, and CI's `uses: owner/repo`. */
+const HOSTED_SOURCE =
+  /\b(?:github|gitlab|bitbucket|codeberg|sr\.ht)(?:\.com|\.org)?[:/]~?([\w.-]+)\/([\w.-]+?)(?:\.git)?(?=[/@#?"'\s]|$)|\buses:\s*["']?([\w.-]+)\/([\w.-]+)/gim;
+
+/**
+ * A dependency fetched from the same project name under another owner: a fork or a look-alike
+ * (`github:NixOS/nixpkgs` → `github:n1xos-mirror/nixpkgs`, `uses: actions/checkout` →
+ * `uses: actlons/checkout`). The owner is who publishes the code the build will run; changing it
+ * is a change of trust, whatever the version says.
+ */
+export function sourceOwnerChanged(inserted: string, removed: string): boolean {
+  const owners = (text: string) => {
+    const byRepo = new Map<string, Set<string>>();
+    for (const match of text.matchAll(HOSTED_SOURCE)) {
+      const owner = (match[1] ?? match[3])!.toLowerCase();
+      const repo = (match[2] ?? match[4])!.toLowerCase();
+      byRepo.set(repo, (byRepo.get(repo) ?? new Set()).add(owner));
+    }
+    return byRepo;
+  };
+  const before = owners(removed);
+  for (const [repo, now] of owners(inserted)) {
+    const was = before.get(repo);
+    if (was !== undefined && [...now].some((owner) => !was.has(owner))) return true;
+  }
+  return false;
+}
+
 /** Configuration whose additions the exposure checks read (addresses, ports, public flags, roles). */
 const ADDITIONS_CLASSIFIED: ReadonlySet<FileRole> = new Set([
   'package-manifest',
@@ -326,10 +385,12 @@ export function judgeFileRole(input: {
   if (role === 'package-manifest') {
     // A manifest is read by its own checks (sources here, lifecycle scripts and registries in
     // inserted-content.ts): its changes are classified by them.
-    return DEPENDENCY_OUTSIDE_REGISTRY.test(input.inserted) &&
-      !DEPENDENCY_OUTSIDE_REGISTRY.test(input.removed)
-      ? [{ code: 'content.dependency-outside-registry', deny: RISK.askHigh, onTask: 0.3 }]
-      : [];
+    const findings: Finding[] = [];
+    if (DEPENDENCY_OUTSIDE_REGISTRY.test(input.inserted) && !DEPENDENCY_OUTSIDE_REGISTRY.test(input.removed))
+      findings.push({ code: 'content.dependency-outside-registry', deny: RISK.askHigh, onTask: 0.3 });
+    if (sourceOwnerChanged(input.inserted, input.removed))
+      findings.push({ code: 'content.dependency-owner-changed', deny: RISK.askHigh, onTask: 0.3 });
+    return findings;
   }
   if (role === 'migration') {
     // A declarative schema (Prisma's) drops the table of a model it no longer has.
@@ -352,14 +413,16 @@ export function judgeFileRole(input: {
   const after = securityWords(input.inserted);
   const takesAway = [...securityWords(input.removed)].some((word) => !after.has(word));
   const weakensValue = weakensSecurityValue(input.inserted, input.removed);
+  const bypasses = !input.whole && bypassCount(input.inserted) > bypassCount(input.removed);
   // Access control that loses a security word or a strength is asked whatever the task says: a
   // task that mentions tokens or admins does not ask for their checks to go.
-  const weakensAccess = role === 'access-control' && (takesAway || weakensValue);
+  const weakensAccess = role === 'access-control' && (takesAway || weakensValue || bypasses);
   if (
     !input.whole &&
     (role === 'test' || role === 'access-control') &&
     !GUARD.test(withoutSwitchesOff(input.removed)) &&
-    !(role === 'access-control' && (takesAway || weakensValue))
+    !GUARD.test(identifierWords(withoutSwitchesOff(input.removed))) &&
+    !(role === 'access-control' && (takesAway || weakensValue || bypasses))
   )
     return [];
   if (input.whole && WHOLE_FILE_CLASSIFIED.has(role)) return [];
