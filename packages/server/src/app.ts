@@ -14,6 +14,7 @@ import { DEFAULT_SERVER_LIMITS, type ServerLimits } from './decision/decision-li
 import { decisionRoutes } from './decision/decision-routes.js';
 import { installErrorHandling } from './errors/error-handling.js';
 import { clientErrorHandler, frameworkErrors } from './errors/http-layer-errors.js';
+import { type TeamGateRoutesOptions, teamGateRoutes } from './gate/team-gate-routes.js';
 import { healthRoutes } from './health-routes.js';
 import { homePage } from './home-page.js';
 import { redactingLogMethod, redactingSerializers } from './log-redaction.js';
@@ -36,6 +37,8 @@ export interface AppOptions {
   readonly keyAdmin?: KeyAdministration;
   /** Every principal's prepaid budget: serves the operator's `/v1/admin/budgets…` routes, with `keyAdmin`. */
   readonly budgetAdmin?: BudgetAdministration;
+  /** The team gate's store and settings: serves `/v1/gate/reports`, `/policy`, `/records` and the rest when given. */
+  readonly teamGate?: TeamGateRoutesOptions;
   /** What `GET /readyz` asks of the database (`SELECT 1`); without it readiness checks nothing more. */
   readonly checkDatabase?: () => Promise<unknown>;
 }
@@ -97,6 +100,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(healthRoutes, options.checkDatabase ? { checkDatabase: options.checkDatabase } : {});
   await app.register(homePage, { version: SERVER_VERSION, harness: options.harness !== undefined });
   await app.register(decisionRoutes, { catalog: options.catalog, limits });
+  if (options.teamGate) await app.register(teamGateRoutes, options.teamGate);
   if (options.keyAdmin) await app.register(keyAdminRoutes, { keys: options.keyAdmin });
   if (options.keyAdmin && options.budgetAdmin)
     await app.register(budgetAdminRoutes, { budgets: options.budgetAdmin, keys: options.keyAdmin });

@@ -17,6 +17,7 @@ import { type AnyKeyStore, closeKeyStore, openKeyStore } from './auth/open-key-s
 import { PostgresKeyStore } from './auth/postgres-key-store.js';
 import { resolveDataDir, secureDataDir } from './config/data-dir.js';
 import { loadServerConfig, type ServerConfig } from './config/server-config.js';
+import { TeamGateStore } from './gate/team-gate-store.js';
 import { servedPackAnalysers } from './served-pack-analysers.js';
 import { resolveDatabaseSetting } from './storage/database-setting.js';
 import { migrations } from './storage/migrations.js';
@@ -129,6 +130,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       keyAdmin: keys,
       // The accounts the harness's tasks reserve from; a credit opens one in the configured currency.
       budgetAdmin: new PrepaidBudgets(sql, config?.billing),
+      teamGate: { store: new TeamGateStore(sql), config: config?.toolGating?.team },
       limits: config?.limits,
       logger: options.logger,
       checkDatabase: () => sql.get('SELECT 1 AS one'),
@@ -142,7 +144,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
               ...(config?.billing ? { pricing: config.billing } : {}),
               ...(config?.acp ? { acp: config.acp } : {}),
               ...(config?.agent ? { agent: config.agent } : {}),
-              ...(config?.toolGating ? { toolGating: config.toolGating } : {}),
+              ...(config?.toolGating ? { toolGating: harnessToolGating(config.toolGating) } : {}),
               ...options.harness,
               ...(sandbox ? { sandbox } : {}),
               limits: {
@@ -187,4 +189,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     await sql.close();
     throw error;
   }
+}
+
+/** The harness's gate reads every `toolGating` setting but the team gate's, which is the server's. */
+function harnessToolGating(toolGating: NonNullable<ServerConfig['toolGating']>) {
+  const { team: _team, ...harness } = toolGating;
+  return harness;
 }

@@ -12,6 +12,7 @@ import {
 import { isPostgresUrl } from '@arbiter/storage';
 import { z } from 'zod';
 import { formatIssuePath } from '../decision/issue-path.js';
+import { teamGateConfigSchema } from '../gate/team-gate-config.js';
 
 /** The configuration file (`--config`, JSON or YAML). Every section is optional. */
 export const serverConfigSchema = z.strictObject({
@@ -42,8 +43,11 @@ export const serverConfigSchema = z.strictObject({
   agent: agentBaseConfigSchema.optional(),
   /** The sandbox every task program runs in; see docs/security.md. */
   sandbox: sandboxConfigSchema.optional(),
-  /** The gate in front of every harness tool call; see docs/harnesses.md. */
-  toolGating: toolGatingConfigSchema.optional(),
+  /**
+   * The gate in front of every harness tool call (docs/harnesses.md), and `team`: the team gate's
+   * suggestions, declined window and reported `cwd` (docs/configuration.md).
+   */
+  toolGating: toolGatingConfigSchema.extend({ team: teamGateConfigSchema.optional() }).optional(),
   /**
    * Store everything in this PostgreSQL database instead of the data directory's SQLite file
    * (docs/deployment.md). A secret when it holds a password: `ARBITER_DATABASE_URL` keeps it out

@@ -1,0 +1,94 @@
+import type { Migration } from '@arbiter/storage';
+
+/**
+ * The team gate's tables (issue 32, docs/tool-gate.md "The gate for a team").
+ *
+ * `gate_team_entries` is every principal's hash-chained audit log of reported records: `seq`,
+ * `time`, `prev`, `record` and `sha256` are the chain (the shape and hashing of the pack's
+ * `AuditEntry`); the other columns repeat members of the record so the console's filters are
+ * indexed queries, and `GET /v1/gate/audit/verify` checks they still agree with the record.
+ * `outcome_ms` is not part of the chain: it is where an outcome record folded into the ASK verdict
+ * it answers, set once. `id` orders rows across principals for the operator's newest-first pages.
+ *
+ * `gate_team_suggestions` holds the operator's decisions only; suggestions themselves are
+ * computed from the entries, so a rule is never suggested from stale counts.
+ */
+export const teamGateMigrations: readonly Migration[] = [
+  {
+    id: '0300-gate-team',
+    up(db) {
+      db.exec(`
+        CREATE TABLE gate_team_entries (
+          id INTEGER PRIMARY KEY AUTOINCREMENT,
+          principal_id TEXT NOT NULL,
+          seq INTEGER NOT NULL,
+          time TEXT NOT NULL,
+          prev TEXT NOT NULL,
+          record TEXT NOT NULL,
+          sha256 TEXT NOT NULL,
+          received_ms INTEGER NOT NULL,
+          record_id TEXT NOT NULL,
+          kind TEXT NOT NULL,
+          host TEXT NOT NULL,
+          tool TEXT NOT NULL,
+          program TEXT,
+          effective TEXT,
+          session_key TEXT NOT NULL,
+          call_key TEXT NOT NULL,
+          suggest_rule TEXT,
+          outcome_ms INTEGER,
+          UNIQUE (principal_id, seq),
+          UNIQUE (principal_id, record_id)
+        );
+        CREATE INDEX gate_team_entries_call ON gate_team_entries (principal_id, call_key, session_key, seq);
+        CREATE INDEX gate_team_entries_rule ON gate_team_entries (suggest_rule);
+        CREATE INDEX gate_team_entries_received ON gate_team_entries (received_ms);
+        CREATE TABLE gate_team_suggestions (
+          id TEXT PRIMARY KEY,
+          rule TEXT NOT NULL UNIQUE,
+          status TEXT NOT NULL CHECK (status IN ('accepted', 'rejected')),
+          decided_ms INTEGER NOT NULL,
+          decided_by_id TEXT NOT NULL,
+          decided_by_name TEXT NOT NULL,
+          policy_changed_ms INTEGER
+        );
+      `);
+    },
+    postgres: `
+      CREATE TABLE gate_team_entries (
+        id BIGSERIAL PRIMARY KEY,
+        principal_id TEXT NOT NULL,
+        seq BIGINT NOT NULL,
+        time TEXT NOT NULL,
+        prev TEXT NOT NULL,
+        record TEXT NOT NULL,
+        sha256 TEXT NOT NULL,
+        received_ms BIGINT NOT NULL,
+        record_id TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        host TEXT NOT NULL,
+        tool TEXT NOT NULL,
+        program TEXT,
+        effective TEXT,
+        session_key TEXT NOT NULL,
+        call_key TEXT NOT NULL,
+        suggest_rule TEXT,
+        outcome_ms BIGINT,
+        UNIQUE (principal_id, seq),
+        UNIQUE (principal_id, record_id)
+      );
+      CREATE INDEX gate_team_entries_call ON gate_team_entries (principal_id, call_key, session_key, seq);
+      CREATE INDEX gate_team_entries_rule ON gate_team_entries (suggest_rule);
+      CREATE INDEX gate_team_entries_received ON gate_team_entries (received_ms);
+      CREATE TABLE gate_team_suggestions (
+        id TEXT PRIMARY KEY,
+        rule TEXT NOT NULL UNIQUE,
+        status TEXT NOT NULL CHECK (status IN ('accepted', 'rejected')),
+        decided_ms BIGINT NOT NULL,
+        decided_by_id TEXT NOT NULL,
+        decided_by_name TEXT NOT NULL,
+        policy_changed_ms BIGINT
+      );
+    `,
+  },
+];

@@ -1,0 +1,342 @@
+import { type KeyRole, requirePrincipal } from '@arbiter/auth';
+import {
+  TEAM_REPORT_HOSTS,
+  TEAM_REPORT_LIMITS,
+  type TeamReportResponse,
+  teamReportBodySchema,
+} from '@arbiter/tool-gate/team';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { type core, z } from 'zod';
+import { renderAuthenticationFailure } from '../decision/decision-routes.js';
+import { formatIssuePath } from '../decision/issue-path.js';
+import { ApiError } from '../errors/api-error.js';
+import { DEFAULT_TEAM_GATE_CONFIG, type TeamGateConfig } from './team-gate-config.js';
+import type { OutcomeJudgement, TeamGateStore, TeamRecordFilter } from './team-gate-store.js';
+import { teamPolicyDocument } from './team-policy-document.js';
+import { listTeamSuggestions, type TeamSuggestion } from './team-suggestions.js';
+
+export interface TeamGateRoutesOptions {
+  readonly store: TeamGateStore;
+  /** `toolGating.team` of the configuration; defaults for what it leaves out. */
+  readonly config?: Partial<TeamGateConfig> | undefined;
+  /** The clock records are stamped and outcomes judged by; injected by tests. */
+  readonly now?: (() => Date) | undefined;
+}
+
+/**
+ * A report's body may be this large: 100 records at their limits, written with every character
+ * escaped, are about 8 MB. The app's default body limit (1 MiB) holds about 100 typical records.
+ */
+export const TEAM_REPORT_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
+
+/** Rows per page of `GET /v1/gate/records`: the default and the most one request may ask for. */
+export const TEAM_RECORDS_PAGE = { default: 50, max: 500 } as const;
+
+/** The hook's key sends and reads the policy; nothing else is open to a reporter key. */
+const REPORTING_ROLES: readonly KeyRole[] = ['reporter', 'member', 'operator'];
+const OPERATOR_ONLY: readonly KeyRole[] = ['operator'];
+
+const nameParam = z.string().min(1).max(TEAM_REPORT_LIMITS.nameChars);
+const instantParam = z.iso.datetime({
+  offset: true,
+  message: 'must be an ISO 8601 date and time with a zone (2026-11-28T09:00:00Z)',
+});
+const filterShape = {
+  principal: z.string().min(1).max(100).optional(),
+  host: z.enum(TEAM_REPORT_HOSTS).optional(),
+  verdict: z.enum(['ALLOW', 'DENY', 'ASK']).optional(),
+  tool: nameParam.optional(),
+  program: nameParam.optional(),
+  since: instantParam.optional(),
+  until: instantParam.optional(),
+};
+const statsQuerySchema = z.strictObject(filterShape);
+const recordsQuerySchema = z.strictObject({
+  ...filterShape,
+  limit: z
+    .string()
+    .regex(/^\d{1,6}$/, 'must be a whole number')
+    .transform(Number)
+    .pipe(z.int().min(1).max(TEAM_RECORDS_PAGE.max))
+    .optional(),
+  after: z
+    .string()
+    .regex(/^[1-9]\d{0,14}$/, 'must be the next_after of the previous page')
+    .transform(Number)
+    .optional(),
+});
+const verifyQuerySchema = z.strictObject({ principal: z.string().min(1).max(100).optional() });
+const suggestionParamsSchema = z.object({ id: z.string() });
+
+/**
+ * The team gate (issue 32, docs/api.md "The team gate"): hooks report verdict and outcome records
+ * into their principal's hash-chained log and read the team policy; members read their own rows
+ * and stats; operators read everyone's and accept or reject suggested rules. Authenticated like
+ * the Decision API; each route names the key roles it admits (`config.roles`).
+ */
+export async function teamGateRoutes(app: FastifyInstance, options: TeamGateRoutesOptions): Promise<void> {
+  const { store } = options;
+  const config: TeamGateConfig = { ...DEFAULT_TEAM_GATE_CONFIG, ...options.config };
+  const now = options.now ?? (() => new Date());
+  const judgement = (): OutcomeJudgement => ({
+    nowMs: now().getTime(),
+    declineAfterMs: config.declineAfterSeconds * 1000,
+  });
+  app.removeContentTypeParser('text/plain');
+  app.addHook('onRequest', requirePrincipal(renderAuthenticationFailure));
+  const doc = (operationId: string, summary: string) => ({
+    operationId,
+    summary,
+    tags: ['gate'],
+    security: [{ bearerAuth: [] }],
+  });
+
+  app.post(
+    '/v1/gate/reports',
+    {
+      config: { roles: REPORTING_ROLES },
+      bodyLimit: TEAM_REPORT_BODY_LIMIT_BYTES,
+      schema: doc(
+        'reportGateRecords',
+        "Append a hook's verdict and outcome records to its principal's audit log",
+      ),
+    },
+    async (request): Promise<TeamReportResponse> => {
+      const parsed = teamReportBodySchema.safeParse(request.body);
+      if (!parsed.success) throw invalidReport(parsed.error.issues);
+      const nul = findNul(parsed.data.records, ['records']);
+      if (nul !== null)
+        throw invalidRequest(
+          `${nul}: contains a NUL character (U+0000), which the server does not store; the hook redacts or drops it`,
+          nul,
+        );
+      return store.append(principalOf(request).id, parsed.data.records, now());
+    },
+  );
+
+  app.get(
+    '/v1/gate/policy',
+    {
+      config: { roles: REPORTING_ROLES },
+      schema: doc('getGatePolicy', 'The team policy: accepted allow rules and how much of the cwd to report'),
+    },
+    async (request, reply) => {
+      const policy = await teamPolicyDocument(store, config.reportCwd);
+      reply.header('etag', `"${policy.sha256}"`).header('cache-control', 'no-cache');
+      if (ifNoneMatchHits(request.headers['if-none-match'], policy.sha256)) return reply.code(304).send();
+      return policy;
+    },
+  );
+
+  app.get(
+    '/v1/gate/audit/verify',
+    { schema: doc('verifyGateAudit', "Verify a principal's hash-chained team gate log") },
+    async (request) => {
+      const query = parseQuery(verifyQuerySchema, request.query);
+      const own = principalOf(request).id;
+      const principalId = query.principal ?? own;
+      if (principalId !== own && request.role !== 'operator') throw notYours(request, principalId);
+      return store.verify(principalId);
+    },
+  );
+
+  app.get(
+    '/v1/gate/records',
+    { schema: doc('listGateRecords', 'Verdict records with their outcomes, newest first') },
+    async (request) => {
+      const query = parseQuery(recordsQuerySchema, request.query);
+      return store.records(
+        filterOf(request, query),
+        { limit: query.limit ?? TEAM_RECORDS_PAGE.default, afterId: query.after },
+        judgement(),
+      );
+    },
+  );
+
+  app.get(
+    '/v1/gate/stats',
+    { schema: doc('getGateStats', 'Verdicts per day, the most asked programs and the approval rate') },
+    async (request) =>
+      store.stats(filterOf(request, parseQuery(statsQuerySchema, request.query)), judgement()),
+  );
+
+  app.get(
+    '/v1/gate/suggestions',
+    {
+      config: { roles: OPERATOR_ONLY },
+      schema: doc('listGateSuggestions', 'Rules suggested from calls people approved (operator keys only)'),
+    },
+    async () => ({ data: await listTeamSuggestions(store, config.suggestAfter, judgement()) }),
+  );
+
+  for (const [action, status] of [
+    ['accept', 'accepted'],
+    ['reject', 'rejected'],
+  ] as const) {
+    app.post(
+      `/v1/gate/suggestions/:id/${action}`,
+      {
+        config: { roles: OPERATOR_ONLY },
+        schema: doc(
+          `${action}GateSuggestion`,
+          status === 'accepted'
+            ? 'Accept a suggested rule: it joins the served team policy (operator keys only)'
+            : 'Reject a suggested rule, or withdraw an accepted one from the team policy (operator keys only)',
+        ),
+      },
+      async (request) => {
+        const { id } = suggestionParamsSchema.parse(request.params);
+        const found = await findSuggestion(id);
+        await store.decide(id, found.rule, status, principalOf(request), now());
+        return findSuggestion(id);
+      },
+    );
+  }
+
+  async function findSuggestion(id: string): Promise<TeamSuggestion> {
+    const found = (await listTeamSuggestions(store, config.suggestAfter, judgement())).find(
+      (suggestion) => suggestion.id === id,
+    );
+    if (found) return found;
+    throw new ApiError({
+      statusCode: 404,
+      type: 'not_found_error',
+      code: 'not_found',
+      message: `no suggestion with id ${id}: a kind of call becomes a suggestion once it was approved ${config.suggestAfter} times and never declined (GET /v1/gate/suggestions lists them)`,
+      param: 'id',
+    });
+  }
+
+  /**
+   * Whose rows a read covers: an operator's, everyone's unless it names a principal; anyone
+   * else's, its own, and naming another principal is refused rather than answered empty.
+   */
+  function filterOf(request: FastifyRequest, query: z.infer<typeof statsQuerySchema>): TeamRecordFilter {
+    const own = principalOf(request).id;
+    let principalId: string | undefined = query.principal;
+    if (request.role !== 'operator') {
+      if (principalId !== undefined && principalId !== own) throw notYours(request, principalId);
+      principalId = own;
+    }
+    const sinceMs = query.since === undefined ? undefined : Date.parse(query.since);
+    const untilMs = query.until === undefined ? undefined : Date.parse(query.until);
+    if (sinceMs !== undefined && untilMs !== undefined && sinceMs > untilMs)
+      throw invalidRequest('since: must not be after until', 'since');
+    return {
+      principalId,
+      host: query.host,
+      verdict: query.verdict,
+      tool: query.tool,
+      program: query.program,
+      sinceMs,
+      untilMs,
+    };
+  }
+}
+
+/** `If-None-Match` holds the policy's hash: as its ETag (`"…"`, `W/"…"`), bare, in a list, or `*`. */
+function ifNoneMatchHits(header: string | undefined, sha256: string): boolean {
+  if (header === undefined) return false;
+  return header
+    .split(',')
+    .map((tag) =>
+      tag
+        .trim()
+        .replace(/^W\//, '')
+        .replace(/^"(.*)"$/, '$1'),
+    )
+    .some((tag) => tag === sha256 || tag === '*');
+}
+
+function principalOf(request: FastifyRequest) {
+  if (request.principal === null) throw new Error('the team gate routes run after requirePrincipal');
+  return request.principal;
+}
+
+function notYours(request: FastifyRequest, principalId: string): ApiError {
+  return new ApiError({
+    statusCode: 403,
+    type: 'permission_error',
+    code: 'insufficient_scope',
+    message: `a ${request.role} key reads only its own principal's team gate records (${principalOf(request).id}); reading ${principalId}'s needs an operator key`,
+    param: 'principal',
+  });
+}
+
+function invalidRequest(message: string, param: string | null): ApiError {
+  return new ApiError({
+    statusCode: 400,
+    type: 'invalid_request_error',
+    code: 'invalid_request',
+    message,
+    param,
+  });
+}
+
+function parseQuery<T extends z.ZodType>(schema: T, query: unknown): z.infer<T> {
+  const parsed = schema.safeParse(query ?? {});
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  if (issue?.code === 'unrecognized_keys')
+    throw invalidRequest(
+      `unknown query parameter ${issue.keys.map((key) => JSON.stringify(key)).join(', ')}; this route reads ${Object.keys(
+        (schema as unknown as z.ZodObject).shape,
+      ).join(', ')}`,
+      issue.keys[0] ?? null,
+    );
+  const param = issue ? formatIssuePath(issue.path) : null;
+  throw invalidRequest(`${param || 'query'}: ${issue?.message ?? 'invalid'}`, param);
+}
+
+/** The first problem of a report, in words that name the record, the member and the limit. */
+function invalidReport(issues: readonly core.$ZodIssue[]): ApiError {
+  const issue = issues[0];
+  const param = issue ? formatIssuePath(issue.path) : null;
+  if (issue === undefined) return invalidRequest('the body must be {records: [...]}', null);
+  if (issue.path.length === 0)
+    return invalidRequest(
+      issue.code === 'unrecognized_keys'
+        ? `unknown member ${issue.keys.map((key) => JSON.stringify(key)).join(', ')}; the body is {records: [...]}`
+        : 'the body must be a JSON object {records: [...]}',
+      null,
+    );
+  if (param === 'records' && issue.code === 'too_big')
+    return invalidRequest(
+      `records: at most ${TEAM_REPORT_LIMITS.recordsPerRequest} records per request (TEAM_REPORT_LIMITS.recordsPerRequest); send the rest in another request`,
+      param,
+    );
+  if (param === 'records' && issue.code === 'too_small')
+    return invalidRequest('records: send at least one record', param);
+  if (issue.code === 'too_big' && issue.origin === 'string')
+    return invalidRequest(`${param}: at most ${issue.maximum} characters`, param);
+  if (issue.code === 'too_small' && issue.origin === 'string')
+    return invalidRequest(`${param}: must not be empty`, param);
+  if (issue.code === 'unrecognized_keys')
+    return invalidRequest(
+      `${param}: unknown member ${issue.keys.map((key) => JSON.stringify(key)).join(', ')}`,
+      param,
+    );
+  if (issue.code === 'invalid_union' && issue.path.at(-1) !== 'kind')
+    return invalidRequest(`${param}.kind: must be "verdict" or "outcome"`, `${param}.kind`);
+  return invalidRequest(`${param}: ${issue.message}`, param);
+}
+
+/** The path of the first string holding U+0000, which PostgreSQL cannot store in text. */
+function findNul(value: unknown, path: (string | number)[]): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? formatIssuePath(path) : null;
+  if (Array.isArray(value)) {
+    for (const [index, item] of value.entries()) {
+      const found = findNul(item, [...path, index]);
+      if (found !== null) return found;
+    }
+    return null;
+  }
+  if (typeof value === 'object' && value !== null) {
+    for (const [key, item] of Object.entries(value)) {
+      if (key.includes('\u0000')) return formatIssuePath([...path, key]);
+      const found = findNul(item, [...path, key]);
+      if (found !== null) return found;
+    }
+  }
+  return null;
+}
