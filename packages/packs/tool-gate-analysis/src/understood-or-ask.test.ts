@@ -44,6 +44,9 @@ describe('a known program with an option or subcommand the gate does not know is
     expect(await shell('npm config get //registry.npmjs.org/:_authToken')).not.toBe('allow');
     expect(await shell('heroku config:get STRIPE_SECRET_KEY -a shop')).not.toBe('allow');
     expect(await shell('npm config get registry')).toBe('allow');
+    expect(await shell('pulumi stack output dbPassword --show-secrets')).not.toBe('allow');
+    expect(await shell('terraform output -json api_token')).not.toBe('allow');
+    expect(await shell('terraform output -json load_balancer_dns')).toBe('allow');
   });
 });
 

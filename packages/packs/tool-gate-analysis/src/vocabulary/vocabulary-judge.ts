@@ -69,10 +69,13 @@ export function judgeOptionVocabulary(
 const CREDENTIAL_KEY =
   /(^|[^a-z])(_?auth_?token|token|secret|password|passwd|pwd|credentials?|api[_-]?key|private[_-]?key|access[_-]?key|client[_-]?secret|database_url|db_url|[a-z]*_dsn|dsn|connection[_-]?string|redis_url|mongo(db)?_(uri|url)|amqp_url)([^a-z]|$)/i;
 /** Subcommand words that print a stored setting or variable. */
-const GETTER = /^(get|config:get|show|print|view|reveal|cat|env:get|vars?:get|secrets?:get)$/i;
-/** Words that say the store holds settings or variables. */
+const GETTER = /^(get|config:get|show|print|view|reveal|cat|env:get|vars?:get|secrets?:get|output|outputs)$/i;
+/**
+ * Words that say the store holds settings or variables. A deployment's outputs are such a store:
+ * `terraform output -raw db_password` prints what `sensitive = true` hides in the plain listing.
+ */
 const SETTINGS_STORE =
-  /^(config|configs|env|environment|vars?|variables|settings|secrets?|config:get|env:get)$/i;
+  /^(config|configs|env|environment|vars?|variables|settings|secrets?|config:get|env:get|output|outputs)$/i;
 
 /**
  * Principle 4 (revealing a secret), whatever the program: a getter of a configuration or
