@@ -1,10 +1,9 @@
-import { render } from 'preact';
+import { type ComponentType, render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { ApiFailure, api, storedKey, storeKey } from './api-client.js';
 import type { CatalogModel } from './decisions/decision-types.js';
 import { DecisionsPage } from './decisions/decisions-page.js';
 import { GatePage } from './gate/gate-page.js';
-import { TeamPage } from './gate/team-page.js';
 import { KeysPage } from './keys/keys-page.js';
 import { hrefOf, navigate, PAGES, usePage } from './router.js';
 import { RunsPage } from './runs/runs-page.js';
@@ -66,6 +65,21 @@ function SignIn({ error, onKey }: { error: unknown; onKey: (key: string) => void
       <ErrorNote error={error} />
     </form>
   );
+}
+
+/**
+ * The team view is its own chunk, fetched the first time it is opened (a same-origin hashed asset,
+ * which the Content-Security-Policy allows): a console used for decisions does not load the team's
+ * tables and plots.
+ */
+function LazyTeamPage() {
+  const [page, setPage] = useState<{ view: ComponentType } | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  useEffect(() => {
+    import('./gate/team-page.js').then((module) => setPage({ view: module.TeamPage }), setError);
+  }, []);
+  if (error) return <ErrorNote error={error} />;
+  return page ? <page.view /> : <p class="muted">Loading the team view…</p>;
 }
 
 function App() {
@@ -144,7 +158,7 @@ function App() {
           ) : page === 'gate' ? (
             <GatePage models={session.models} />
           ) : page === 'team' ? (
-            <TeamPage />
+            <LazyTeamPage />
           ) : page === 'runs' ? (
             <RunsPage />
           ) : (

@@ -83,7 +83,7 @@ function firstPageQuery(query: URLSearchParams): URLSearchParams {
  * reported, filtered, newest first; plots of verdicts per day, the most-asked programs and the
  * approval rate; and, for an operator, the suggested rules and the team policy.
  */
-export function TeamPage({ now = () => new Date() }: { now?: () => Date }) {
+export function TeamPage() {
   const [access, setAccess] = useState<Access>({ status: 'checking' });
   const [filters, setFilters] = useState<TeamFilters>(NO_TEAM_FILTERS);
   const [listing, setListing] = useState<Listing>({ status: 'idle' });
@@ -93,7 +93,7 @@ export function TeamPage({ now = () => new Date() }: { now?: () => Date }) {
     setListing({ status: 'loading' });
     setMore({ busy: false, error: null });
     try {
-      setListing(await loadFirst(applied, now()));
+      setListing(await loadFirst(applied, new Date()));
     } catch (error) {
       if (isForbidden(error)) setAccess({ status: 'no-read', failure: error });
       setListing({ status: 'failed', error });
