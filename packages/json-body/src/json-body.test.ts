@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import {
@@ -124,5 +125,64 @@ describe('jsonStrictnessViolation', () => {
     expect(jsonStrictnessViolation('{"k":"v, \\"k\\": 1"}')).toBeNull();
     expect(jsonStrictnessViolation('["\\udc00"]')).toMatch(/lone surrogate/);
     expect(jsonStrictnessViolation('{"\\ud800":1}')).toMatch(/lone surrogate/);
+  });
+});
+
+describe('the parse without a second walk', () => {
+  // Fastify's own JSON parser, which the installed one must agree with wherever no rule of ours
+  // (depth, UTF-8, repeated names, lone surrogates) refuses the body.
+  const apps = async () => {
+    const ours = Fastify({ logger: false });
+    installJsonBodyParser(ours);
+    const fastify = Fastify({ logger: false });
+    for (const instance of [ours, fastify])
+      instance.post('/', async (request) => ({ received: request.body }));
+    return { ours, fastify };
+  };
+  const outcome = async (instance: ReturnType<typeof Fastify>, payload: string) => {
+    const reply = await instance.inject({
+      method: 'POST',
+      url: '/',
+      headers: { 'content-type': 'application/json' },
+      payload,
+    });
+    return { status: reply.statusCode, body: reply.body };
+  };
+
+  it("gives Fastify's value or Fastify's error for prototype names, a byte-order mark, empty and broken text", async () => {
+    const { ours, fastify } = await apps();
+    for (const payload of [
+      '{"__proto__":{"admin":true}}',
+      '{"a":[{"\\u005f_proto__":1}]}',
+      '{"constructor":{"prototype":{"admin":true}}}',
+      '{"constructor":1,"b":"__proto__"}',
+      '{"note":"\\"__proto__\\": 1"}',
+      '\uFEFF{"a":1}',
+      '\uFEFF',
+      '',
+      '{"a":',
+      '{"a" 1}',
+      'nul',
+      '"text"',
+      '12',
+    ]) {
+      expect(await outcome(ours, payload), payload).toEqual(await outcome(fastify, payload));
+    }
+    await ours.close();
+    await fastify.close();
+  });
+
+  it('agrees with Fastify on any JSON value, and on any cut of one', async () => {
+    const { ours, fastify } = await apps();
+    await fc.assert(
+      fc.asyncProperty(fc.json({ maxDepth: 6 }), fc.nat(), async (text, cut) => {
+        expect(await outcome(ours, text)).toEqual(await outcome(fastify, text));
+        const broken = text.slice(0, cut % (text.length + 1));
+        expect(await outcome(ours, broken)).toEqual(await outcome(fastify, broken));
+      }),
+      { numRuns: 300 },
+    );
+    await ours.close();
+    await fastify.close();
   });
 });

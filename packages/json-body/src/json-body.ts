@@ -12,20 +12,7 @@ export const JSON_TOO_DEEP_CODE = 'ARBITER_JSON_TOO_DEEP';
 
 /** The nesting depth of a JSON text, counted without parsing (brackets inside strings do not count). */
 export function jsonDepthExceeds(text: string, limit: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let index = 0; index < text.length; index++) {
-    const char = text.charCodeAt(index);
-    if (inString) {
-      if (char === 0x5c)
-        index++; // backslash: skip the escaped character
-      else if (char === 0x22) inString = false;
-    } else if (char === 0x22) inString = true;
-    else if (char === 0x5b || char === 0x7b) {
-      if (++depth > limit) return true;
-    } else if (char === 0x5d || char === 0x7d) depth--;
-  }
-  return false;
+  return scanJson(text, limit).tooDeep;
 }
 
 /**
@@ -46,46 +33,95 @@ export const JSON_CHARSET_CODE = 'ARBITER_JSON_CHARSET';
  * text it may answer null, and the parser reports the syntax error.
  */
 export function jsonStrictnessViolation(text: string): string | null {
+  return scanJson(text, Number.POSITIVE_INFINITY).violation;
+}
+
+/** What one pass over a JSON text finds (meaningful for text that `JSON.parse` accepts). */
+interface JsonScan {
+  /** Nested deeper than the limit; counted over the whole text, whatever else was found. */
+  readonly tooDeep: boolean;
+  /** The first strictness violation (see `jsonStrictnessViolation`), or null. */
+  readonly violation: string | null;
+  /**
+   * A member name is `__proto__` or `constructor`, the names Fastify's parser (secure-json-parse)
+   * inspects for prototype poisoning. Without one, plain `JSON.parse` gives the same value.
+   */
+  readonly poisonable: boolean;
+}
+
+/**
+ * The depth, strictness and prototype-name checks in one pass, since a request pays for every walk
+ * over its body (three walks and Fastify's two regular expressions cost the Decision API's floor
+ * more than its routing; docs/benchmarks.md). Strings are sliced only when their text matters: a
+ * member name, or a value with a `\u` escape that might be a lone surrogate (the text itself came
+ * from a strict UTF-8 decoder, so only an escape can hold one).
+ */
+function scanJson(text: string, depthLimit: number): JsonScan {
+  let depth = 0;
+  let tooDeep = false;
+  let violation: string | null = null;
+  // Set once a string cannot be decoded: the text is not JSON, and the parser will say so.
+  let strictnessDone = false;
+  let poisonable = false;
   // Per open container: the member names seen (objects) and whether the next string is a name.
   const stack: { names: Set<string> | null; expectName: boolean }[] = [];
+  // Strings are skipped with `indexOf` (native, far quicker than a loop over their characters);
+  // this is the next backslash at or after the current position, or -1 when there is none.
+  let backslash = text.indexOf('\\');
   for (let index = 0; index < text.length; index++) {
     const char = text.charCodeAt(index);
     if (char === 0x22) {
       const start = index;
       let escaped = false;
-      for (index++; index < text.length; index++) {
-        const inner = text.charCodeAt(index);
-        if (inner === 0x5c) {
-          escaped = true;
-          index++;
-        } else if (inner === 0x22) break;
+      let unicodeEscape = false;
+      if (backslash !== -1 && backslash < start) backslash = text.indexOf('\\', start);
+      let end = text.indexOf('"', start + 1);
+      while (end !== -1 && backslash !== -1 && backslash < end) {
+        escaped = true;
+        if (text.charCodeAt(backslash + 1) === 0x75) unicodeEscape = true;
+        const after = backslash + 2; // the escaped character is skipped, an escaped quote too
+        if (after > end) end = text.indexOf('"', after);
+        backslash = text.indexOf('\\', after);
       }
+      index = end === -1 ? text.length : end;
+      if (strictnessDone) continue;
+      const top = stack.at(-1);
+      const isName = top?.names != null && top.expectName;
+      if (!isName && !unicodeEscape) continue;
       const token = text.slice(start, index + 1);
       let value: string;
       if (escaped) {
         try {
           value = JSON.parse(token) as string;
         } catch {
-          return null;
+          strictnessDone = true;
+          continue;
         }
-        if (LONE_SURROGATE.test(value))
-          return 'a string holds a lone surrogate escape (\\ud800–\\udfff without its pair)';
+        if (unicodeEscape && violation === null && LONE_SURROGATE.test(value))
+          violation = 'a string holds a lone surrogate escape (\\ud800–\\udfff without its pair)';
       } else value = token.slice(1, -1);
-      const top = stack.at(-1);
-      if (top?.names && top.expectName) {
-        if (top.names.has(value)) return 'an object has the same member name twice';
-        top.names.add(value);
+      if (isName) {
+        const names = top.names as Set<string>;
+        if (violation === null && names.has(value)) violation = 'an object has the same member name twice';
+        names.add(value);
         top.expectName = false;
+        if (value === '__proto__' || value === 'constructor') poisonable = true;
       }
-    } else if (char === 0x7b) stack.push({ names: new Set(), expectName: true });
-    else if (char === 0x5b) stack.push({ names: null, expectName: false });
-    else if (char === 0x7d || char === 0x5d) stack.pop();
-    else if (char === 0x2c) {
+    } else if (char === 0x7b) {
+      if (++depth > depthLimit) tooDeep = true;
+      stack.push({ names: new Set(), expectName: true });
+    } else if (char === 0x5b) {
+      if (++depth > depthLimit) tooDeep = true;
+      stack.push({ names: null, expectName: false });
+    } else if (char === 0x7d || char === 0x5d) {
+      depth--;
+      stack.pop();
+    } else if (char === 0x2c) {
       const top = stack.at(-1);
       if (top?.names) top.expectName = true;
     }
   }
-  return null;
+  return { tooDeep, violation, poisonable };
 }
 
 /** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
@@ -129,22 +165,42 @@ export function installJsonBodyParser(app: FastifyInstance): void {
       done(refusal('the request body is not valid UTF-8', JSON_BODY_REFUSED_CODE, 400), undefined);
       return;
     }
-    if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) {
+    const scan = scanJson(text, MAX_JSON_DEPTH);
+    if (scan.tooDeep) {
       done(
         refusal(`the JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`, JSON_TOO_DEEP_CODE, 400),
         undefined,
       );
       return;
     }
-    parse(request, text, (error, parsed) => {
-      if (error) {
-        done(error, undefined);
-        return;
-      }
-      const violation = jsonStrictnessViolation(text);
-      if (violation)
-        done(refusal(`the JSON body is refused: ${violation}`, JSON_BODY_REFUSED_CODE, 400), undefined);
-      else done(null, parsed);
-    });
+    const parsed = scan.poisonable ? undefined : parsePlain(text);
+    if (parsed === undefined) {
+      // A prototype name to inspect, or text `JSON.parse` refuses: Fastify's parser decides, with
+      // its own errors (an empty body, invalid JSON, a poisoning attempt).
+      parse(request, text, (error, value) => {
+        if (error) done(error, undefined);
+        else finish(scan, value, done);
+      });
+      return;
+    }
+    finish(scan, parsed.value, done);
   });
+}
+
+/**
+ * `JSON.parse` as Fastify's parser calls it (a leading byte-order mark skipped), or undefined when
+ * it throws. Equal to Fastify's result for text whose member names include no prototype name.
+ */
+function parsePlain(text: string): { value: unknown } | undefined {
+  try {
+    return { value: JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) };
+  } catch {
+    return undefined;
+  }
+}
+
+function finish(scan: JsonScan, value: unknown, done: (error: Error | null, body?: unknown) => void): void {
+  if (scan.violation)
+    done(refusal(`the JSON body is refused: ${scan.violation}`, JSON_BODY_REFUSED_CODE, 400), undefined);
+  else done(null, value);
 }
