@@ -1,6 +1,12 @@
 import type { Answer, DecisionEngine, EvaluateOptions } from '@arbiter/decision';
 import { describe, expect, it } from 'vitest';
-import { calibrateAnswer, withCalibration } from './calibrated-engine.js';
+import {
+  calibrateAnswer,
+  engineCalibrationSchema,
+  isIdentity,
+  temperatureOf,
+  withCalibration,
+} from './calibrated-engine.js';
 
 const choice: Answer = {
   type: 'choice',
@@ -49,6 +55,47 @@ describe('calibrateAnswer', () => {
 
   it('leaves answers of a type without a temperature as they are', () => {
     expect(calibrateAnswer(choice, { noul: { temperature: 2 } })).toBe(choice);
+  });
+
+  it("takes the temperature of the answer's evidence kind before its type's", () => {
+    const topical: Answer = {
+      type: 'noul',
+      noul: 0.9,
+      arbiter: { engine: 'test', abstained: false, evidence: ['near:spam~free'] },
+    };
+    const calibration = { noul: { temperature: 0.5 }, evidence: { 'noul:topical': { temperature: 3 } } };
+    expect(temperatureOf(topical, calibration)).toBe(3);
+    const soft = calibrateAnswer(topical, calibration);
+    expect(soft.type === 'noul' && soft.noul).toBeCloseTo(
+      0.9 ** (1 / 3) / (0.9 ** (1 / 3) + 0.1 ** (1 / 3)),
+      12,
+    );
+    // Another kind, or none, falls back to the type's temperature; a kind named like a prototype
+    // member is no kind.
+    const valence = { ...topical, arbiter: { ...topical.arbiter!, evidence: ['valence:0.5'] } };
+    expect(temperatureOf(valence, calibration)).toBe(0.5);
+    expect(temperatureOf({ type: 'noul', noul: 0.9 }, calibration)).toBe(0.5);
+    expect(
+      temperatureOf({ ...topical, arbiter: { ...topical.arbiter!, evidence: ['toString'] } }, calibration),
+    ).toBe(0.5);
+  });
+
+  it('accepts evidence temperatures in a catalog entry and rejects malformed ones', () => {
+    expect(engineCalibrationSchema.parse({ evidence: { 'noul:topical': { temperature: 2 } } })).toEqual({
+      evidence: { 'noul:topical': { temperature: 2 } },
+    });
+    expect(() =>
+      engineCalibrationSchema.parse({ evidence: { 'noul:topical': { temperature: 0 } } }),
+    ).toThrow();
+    expect(() => engineCalibrationSchema.parse({ evidence: { 'noul:topical': 2 } })).toThrow();
+  });
+
+  it('counts a calibration whose temperatures are all one as none', () => {
+    expect(isIdentity({})).toBe(true);
+    expect(isIdentity({ noul: { temperature: 1 }, evidence: { 'noul:topical': { temperature: 1 } } })).toBe(
+      true,
+    );
+    expect(isIdentity({ evidence: { 'noul:topical': { temperature: 2 } } })).toBe(false);
   });
 });
 

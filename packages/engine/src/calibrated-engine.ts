@@ -1,6 +1,8 @@
 import type { Answer, DecisionEngine, EvaluateOptions, EvaluateResult } from '@arbiter/decision';
+import { z } from 'zod';
 import { normalisedEntropyConfidence } from './answer-confidence.js';
-import { type LlmCalibration, llmCalibrationSchema } from './llm/openai-compatible-config.js';
+import { evidenceKindOf } from './evidence-kind.js';
+import { llmCalibrationSchema } from './llm/openai-compatible-config.js';
 import { applyTemperature } from './llm/temperature-scaling.js';
 
 /**
@@ -10,14 +12,33 @@ import { applyTemperature } from './llm/temperature-scaling.js';
  * softens answers towards uniform (Noul 0.5); below one it sharpens them. Zero stays zero, so an
  * option the engine ruled out stays ruled out, and the order of the outcomes never changes, so the
  * pick and accuracy are the same before and after.
+ *
+ * `evidence` holds temperatures per kind of evidence (`evidenceKindOf`, e.g. `noul:topical`); an
+ * answer whose kind has one takes it instead of its type's. Only engines that name their evidence
+ * (the built-in one) have kinds; a model's answers take their type's temperature.
  */
-export type EngineCalibration = LlmCalibration;
+export const engineCalibrationSchema = llmCalibrationSchema.extend({
+  evidence: z
+    .record(z.string().min(1), z.strictObject({ temperature: z.number().positive().max(100) }))
+    .optional(),
+});
 /** The `calibration` member of every engine kind's catalog entry (written by `arbiter calibrate`). */
-export const engineCalibrationSchema = llmCalibrationSchema;
+export type EngineCalibration = z.infer<typeof engineCalibrationSchema>;
 
-/** One answer, scaled by the temperature of its type; the pick, score and confidence follow. */
+/** The temperature `calibration` gives `answer`: its evidence kind's, else its type's, else one. */
+export function temperatureOf(answer: Answer, calibration: EngineCalibration): number {
+  const kind = calibration.evidence ? evidenceKindOf(answer) : undefined;
+  // An own property only, so a kind named like an Object.prototype member is no temperature.
+  const byKind =
+    kind !== undefined && Object.hasOwn(calibration.evidence!, kind)
+      ? calibration.evidence![kind]
+      : undefined;
+  return byKind?.temperature ?? calibration[answer.type]?.temperature ?? 1;
+}
+
+/** One answer, scaled by the temperature of its kind or type; the pick, score and confidence follow. */
 export function calibrateAnswer(answer: Answer, calibration: EngineCalibration): Answer {
-  const temperature = calibration[answer.type]?.temperature ?? 1;
+  const temperature = temperatureOf(answer, calibration);
   if (temperature === 1) return answer;
   if (answer.type === 'noul') {
     const [noul] = applyTemperature([answer.noul, 1 - answer.noul], temperature);
@@ -37,6 +58,14 @@ export function calibrateAnswer(answer: Answer, calibration: EngineCalibration):
   return { ...answer, score, confidence, probabilities: record };
 }
 
+/** Whether every temperature of `calibration` is one (or it has none). */
+export function isIdentity(calibration: EngineCalibration): boolean {
+  const { evidence, ...byType } = calibration;
+  return [...Object.values(byType), ...Object.values(evidence ?? {})].every(
+    (entry) => entry?.temperature === 1,
+  );
+}
+
 /**
  * Wraps `engine` so that every answer is calibrated; other members (an availability probe, a close
  * method) stay reachable as they were. No calibration, or every temperature one, returns `engine`.
@@ -45,7 +74,7 @@ export function withCalibration<Engine extends DecisionEngine>(
   engine: Engine,
   calibration: EngineCalibration | undefined,
 ): Engine {
-  if (!calibration || Object.values(calibration).every((entry) => entry?.temperature === 1)) return engine;
+  if (!calibration || isIdentity(calibration)) return engine;
   const evaluate = async (request: EvaluateOptions): Promise<EvaluateResult> => {
     const result = await engine.evaluate(request);
     const answers = Object.fromEntries(

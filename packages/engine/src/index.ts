@@ -1,11 +1,12 @@
 export type { PackAnalyser } from '@arbiter/decision';
 export { createBuiltinEngine } from './builtin/builtin-engine.js';
-export { calibrateAnswer, withCalibration } from './calibrated-engine.js';
+export { calibrateAnswer, type EngineCalibration, withCalibration } from './calibrated-engine.js';
 export { catalogConfigSchema } from './catalog/catalog-config.js';
 export { withCoherence } from './catalog/coherent-engine.js';
 export { defineEngineKind } from './catalog/engine-kind.js';
 export { BUILTIN_MODELS, DEFAULT_ENGINE_KINDS, ModelCatalog } from './catalog/model-catalog.js';
 export { ModelNotFoundError } from './catalog/model-not-found-error.js';
+export { evidenceKindOf } from './evidence-kind.js';
 export {
   type CalibrationReport,
   calibrateEngine,

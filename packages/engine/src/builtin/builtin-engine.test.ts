@@ -128,6 +128,37 @@ describe('createBuiltinEngine (lexical evaluator)', () => {
     expect(reads).toBe(0);
   });
 
+  it('calibrates each simple claim before deriving compounds and yes/no Scores', async () => {
+    // A strong calibration, so a compound calibrated as a whole would break inclusion-exclusion.
+    const calibrated = createBuiltinEngine({ calibration: { noul: { temperature: 0.4 } } });
+    const raw = createBuiltinEngine({ calibration: {} });
+    const a = 'the payouts are failing';
+    const b = 'the refund never arrived';
+    const request = {
+      state: ticket.state,
+      questions: {
+        a: { type: 'noul', instructions: `${a}.` },
+        b: { type: 'noul', instructions: `${b}.` },
+        and: { type: 'noul', instructions: `${a} and ${b}.` },
+        or: { type: 'noul', instructions: `${a} or ${b}.` },
+        score: { type: 'score', instructions: `${a}.`, criteria: ['No', 'Yes'] },
+      },
+    } satisfies EvaluateOptions;
+    const p = (answers: Record<string, unknown>, id: string) => {
+      const answer = answers[id] as { type: string; noul: number };
+      return answer.noul;
+    };
+    const { answers } = await calibrated.evaluate(request);
+    const before = (await raw.evaluate(request)).answers;
+    // The calibration changed the simple claim…
+    expect(Math.abs(p(answers, 'a') - p(before, 'a'))).toBeGreaterThan(0.01);
+    // …and every derived answer follows it.
+    expect(p(answers, 'a') + p(answers, 'b')).toBeCloseTo(p(answers, 'and') + p(answers, 'or'), 9);
+    expect(p(answers, 'and')).toBeCloseTo(p(answers, 'a') * p(answers, 'b'), 9);
+    const score = answers.score as ScoreAnswer;
+    expect(score.probabilities['1']).toBeCloseTo(p(answers, 'a'), 9);
+  });
+
   it('routes a request naming a pack to the analyser that accepts it', async () => {
     const calls: string[] = [];
     const analyser: PackAnalyser = {

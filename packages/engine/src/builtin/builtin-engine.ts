@@ -1,4 +1,10 @@
-import type { DecisionEngine, EvaluateOptions, EvaluateResult, PackAnalyser } from '@arbiter/decision';
+import type {
+  Answer,
+  DecisionEngine,
+  EvaluateOptions,
+  EvaluateResult,
+  PackAnalyser,
+} from '@arbiter/decision';
 import { calibrateAnswer, type EngineCalibration } from '../calibrated-engine.js';
 import { estimateTokens } from '../token-estimate.js';
 import { BUILTIN_CALIBRATION } from './lexical/builtin-calibration.js';
@@ -53,11 +59,14 @@ function evaluateWithLexicalEvidence(
   calibration: EngineCalibration,
 ): EvaluateResult {
   const reading = readState(request.state, vectors);
+  // Each answer formed from evidence is calibrated before others are derived from it (the parts
+  // of a compound claim, the Noul of a yes/no Score), so derived answers keep their laws.
+  const calibrate = (answer: Answer) => calibrateAnswer(answer, calibration);
   // The state is read once; each question's own text once more (documented in docs/api.md).
   let inputTokens = estimateTokens(request.state);
   const entries = Object.entries(request.questions).map(([id, question]) => {
     inputTokens += estimateTokens(question);
-    return [id, calibrateAnswer(evaluateLexically(reading, question), calibration)] as const;
+    return [id, evaluateLexically(reading, question, calibrate)] as const;
   });
   // fromEntries defines own properties, so a question id such as `__proto__` stays a question id.
   return { answers: Object.fromEntries(entries), usage: { input_tokens: inputTokens, output_tokens: 0 } };

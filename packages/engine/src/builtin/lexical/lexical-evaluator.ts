@@ -372,7 +372,11 @@ function bounded(logit: number, limit: number): number {
   return limit * Math.tanh(logit / limit);
 }
 
-function evaluateNoul(reading: StateReading, question: Extract<Question, { type: 'noul' }>): Answer {
+function evaluateNoul(
+  reading: StateReading,
+  question: Extract<Question, { type: 'noul' }>,
+  calibrate: Calibrate,
+): Answer {
   const instructions = instructionText(question.instructions);
   // Structured criteria (objects, arrays) are read as their words, keys included.
   const trueText = textOf(question.criteria?.true ?? '');
@@ -383,10 +387,10 @@ function evaluateNoul(reading: StateReading, question: Extract<Question, { type:
     reading.pair !== undefined &&
     (entailmentQuestionOf(instructions) !== undefined || textRelationOf(instructions) !== undefined);
   if (!trueText && !falseText && !aboutPair) {
-    const { noul, abstained, codes } = evaluateClaimForm(reading, claimFormOf(instructions));
+    const { noul, abstained, codes } = evaluateClaimForm(reading, claimFormOf(instructions), calibrate);
     return noulAnswer(noul, abstained, codes.slice(0, MAX_EVIDENCE));
   }
-  return evaluatePositiveNoul(reading, instructions, trueText, falseText);
+  return calibrate(evaluatePositiveNoul(reading, instructions, trueText, falseText));
 }
 
 interface ClaimAnswer {
@@ -396,14 +400,15 @@ interface ClaimAnswer {
 }
 
 /**
- * A claim's probability from its logical form: each simple claim answered once, compounds derived
- * (claim-structure.ts); "Is it not X?" is one minus "Is it X?".
+ * A claim's probability from its logical form: each simple claim answered once and calibrated,
+ * compounds derived from the calibrated parts (claim-structure.ts), so negation and
+ * inclusion-exclusion hold whatever the calibration; "Is it not X?" is one minus "Is it X?".
  */
-function evaluateClaimForm(reading: StateReading, form: ClaimForm): ClaimAnswer {
+function evaluateClaimForm(reading: StateReading, form: ClaimForm, calibrate: Calibrate): ClaimAnswer {
   switch (form.kind) {
     case 'atom': {
       const polarity = claimPolarityOf(form.text);
-      const answer = evaluatePositiveNoul(reading, polarity.positive, '', '');
+      const answer = calibrate(evaluatePositiveNoul(reading, polarity.positive, '', ''));
       const noul = answer.type === 'noul' ? answer.noul : 0.5;
       const codes = answer.arbiter?.evidence ?? [];
       return polarity.negated
@@ -411,12 +416,12 @@ function evaluateClaimForm(reading: StateReading, form: ClaimForm): ClaimAnswer 
         : { noul, abstained: answer.arbiter?.abstained ?? false, codes };
     }
     case 'not': {
-      const inner = evaluateClaimForm(reading, form.claim);
+      const inner = evaluateClaimForm(reading, form.claim, calibrate);
       return { ...inner, noul: 1 - inner.noul, codes: ['negated', ...inner.codes] };
     }
     case 'and':
     case 'or': {
-      const parts = form.parts.map((part) => evaluateClaimForm(reading, part));
+      const parts = form.parts.map((part) => evaluateClaimForm(reading, part, calibrate));
       // The parts taken as independent: and is the product, or one minus the product of complements.
       const noul =
         form.kind === 'and'
@@ -708,13 +713,18 @@ const RATING_WORDS: ReadonlySet<string> = new Set(
 const NO_WORDS = /^\s*(no|false|n|0|disagree|incorrect|wrong)\s*\.?\s*$/i;
 const YES_WORDS = /^\s*(yes|true|y|1|agree|correct|right)\s*\.?\s*$/i;
 
-function evaluateScore(reading: StateReading, question: Extract<Question, { type: 'score' }>): Answer {
+function evaluateScore(
+  reading: StateReading,
+  question: Extract<Question, { type: 'score' }>,
+  calibrate: Calibrate,
+): Answer {
   const levels = question.criteria;
   const polar = levels.length === 2 ? polarLevelsOf(levels) : undefined;
   if (polar) {
     // The same question as a Noul: derived from it, so the two answers agree (and mirror when the
     // levels are given yes-first).
-    const noul = evaluateNoul(reading, { type: 'noul', instructions: question.instructions });
+    // The Noul is calibrated already, so the Score is not calibrated again.
+    const noul = evaluateNoul(reading, { type: 'noul', instructions: question.instructions }, calibrate);
     if (noul.type !== 'noul') return noul;
     const yes = noul.noul;
     const probabilities = polar === 'no-yes' ? [1 - yes, yes] : [yes, 1 - yes];
@@ -740,7 +750,7 @@ function evaluateScore(reading: StateReading, question: Extract<Question, { type
         -reading.weights.severitySpread * (index - position) ** 2 +
         (described.abstained ? 0 : described.scores[index]!),
     );
-    return scoreAnswer(levels, distribution(scores, 1), meta(false, [code, ...described.codes]));
+    return calibrate(scoreAnswer(levels, distribution(scores, 1), meta(false, [code, ...described.codes])));
   }
   let candidates = levels.map(
     (description) => readText(reading.vectors, textOf(description ?? '')).candidate,
@@ -776,7 +786,7 @@ function evaluateScore(reading: StateReading, question: Extract<Question, { type
   const probabilities = evidence.abstained
     ? levels.map(() => 1 / levels.length)
     : distribution(evidence.scores, 1);
-  return scoreAnswer(levels, probabilities, meta(evidence.abstained, evidence.codes));
+  return calibrate(scoreAnswer(levels, probabilities, meta(evidence.abstained, evidence.codes)));
 }
 
 /** Whether two levels are no then yes (the usual order), yes then no, or something else. */
@@ -820,13 +830,26 @@ function scoreAnswer(
  * and, for a premise and hypothesis, entailment cues. Without any evidence it abstains: a uniform
  * distribution, Noul 0.5, `arbiter.abstained: true`.
  */
-export function evaluateLexically(reading: StateReading, question: Question): Answer {
+/**
+ * Calibrates one answer the evaluator has formed from evidence (`calibrateAnswer` with the
+ * engine's calibration). The evaluator applies it to each answer it forms from evidence, before
+ * deriving others from it: the parts of a compound claim, the Noul a yes/no Score restates.
+ */
+export type Calibrate = (answer: Answer) => Answer;
+
+const uncalibrated: Calibrate = (answer) => answer;
+
+export function evaluateLexically(
+  reading: StateReading,
+  question: Question,
+  calibrate: Calibrate = uncalibrated,
+): Answer {
   switch (question.type) {
     case 'noul':
-      return evaluateNoul(reading, question);
+      return evaluateNoul(reading, question, calibrate);
     case 'choice':
-      return evaluateChoice(reading, question);
+      return calibrate(evaluateChoice(reading, question));
     case 'score':
-      return evaluateScore(reading, question);
+      return evaluateScore(reading, question, calibrate);
   }
 }

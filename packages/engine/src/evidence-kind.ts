@@ -1,0 +1,64 @@
+import type { Answer } from '@arbiter/decision';
+import { NO_EVIDENCE } from './no-evidence.js';
+
+/**
+ * The kind of evidence an answer rests on, read from the evidence codes it names
+ * (`arbiter.evidence`), as `<question type>:<family>`:
+ *
+ * - `relation-paraphrase`, `relation-answer`: two texts compared (is B a paraphrase of A, does B
+ *   answer A), from the coverage of one by the other;
+ * - `entailment`: a premise and a hypothesis;
+ * - `answer-kind`: the kind of answer a question asks for (a person, a place, a number);
+ * - `valence`: the tone of the state (a Noul about a feeling, a Score of valence);
+ * - `urgency`, `hostility`: their own cues;
+ * - `topical`: words and meanings in common between the state and a claim, option or level.
+ *
+ * Calibration is fitted per kind because the kinds differ in how far their scores can be trusted:
+ * on public development data a topical claim ("Is this message spam?") was 0.66 sure at 0.54
+ * accuracy while the valence of a tweet was as sure as it was right (docs/benchmarks.md).
+ *
+ * Undefined where no evidence kind applies: an answer without evidence (the prior, which no
+ * temperature changes), a compound claim (derived from its parts, which are calibrated one by
+ * one), or an engine that names no evidence codes (a model's answers).
+ */
+export function evidenceKindOf(answer: Answer): string | undefined {
+  if (answer.arbiter?.abstained) return undefined;
+  const codes = (answer.arbiter?.evidence ?? []).filter((code) => code !== 'negated');
+  const first = codes[0];
+  if (first === undefined || first === NO_EVIDENCE) return undefined;
+  const [head, detail] = first.split(':');
+  const family = familyOf(answer.type, head!, detail, codes);
+  return family === undefined ? undefined : `${answer.type}:${family}`;
+}
+
+function familyOf(
+  type: Answer['type'],
+  head: string,
+  detail: string | undefined,
+  codes: readonly string[],
+): string | undefined {
+  switch (head) {
+    case 'and':
+    case 'or':
+      return undefined;
+    case 'relation':
+      return detail ? `relation-${detail}` : undefined;
+    case 'entailment':
+      return 'entailment';
+    case 'asks-for':
+      return 'answer-kind';
+    case 'urgency':
+    case 'hostility':
+      return head;
+    case 'valence':
+      // A Choice's options are matched by their words as much as by their tone.
+      return type === 'choice' ? 'topical' : 'valence';
+    case 'term':
+    case 'near':
+    case 'mismatch':
+      // A Score of valence names its matched level words first and its valence after.
+      return type === 'score' && codes.some((code) => code.startsWith('valence:')) ? 'valence' : 'topical';
+    default:
+      return undefined;
+  }
+}
