@@ -316,8 +316,10 @@ function invalidReport(issues: readonly core.$ZodIssue[]): ApiError {
       `${param}: unknown member ${issue.keys.map((key) => JSON.stringify(key)).join(', ')}`,
       param,
     );
-  if (issue.code === 'invalid_union' && issue.path.at(-1) !== 'kind')
-    return invalidRequest(`${param}.kind: must be "verdict" or "outcome"`, `${param}.kind`);
+  if (issue.code === 'invalid_union') {
+    const kind = issue.path.at(-1) === 'kind' ? param : `${param}.kind`;
+    return invalidRequest(`${kind}: must be "verdict" or "outcome"`, kind);
+  }
   return invalidRequest(`${param}: ${issue.message}`, param);
 }
 
