@@ -11,11 +11,15 @@
 // and PASS or FAIL, and exits 1 when one fails (`npm run bench` builds first and runs this), so a
 // slow-down shows in the commit that makes it. A script to run by hand, not a timed test in CI.
 //
+// `--compare DIR` adds the arbiter and floor servers of another checkout (built, with this script
+// in its bench/) to the same alternating rounds, and prints its aims too: a before and an after
+// from one run, under one load. The exit code follows this checkout's aims only.
+//
 // `--profile floor|arbiter|bare` instead loads that one server at one connection with V8's CPU
 // profiler on (started after the warm-up, so start-up is left out) and prints where its time goes,
 // per request; `--profile-out` keeps the .cpuprofile for a flame-graph viewer.
 //
-//   npx tsc -b && node bench/decision-http.mjs [--connections 10] [--duration 5] [--rounds 3]
+//   npx tsc -b && node bench/decision-http.mjs [--connections 10] [--duration 5] [--rounds 3] [--compare DIR]
 //   npx tsc -b && node bench/decision-http.mjs --profile floor [--duration 10] [--profile-out f]
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -34,6 +38,7 @@ const { values } = parseArgs({
     'body-bytes': { type: 'string' },
     profile: { type: 'string' },
     'profile-out': { type: 'string' },
+    compare: { type: 'string' },
   },
 });
 
@@ -121,8 +126,8 @@ async function floorCatalog() {
   };
 }
 
-function startChild(args, env = process.env) {
-  const child = spawn(process.execPath, [import.meta.filename, ...args], {
+function startChild(args, env = process.env, script = import.meta.filename) {
+  const child = spawn(process.execPath, [script, ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
     env,
   });
@@ -218,6 +223,13 @@ async function measure() {
     floor: { label: 'same route, precomputed answers', ...floor, auth: true },
     baseline: { label: 'bare Fastify, constant body', ...bare, auth: false },
   };
+  if (values.compare) {
+    // The other checkout's own copy of this script, so its servers load its own build.
+    const script = path.resolve(values.compare, 'bench', 'decision-http.mjs');
+    const other = (kind) => startChild(['--serve', kind], process.env, script);
+    servers.compareDecision = { label: 'compared: 6 questions', ...(await other('arbiter')), auth: true };
+    servers.compareFloor = { label: 'compared: precomputed answers', ...(await other('floor')), auth: true };
+  }
 
   // Alternating rounds, so a burst of load from elsewhere on the machine hits every side alike.
   const loads = {};
@@ -254,7 +266,7 @@ async function measure() {
   for (const [connections, rows] of Object.entries(loads)) {
     const figures = Object.fromEntries(Object.entries(rows).map(([name, list]) => [name, summary(list)]));
     const { decision: a, floor: f, baseline: b } = figures;
-    result[connections] = { a, f, b };
+    result[connections] = { a, f, b, ca: figures.compareDecision, cf: figures.compareFloor };
     console.log(`${connections} connection${connections === '1' ? '' : 's'}:`);
     for (const [name, figure] of Object.entries(figures)) console.log(row(servers[name].label, figure));
     const cpu =
@@ -265,10 +277,32 @@ async function measure() {
       `  p50 ratio ${(a.p50 / b.p50).toFixed(2)}× (floor ${(f.p50 / b.p50).toFixed(2)}×), ` +
         `throughput ${(a.rps / b.rps).toFixed(2)} of bare (floor ${(f.rps / b.rps).toFixed(2)})${cpu}`,
     );
+    const { compareDecision: ca, compareFloor: cf } = figures;
+    if (ca && cf) {
+      const compareCpu =
+        ca.cpuUs === null || cf.cpuUs === null || b.cpuUs === null
+          ? ''
+          : `; server CPU ${(ca.cpuUs / b.cpuUs).toFixed(2)}× bare (floor ${(cf.cpuUs / b.cpuUs).toFixed(2)}×)`;
+      console.log(
+        `  compared: p50 ratio ${(ca.p50 / b.p50).toFixed(2)}× (floor ${(cf.p50 / b.p50).toFixed(2)}×), ` +
+          `throughput ${(ca.rps / b.rps).toFixed(2)} of bare (floor ${(cf.rps / b.rps).toFixed(2)})${compareCpu}`,
+      );
+    }
   }
-  const latency = result[1];
-  const throughput = result[values.connections];
-  const aims = [
+  if (values.compare) {
+    console.log(`aims (issue 30) of ${values.compare}, same rounds:`);
+    const other = (figures) => ({ ...figures, a: figures.ca, f: figures.cf });
+    printAims(aimsOf(other(result[1]), other(result[values.connections])));
+  }
+  console.log('aims (issue 30):');
+  const aims = aimsOf(result[1], result[values.connections]);
+  printAims(aims);
+  return aims.every((aim) => aim.met(aim.measured));
+}
+
+/** The aims of issue 30 from the medians at one connection and at `--connections`. */
+function aimsOf(latency, throughput) {
+  return [
     {
       name: 'floor (same route, precomputed answers), p50 at 1 connection',
       measured: latency.f.p50 / latency.b.p50,
@@ -291,12 +325,13 @@ async function measure() {
       aim: `≥ ${AIMS.throughput} req/s`,
     },
   ];
-  console.log('aims (issue 30):');
+}
+
+function printAims(aims) {
   for (const aim of aims) {
     const verdict = aim.met(aim.measured) ? 'PASS' : 'FAIL';
     console.log(`  ${verdict}  ${aim.name}: ${aim.text(aim.measured)} (aim ${aim.aim})`);
   }
-  return aims.every((aim) => aim.met(aim.measured));
 }
 
 /**
