@@ -42,7 +42,8 @@ export function probeHookCommand(command: string, input: string, cwd: string): P
   return new Promise((resolve) => {
     const child = spawn('/bin/sh', ['-c', command], {
       cwd,
-      env: { ...process.env, ARBITER_GATE_DAEMON: 'off' },
+      // A trial run is no tool call: no daemon for it, and nothing reported to a team server.
+      env: { ...process.env, ARBITER_GATE_DAEMON: 'off', ARBITER_GATE_REPORT: 'off' },
       stdio: ['pipe', 'pipe', 'pipe'],
       timeout: PROBE_TIMEOUT_MS,
     });

@@ -35,6 +35,10 @@ export function registerGateCommand(program: Command, runInvocation: InvocationR
       .option(
         '--task <text>',
         'the task the agent works on (default: $ARBITER_GATE_TASK or a generic coding task)',
+      )
+      .option(
+        '--server <url>',
+        'a team server: apply its cached policy and report every verdict and after-tool event to it in the background (key from ARBITER_API_KEY, queue under $ARBITER_HOME/gate-reports)',
       ),
   ).action(async (host: string, _options, command: Command) => {
     // Options shared with `gate` are parsed by whichever command sees them first; merge both.
@@ -106,6 +110,10 @@ export function registerGateCommand(program: Command, runInvocation: InvocationR
         '--command <command>',
         'the hook command (default: this node and this CLI by absolute path, then gate hook <host>)',
       )
+      .option(
+        '--server <url>',
+        "report to a team server: the hook runs with --server URL, and the host's after-tool event (PostToolUse, AfterTool) is registered too; the key is read from ARBITER_API_KEY when the hook runs, never written",
+      )
       .action(async (host: string, options) => {
         const [{ runGateInstall }, { runReportingUsageErrors }] = await Promise.all([
           import('./install-action.js'),
@@ -114,6 +122,39 @@ export function registerGateCommand(program: Command, runInvocation: InvocationR
         await runReportingUsageErrors(`gate ${action}`, () => runGateInstall(action, host, options));
       });
   }
+
+  const report = gate
+    .command('report')
+    .description(
+      "The team report queue of hooks installed with --server (docs/tool-gate.md, 'The gate for a team').",
+    );
+  report
+    .command('flush')
+    .description(
+      'Send the queued verdict and outcome records to the team server in order, then refresh the cached team policy. Exit 0 when the queue is empty afterwards, 1 when the server could not be reached or refused (the records stay queued).',
+    )
+    .requiredOption('--server <url>', 'the team server (key from ARBITER_API_KEY)')
+    .option('--json', 'print the outcome as JSON')
+    .action(async (options: { server: string; json?: boolean }) => {
+      const [{ runGateReportFlush }, { runReportingUsageErrors }] = await Promise.all([
+        import('./report-flush-action.js'),
+        import('../usage-error.js'),
+      ]);
+      await runReportingUsageErrors('gate report flush', () => runGateReportFlush(options));
+    });
+  report
+    .command('status')
+    .description(
+      "Print the queue's length, the records dropped, the last flush error and the cached team policy's hash.",
+    )
+    .option('--json', 'machine-readable output')
+    .action(async (options: { json?: boolean }) => {
+      const [{ runGateReportStatus }, { runReportingUsageErrors }] = await Promise.all([
+        import('./report-status-action.js'),
+        import('../usage-error.js'),
+      ]);
+      await runReportingUsageErrors('gate report status', () => runGateReportStatus(options));
+    });
 
   gate
     .command('log')

@@ -13,6 +13,8 @@ export interface GateCommandOptions {
   readonly audit?: string;
   readonly permissions?: string;
   readonly timeout?: string;
+  /** A team's accepted allow rules (the cached team policy of `gate hook --server`). */
+  readonly teamAllow?: readonly string[];
 }
 
 /** Builds the gate an invocation asked for: policy file, remembered permissions, audit log, mode. */
@@ -50,6 +52,7 @@ export async function createGateFromOptions(options: GateCommandOptions): Promis
     }),
     policy: rules,
     mode,
+    ...(options.teamAllow === undefined ? {} : { teamAllow: options.teamAllow }),
     ...(options.audit === undefined ? {} : { auditLog: new AuditLog(resolve(options.audit)) }),
     ...(options.permissions === undefined
       ? {}

@@ -1,5 +1,6 @@
 import { setFlagsFromString } from 'node:v8';
-import type { HostName } from '@arbiter/tool-gate';
+import type { HostHookResult, HostName } from '@arbiter/tool-gate';
+import type { TeamPolicy } from '@arbiter/tool-gate/team';
 import { invocationIo } from '../../invocation-io.js';
 import { readStandardInput } from '../../standard-input.js';
 import { UsageError } from '../usage-error.js';
@@ -8,6 +9,8 @@ import { createGateFromOptions, type GateCommandOptions } from './gate-options.j
 export interface GateHookOptions extends GateCommandOptions {
   readonly grant?: string[];
   readonly task?: string;
+  /** A team server: apply its cached policy and report each verdict and outcome to it (issue 32). */
+  readonly server?: string;
 }
 
 export const HOOK_HOSTS: readonly HostName[] = ['claude-code', 'gemini', 'codex'];
@@ -25,17 +28,22 @@ export async function runGateHook(host: string, options: GateHookOptions): Promi
   // one parse. The flag must be set before the engine loads the parser. A gate daemon, which
   // judges call after call, keeps the optimising tier.
   if (io.ownsProcess) setFlagsFromString('--liftoff-only');
-  const { HOST_HOOKS, runHostHook } = await import('@arbiter/tool-gate');
+  const { HOST_HOOKS, judgeHostHook } = await import('@arbiter/tool-gate');
   if (!HOOK_HOSTS.includes(host as HostName)) {
     throw new UsageError(`unknown host ${JSON.stringify(host)}; expected one of ${HOOK_HOSTS.join(', ')}`);
   }
   const hook = HOST_HOOKS[host as HostName];
+  const team = options.server === undefined ? null : await teamReporting(options.server);
   let input = '';
   let output: string | null;
+  let result: HostHookResult | null = null;
   try {
     input = await readStandardInput();
-    const gate = await createGateFromOptions(options);
-    output = await runHostHook({
+    const gate = await createGateFromOptions({
+      ...options,
+      ...(team?.policy == null ? {} : { teamAllow: team.policy.allow }),
+    });
+    result = await judgeHostHook({
       hook,
       input,
       gate,
@@ -44,6 +52,7 @@ export async function runGateHook(host: string, options: GateHookOptions): Promi
         ...(options.task === undefined ? {} : { task: options.task }),
       },
     });
+    output = result.output;
   } catch (error) {
     output = hook.render(
       'ASK',
@@ -51,4 +60,46 @@ export async function runGateHook(host: string, options: GateHookOptions): Promi
     );
   }
   if (output !== null) io.writeStdout(`${output}\n`);
+  // After the answer is written: reporting never delays, changes or fails it.
+  if (team?.report != null && result !== null) team.report(host as HostName, result);
+}
+
+interface TeamReporting {
+  /** The cached team policy; null when none is cached or it cannot be trusted. */
+  readonly policy: TeamPolicy | null;
+  /** Queues the record and starts a flusher; null when reporting is off or impossible. */
+  readonly report: ((host: HostName, result: HostHookResult) => void) | null;
+}
+
+/**
+ * `--server URL`: the cached team policy for the gate, and the reporter for afterwards. Loaded
+ * only for a reporting hook. Nothing here may fail the hook: a bad URL or an unreadable
+ * directory means no team rules and no report, with the same answer a plain hook would give.
+ */
+async function teamReporting(server: string): Promise<TeamReporting | null> {
+  try {
+    const [{ parseTeamServerUrl, teamReportDirectory }, { readCachedTeamPolicy }] = await Promise.all([
+      import('./team-report-options.js'),
+      import('@arbiter/tool-gate/team-reporting'),
+    ]);
+    const directory = teamReportDirectory();
+    const policy = readCachedTeamPolicy(directory);
+    let url: string;
+    try {
+      url = parseTeamServerUrl(server);
+    } catch {
+      return { policy, report: null };
+    }
+    // ARBITER_GATE_REPORT=off: the install check's trial run judges without queueing a record.
+    if (process.env.ARBITER_GATE_REPORT === 'off') return { policy, report: null };
+    const { reportHookEvent } = await import('./team-report-hook.js');
+    return {
+      policy,
+      report: (host, result) => {
+        reportHookEvent({ host, result, server: url, directory, policy });
+      },
+    };
+  } catch {
+    return null;
+  }
 }

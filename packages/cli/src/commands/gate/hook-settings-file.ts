@@ -85,11 +85,26 @@ export async function addHookGroup(
   event: string,
   group: HookGroupToAdd,
 ): Promise<HookSettingsChange> {
+  return addHookGroups(settingsPath, [{ event, group }]);
+}
+
+/**
+ * {@link addHookGroup} for several events in one write (a reporting hook's before- and
+ * after-tool events): one backup of the file as it was, one atomic replacement.
+ */
+export async function addHookGroups(
+  settingsPath: string,
+  entries: readonly { readonly event: string; readonly group: HookGroupToAdd }[],
+): Promise<HookSettingsChange> {
   const settings = await readSettings(settingsPath);
-  const groups = eventGroups(settings, settingsPath, event);
-  if (groups.some((stored) => runsCommand(stored, group.hooks[0].command)))
-    return { settingsPath, changed: false, backupPath: null };
-  groups.push({ ...group, hooks: [...group.hooks] } as StoredGroup);
+  let changed = false;
+  for (const { event, group } of entries) {
+    const groups = eventGroups(settings, settingsPath, event);
+    if (groups.some((stored) => runsCommand(stored, group.hooks[0].command))) continue;
+    groups.push({ ...group, hooks: [...group.hooks] } as StoredGroup);
+    changed = true;
+  }
+  if (!changed) return { settingsPath, changed: false, backupPath: null };
   return writeSettings(settingsPath, settings);
 }
 
@@ -102,23 +117,37 @@ export async function removeHookCommand(
   event: string,
   command: string,
 ): Promise<HookSettingsChange> {
+  return removeHookCommands(settingsPath, [event], command);
+}
+
+/** {@link removeHookCommand} under several events, in one write. */
+export async function removeHookCommands(
+  settingsPath: string,
+  events: readonly string[],
+  command: string,
+): Promise<HookSettingsChange> {
   const settings = await readSettings(settingsPath);
   const hooks = settings.hooks as Record<string, unknown> | undefined;
-  const groups = hooks !== undefined && Array.isArray(hooks[event]) ? (hooks[event] as StoredGroup[]) : [];
   let changed = false;
-  const kept: StoredGroup[] = [];
-  for (const group of groups) {
-    if (!Array.isArray(group.hooks)) {
-      kept.push(group);
-      continue;
+  for (const event of events) {
+    const groups = hooks !== undefined && Array.isArray(hooks[event]) ? (hooks[event] as StoredGroup[]) : [];
+    let changedHere = false;
+    const kept: StoredGroup[] = [];
+    for (const group of groups) {
+      if (!Array.isArray(group.hooks)) {
+        kept.push(group);
+        continue;
+      }
+      const remaining = group.hooks.filter((hook) => hook.command !== command);
+      if (remaining.length !== group.hooks.length) changedHere = true;
+      if (remaining.length > 0) kept.push({ ...group, hooks: remaining });
     }
-    const remaining = group.hooks.filter((hook) => hook.command !== command);
-    if (remaining.length !== group.hooks.length) changed = true;
-    if (remaining.length > 0) kept.push({ ...group, hooks: remaining });
+    if (!changedHere || hooks === undefined) continue;
+    changed = true;
+    if (kept.length > 0) hooks[event] = kept;
+    else delete hooks[event];
   }
   if (!changed || hooks === undefined) return { settingsPath, changed: false, backupPath: null };
-  if (kept.length > 0) hooks[event] = kept;
-  else delete hooks[event];
   if (Object.keys(hooks).length === 0) delete settings.hooks;
   return writeSettings(settingsPath, settings);
 }

@@ -2,14 +2,17 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { invocationIo } from '../../invocation-io.js';
 import { UsageError } from '../usage-error.js';
-import { probeHookCommand, resolvedCliCommand } from './cli-launcher.js';
-import { addHookGroup, type HookGroupToAdd, removeHookCommand } from './hook-settings-file.js';
+import { probeHookCommand, resolvedCliCommand, shellQuote } from './cli-launcher.js';
+import { addHookGroups, type HookGroupToAdd, removeHookCommands } from './hook-settings-file.js';
+import { parseTeamServerUrl } from './team-report-options.js';
 
 export interface GateInstallOptions {
   readonly project?: boolean;
   readonly user?: boolean;
   readonly settings?: string;
   readonly command?: string;
+  /** A team server: the hook reports to it, and the host's after-tool event runs the hook too. */
+  readonly server?: string;
 }
 
 /** A harmless PreToolUse call for the probe run: reading a file of the project. */
@@ -33,15 +36,28 @@ interface OtherHost {
   readonly directory: string;
   readonly file: string;
   readonly event: string;
+  /** The event after a tool ran, registered for a hook that reports to a team server. */
+  readonly afterEvent: string;
   readonly group: (command: string) => HookGroupToAdd;
   readonly probe: (cwd: string) => string;
 }
+
+/** Claude Code's settings file in the same terms, for a reporting install (two events, one write). */
+const CLAUDE_CODE_EVENTS = {
+  event: 'PreToolUse',
+  afterEvent: 'PostToolUse',
+  group: (command: string): HookGroupToAdd => ({
+    matcher: '*',
+    hooks: [{ type: 'command', command, timeout: 30 }],
+  }),
+} as const;
 
 const OTHER_HOSTS: Readonly<Record<string, OtherHost>> = {
   gemini: {
     directory: '.gemini',
     file: 'settings.json',
     event: 'BeforeTool',
+    afterEvent: 'AfterTool',
     group: (command) => ({
       matcher: '.*',
       hooks: [{ type: 'command', command, timeout: 30_000, name: 'arbiter-gate' }],
@@ -60,6 +76,7 @@ const OTHER_HOSTS: Readonly<Record<string, OtherHost>> = {
     directory: '.codex',
     file: 'hooks.json',
     event: 'PreToolUse',
+    afterEvent: 'PostToolUse',
     group: (command) => ({ hooks: [{ type: 'command', command, timeout: 30 }] }),
     probe: (cwd) =>
       JSON.stringify({
@@ -91,14 +108,25 @@ export async function runGateInstall(
     );
   if (options.project === true && options.user === true)
     throw new UsageError('choose one of --project and --user');
+  const server = options.server === undefined ? undefined : parseTeamServerUrl(options.server);
   const other = OTHER_HOSTS[host];
-  if (other !== undefined) return installOtherHost(action, host, other, options);
+  if (other !== undefined) return installOtherHost(action, host, other, options, server);
   const settingsPath =
     options.settings !== undefined
       ? resolve(options.settings)
       : options.user === true
         ? join(homedir(), '.claude', 'settings.json')
         : resolve('.claude', 'settings.json');
+  if (server !== undefined) {
+    const projectDir = options.user === true ? process.cwd() : dirname(dirname(settingsPath));
+    return installReporting(
+      action,
+      settingsPath,
+      hookCommand(host, options, server),
+      CLAUDE_CODE_EVENTS,
+      () => probeInput(projectDir),
+    );
+  }
   const { installClaudeCodeHook, uninstallClaudeCodeHook, DEFAULT_CLAUDE_CODE_HOOK_COMMAND } = await import(
     '@arbiter/tool-gate'
   );
@@ -140,12 +168,63 @@ async function probed(command: string, input: string): Promise<boolean> {
   return false;
 }
 
+/**
+ * The hook command: `--command` as given, or this node and this CLI by absolute path; with a
+ * team server, followed by `--server URL`. Never the key: a settings file is often committed.
+ */
+function hookCommand(host: string, options: GateInstallOptions, server: string | undefined): string {
+  if (options.command === undefined)
+    return resolvedCliCommand(['gate', 'hook', host, ...(server === undefined ? [] : ['--server', server])]);
+  return server === undefined ? options.command : `${options.command} --server ${shellQuote(server)}`;
+}
+
+/**
+ * A reporting install: the same command under the host's before-tool event (it judges) and its
+ * after-tool event (it records that the call ran), checked by one trial run, in one write.
+ */
+async function installReporting(
+  action: 'install' | 'uninstall',
+  settingsPath: string,
+  command: string,
+  events: {
+    readonly event: string;
+    readonly afterEvent: string;
+    readonly group: (command: string) => HookGroupToAdd;
+  },
+  probe: () => string,
+): Promise<number | undefined> {
+  const both = [events.event, events.afterEvent];
+  if (action === 'uninstall') {
+    const result = await removeHookCommands(settingsPath, both, command);
+    invocationIo().writeStdout(
+      result.changed
+        ? `removed the hooks from ${result.settingsPath}${result.backupPath === null ? '' : ` (backup: ${result.backupPath})`}\n`
+        : `${result.settingsPath} has no arbiter hook; nothing changed\n`,
+    );
+    return undefined;
+  }
+  if (!(await probed(command, probe()))) return 1;
+  const result = await addHookGroups(
+    settingsPath,
+    both.map((event) => ({ event, group: events.group(command) })),
+  );
+  const message = result.changed
+    ? `${command}: installed for ${both.join(' and ')} in ${result.settingsPath}${result.backupPath === null ? '' : ` (backup: ${result.backupPath})`}`
+    : `${command}: ${result.settingsPath} already has the hooks; nothing changed`;
+  invocationIo().writeStdout(
+    `${message}\nchecked: the hook command ran once and answered as a hook should\n` +
+      'the hook reads the key from ARBITER_API_KEY when it runs; set it in the environment the host starts from\n',
+  );
+  return undefined;
+}
+
 /** `gate install|uninstall gemini|codex`: the same steps as for Claude Code, in the host's file. */
 async function installOtherHost(
   action: 'install' | 'uninstall',
   host: string,
   target: OtherHost,
   options: GateInstallOptions,
+  server: string | undefined,
 ): Promise<number | undefined> {
   const settingsPath =
     options.settings !== undefined
@@ -153,9 +232,13 @@ async function installOtherHost(
       : options.user === true
         ? join(homedir(), target.directory, target.file)
         : resolve(target.directory, target.file);
-  const command = options.command ?? resolvedCliCommand(['gate', 'hook', host]);
+  const command = hookCommand(host, options, server);
+  if (server !== undefined) {
+    const projectDir = options.user === true ? process.cwd() : dirname(dirname(settingsPath));
+    return installReporting(action, settingsPath, command, target, () => target.probe(projectDir));
+  }
   if (action === 'uninstall') {
-    const result = await removeHookCommand(settingsPath, target.event, command);
+    const result = await removeHookCommands(settingsPath, [target.event], command);
     invocationIo().writeStdout(
       result.changed
         ? `removed the hook from ${result.settingsPath}${result.backupPath === null ? '' : ` (backup: ${result.backupPath})`}\n`
@@ -165,7 +248,7 @@ async function installOtherHost(
   }
   const projectDir = options.user === true ? process.cwd() : dirname(dirname(settingsPath));
   if (!(await probed(command, target.probe(projectDir)))) return 1;
-  const result = await addHookGroup(settingsPath, target.event, target.group(command));
+  const result = await addHookGroups(settingsPath, [{ event: target.event, group: target.group(command) }]);
   const message = result.changed
     ? `${command}: installed in ${result.settingsPath}${result.backupPath === null ? '' : ` (backup: ${result.backupPath})`}`
     : `${command}: ${result.settingsPath} already has the hook; nothing changed`;
