@@ -1,4 +1,4 @@
-import { callText, formatInstant, outcomeWords, shortHash } from './team-row-format.js';
+import { callText, formatInstant, lateReceipt, outcomeWords, shortHash } from './team-row-format.js';
 import type { TeamRecordRow } from './team-types.js';
 
 /** The team's verdicts, newest first, one row a judged call: the call as recorded and what became of it. */
@@ -29,9 +29,10 @@ export function TeamRecordTable({ rows }: { rows: readonly TeamRecordRow[] }) {
               data-outcome={row.outcome}
             >
               <td>
-                <time dateTime={record.time} title={`received ${row.received_at}`}>
-                  {formatInstant(record.time)}
-                </time>
+                <time dateTime={record.time}>{formatInstant(record.time)}</time>
+                {lateReceipt(row) ? (
+                  <span class="muted subline">received {formatInstant(row.received_at)}</span>
+                ) : null}
               </td>
               <td>{row.principal.name}</td>
               <td>{record.host}</td>

@@ -3,6 +3,7 @@ import {
   callText,
   deciderName,
   formatInstant,
+  lateReceipt,
   MAX_ROW_CALL,
   outcomeWords,
   shortHash,
@@ -84,5 +85,14 @@ describe('words and numbers', () => {
     expect(deciderName({ id: 'prn_1', name: 'ops' })).toBe('ops');
     expect(deciderName('prn_1')).toBe('prn_1');
     expect(deciderName(null)).toBe('—');
+  });
+});
+
+describe('lateReceipt', () => {
+  it('names the receipt of a record that arrived more than a minute after its call, and only then', () => {
+    const row = rowWith({ command: 'ls', summary: 'ls' });
+    expect(lateReceipt({ ...row, received_at: '2026-11-28T10:00:59.000Z' })).toBeNull();
+    expect(lateReceipt({ ...row, received_at: '2026-11-28T12:30:00.000Z' })).toBe('2026-11-28T12:30:00.000Z');
+    expect(lateReceipt({ ...row, received_at: 'garbled' })).toBeNull();
   });
 });

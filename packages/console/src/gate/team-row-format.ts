@@ -63,3 +63,18 @@ export function deciderName(decidedBy: TeamSuggestion['decided_by']): string {
   if (decidedBy === null) return '—';
   return typeof decidedBy === 'string' ? decidedBy : decidedBy.name;
 }
+
+/** A record that reached the server this long after its call was queued while the server was down (or the clocks disagree). */
+export const LATE_RECEIPT_MS = 60_000;
+
+/**
+ * When the server received a row, if that was well after the call (a queued record replayed
+ * later); null otherwise. The time filter and the per-day plot go by the receipt, so a late row
+ * says so rather than seem misfiled.
+ */
+export function lateReceipt(row: TeamRecordRow): string | null {
+  const called = Date.parse(row.record.time);
+  const received = Date.parse(row.received_at);
+  if (Number.isNaN(called) || Number.isNaN(received)) return null;
+  return received - called > LATE_RECEIPT_MS ? row.received_at : null;
+}
