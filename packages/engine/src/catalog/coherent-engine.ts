@@ -97,7 +97,10 @@ function byCodePoint(a: string, b: string): number {
 /** A Choice with its options in code-point order; other questions unchanged (levels are ordered). */
 function canonicalQuestion(question: Question): Question {
   if (question.type !== 'choice') return question;
-  const names = Object.keys(question.criteria).sort(byCodePoint);
+  const given = Object.keys(question.criteria);
+  // Already canonical: the question itself, not a copy (this runs on every request of the route).
+  if (isSorted(given)) return question;
+  const names = given.sort(byCodePoint);
   // fromEntries defines own properties, so an option named `__proto__` stays an option.
   return { ...question, criteria: Object.fromEntries(names.map((name) => [name, question.criteria[name]!])) };
 }
@@ -119,6 +122,18 @@ function coherentAnswers(
 
 const TOLERANCE = 1e-9;
 
+function isSorted(names: readonly string[]): boolean {
+  for (let index = 1; index < names.length; index++) if (names[index - 1]! > names[index]!) return false;
+  return true;
+}
+
+/** The same names in the same order. */
+function sameOrder(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let index = 0; index < a.length; index++) if (a[index] !== b[index]) return false;
+  return true;
+}
+
 function coherentAnswer(question: Question, answer: Answer): Answer {
   if (answer.type !== question.type || answer.type === 'noul') return answer;
   const names =
@@ -128,13 +143,17 @@ function coherentAnswer(question: Question, answer: Answer): Answer {
         ? question.criteria.map((_, index) => String(index))
         : [];
   const given = answer.probabilities;
+  const givenNames = Object.keys(given);
   // A distribution over other outcomes than the question's is left for the answer check to report.
-  if (Object.keys(given).length !== names.length || !names.every((name) => Object.hasOwn(given, name))) {
+  if (givenNames.length !== names.length || !names.every((name) => Object.hasOwn(given, name))) {
     return answer;
   }
   const values = names.map((name) => given[name]!);
   const total = values.reduce((sum, value) => sum + value, 0);
   const drifted = Math.abs(total - 1) > TOLERANCE;
+  // A coherent answer whose probabilities are already in the caller's order is its own result:
+  // the copy below would hold the same members in the same order (the common case, and per request).
+  if (!drifted && (answer.type === 'score' || sameOrder(givenNames, names))) return answer;
   // No mass at all is no evidence: the uniform distribution.
   const probabilities = !drifted
     ? values
