@@ -40,6 +40,7 @@ export interface TeamGateServer {
     key: string | null,
     body?: unknown,
     headers?: Record<string, string>,
+    // biome-ignore lint/suspicious/noExplicitAny: a test reads whatever JSON the server answered
   ): Promise<{ status: number; body: any; headers: Headers }>;
   close(): Promise<void>;
 }
@@ -58,7 +59,7 @@ export async function startTeamGateServer(config: Partial<TeamGateConfig> = {}):
   const reporter = keyStore.create('alice', 'reporter');
   const clock = new ManualClock();
   const app = await buildApp({
-    catalog: new ModelCatalog({}),
+    catalog: new ModelCatalog({ analysers: [] }),
     authenticator: createKeyAuthenticator(keyStore),
     keyAdmin: keyStore,
     console: false,

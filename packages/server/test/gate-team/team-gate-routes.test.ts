@@ -1,4 +1,4 @@
-import { TEAM_REPORT_LIMITS, teamPolicySha256 } from '@arbiter/tool-gate/team';
+import { TEAM_REPORT_LIMITS, type TeamVerdictRecord, teamPolicySha256 } from '@arbiter/tool-gate/team';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   outcomeRecord,
@@ -325,7 +325,7 @@ describe('GET /v1/gate/records', () => {
 
   it('filters by host, verdict, tool, program and time, and pages newest first without gaps', async () => {
     const s = await start();
-    const made = [];
+    const made: TeamVerdictRecord[] = [];
     for (let index = 0; index < 7; index++) {
       const record = verdictRecord({
         host: index % 2 === 0 ? 'claude-code' : 'gemini',
