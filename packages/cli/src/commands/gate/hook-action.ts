@@ -90,13 +90,22 @@ async function teamReporting(server: string): Promise<TeamReporting | null> {
     } catch {
       return { policy, report: null };
     }
-    // ARBITER_GATE_REPORT=off: the install check's trial run judges without queueing a record.
-    if (process.env.ARBITER_GATE_REPORT === 'off') return { policy, report: null };
+    // ARBITER_GATE_REPORT=off: judge without queueing (the install check's trial run);
+    // `queue`: queue, but leave sending to `arbiter gate report flush` (cron, CI, tests).
+    const mode = process.env.ARBITER_GATE_REPORT;
+    if (mode === 'off') return { policy, report: null };
     const { reportHookEvent } = await import('./team-report-hook.js');
     return {
       policy,
       report: (host, result) => {
-        reportHookEvent({ host, result, server: url, directory, policy });
+        reportHookEvent({
+          host,
+          result,
+          server: url,
+          directory,
+          policy,
+          ...(mode === 'queue' ? { startFlusher: () => {} } : {}),
+        });
       },
     };
   } catch {
