@@ -33,4 +33,20 @@ describe('arbiter keys create --operator', () => {
       ['ops', 'operator'],
     ]);
   });
+
+  it('makes a reporter key with --role reporter, and refuses an unknown or contradicting role', async () => {
+    const dataDir = join(workDir, 'roles');
+    const run = (args: string[]) => runArbiter([...args, '--data-dir', dataDir], { env: { HOME: workDir } });
+    const reporter = await run(['keys', 'create', '--principal', 'hook', '--role', 'reporter']);
+    expect(reporter.code).toBe(0);
+    expect(reporter.stderr).toContain('created reporter key');
+    const listed = JSON.parse((await run(['keys', 'list', '--json'])).stdout) as { role: string }[];
+    expect(listed.map((record) => record.role)).toEqual(['reporter']);
+    const unknown = await run(['keys', 'create', '--role', 'auditor']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('--role must be one of operator, member, reporter, not "auditor"');
+    const both = await run(['keys', 'create', '--operator', '--role', 'reporter']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('--operator and --role reporter contradict each other');
+  });
 });
