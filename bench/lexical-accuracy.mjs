@@ -4,8 +4,10 @@
 // every answer of the split, a reliability table of the pooled answers, and the CPU time per
 // question (user + system, after the word vectors are loaded).
 //
-//   npx tsc -b && node bench/lexical-accuracy.mjs [--sets DIR] [--split held-out|tune|all]
+//   npx tsc -b && node bench/lexical-accuracy.mjs [--sets DIR] [--split held-out|tune|all] [--uncalibrated]
 //
+// --uncalibrated measures the engine without its shipped calibration (`calibration: {}`), the
+// "before" of docs/benchmarks.md's calibration tables.
 // --sets reads public labelled data converted to the suite's format (see bench/lexical-dev/README.md
 // for where to get each set and its licence); such data is measured locally, never committed.
 import { parseArgs } from 'node:util';
@@ -13,9 +15,13 @@ import { createBuiltinEngine } from '@arbiter/engine';
 import { DEV_SUITE, expectedCalibrationError, loadSets, measureSet } from './lexical-suite.mjs';
 
 const { values } = parseArgs({
-  options: { sets: { type: 'string', default: DEV_SUITE }, split: { type: 'string' } },
+  options: {
+    sets: { type: 'string', default: DEV_SUITE },
+    split: { type: 'string' },
+    uncalibrated: { type: 'boolean', default: false },
+  },
 });
-const engine = createBuiltinEngine();
+const engine = createBuiltinEngine(values.uncalibrated ? { calibration: {} } : {});
 const evaluate = async (request) => (await engine.evaluate(request)).answers;
 const splits = values.split ? [values.split] : ['tune', 'held-out', 'all'];
 // Load the word vectors before timing: the CPU figure is per question, not per process start.

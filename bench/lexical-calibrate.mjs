@@ -88,4 +88,33 @@ for (const [label, sets] of [
     );
   }
 }
+// Per kind of evidence, on the public held-out halves: where the calibration moved what.
+const byKind = new Map();
+for (const set of publicSets) {
+  for (const example of splitOf(set, 'held-out')) {
+    const { request, gold } = requestOf(set, example);
+    const before = (await raw.evaluate(request)).answers.q;
+    const after = (await calibrated.evaluate(request)).answers.q;
+    const kind = evidenceKindOf(before) ?? 'none';
+    const entry = byKind.get(kind) ?? { before: [], after: [] };
+    entry.before.push(topOf(sampleOf(set, before, gold)));
+    entry.after.push(topOf(sampleOf(set, after, gold)));
+    byKind.set(kind, entry);
+  }
+}
+console.log('\npublic held-out halves by kind: n, accuracy, mean top p before → after, ECE before → after');
+const mean = (tops) => tops.reduce((sum, top) => sum + top.top, 0) / tops.length;
+for (const [kind, { before, after }] of [...byKind].sort()) {
+  const accuracy = before.filter((top) => top.right).length / before.length;
+  console.log(
+    `  ${kind.padEnd(26)}${String(before.length).padStart(5)}  ${accuracy.toFixed(3)}  ${mean(before).toFixed(3)} → ${mean(after).toFixed(3)}  ${expectedCalibrationError(before).toFixed(3)} → ${expectedCalibrationError(after).toFixed(3)}`,
+  );
+}
+
+/** The top outcome's probability and whether it is the gold one (ties go to the first). */
+function topOf({ probabilities, expected }) {
+  const best = probabilities.reduce((top, p, index) => (p > probabilities[top] ? index : top), 0);
+  return { top: probabilities[best], right: best === expected };
+}
+
 console.log(`\n${JSON.stringify({ evidence })}`);

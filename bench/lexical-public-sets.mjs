@@ -43,6 +43,11 @@ const { values } = parseArgs({
     // Appended to every set's name, so a training or dev split (`--sst2 stsa.binary.dev
     // --suffix=-dev`) is never mistaken for the test split of the same converter.
     suffix: { type: 'string', default: '' },
+    // Also writes each label of the SNIPS, TREC and TweetEval emotion Choices as its own Noul
+    // ("Does the user want to get weather?"), half of that label and half of the others: claims
+    // judged by the words they share with the state, of many wordings, not one.
+    nouls: { type: 'boolean', default: false },
+    'per-noul': { type: 'string', default: '100' },
   },
 });
 if (!values.out) throw new Error('--out DIR is required');
@@ -95,8 +100,8 @@ function strided(examples) {
 }
 
 /** Half the kept examples from each side of a two-way set, each half strided through the file. */
-function balanced(examples, isPositive) {
-  const half = Math.floor(perSet / 2);
+function balanced(examples, isPositive, count = perSet) {
+  const half = Math.floor(count / 2);
   const take = (list) => {
     if (list.length <= half) return list;
     const stride = list.length / half;
@@ -112,6 +117,23 @@ function balanced(examples, isPositive) {
 
 function choiceOf(instructions, labels) {
   return { type: 'choice', instructions, criteria: Object.fromEntries(labels.map((label) => [label, null])) };
+}
+
+/** Each label of a Choice's examples as a Noul of its own (--nouls), claimed in `claimOf(label)`. */
+function writeNouls(name, task, examples, claimOf) {
+  if (!values.nouls) return;
+  for (const label of [...new Set(examples.map((example) => example[1]))]) {
+    write({
+      name: `${name}-noul-${label.replace(/\W+/g, '-')}`,
+      task: `${task}: "${claimOf(label)}", half ${label}, half the other labels`,
+      question: { type: 'noul', instructions: claimOf(label) },
+      examples: balanced(
+        examples.map(([text, gold]) => [text, gold === label]),
+        ([, positive]) => positive,
+        Number(values['per-noul']),
+      ),
+    });
+  }
 }
 
 function write(unnamed) {
@@ -199,6 +221,7 @@ if (values.trec) {
     question: choiceOf('What type of answer does this question expect?', Object.values(names)),
     examples: strided(examples),
   });
+  writeNouls('public-trec', 'TREC questions', examples, (label) => `Does this question ask for ${label}?`);
 }
 
 /** `label sentence` per line: the Stanford Sentiment Treebank sentences as harvardnlp ships them. */
@@ -317,6 +340,13 @@ if (values.tweeteval) {
       question: choiceOf('Which emotion does this tweet express?', emotions),
       examples: strided(read('emotion').map(([text, label]) => [text, emotions[label]])),
     });
+  if (tasks.has('emotion'))
+    writeNouls(
+      `public-tweeteval-emotion${suffix}`,
+      `TweetEval emotion, ${split} split`,
+      read('emotion').map(([text, label]) => [text, emotions[label]]),
+      (label) => `Does this tweet express ${label}?`,
+    );
 }
 
 if (values.hwu64) {
@@ -382,6 +412,12 @@ if (values.snips) {
     ]),
     examples: strided(examples),
   });
+  writeNouls(
+    'public-snips',
+    'SNIPS validation utterances',
+    examples,
+    (label) => `Does the user want to ${label}?`,
+  );
 }
 
 if (values.mrpc) {

@@ -15,7 +15,9 @@ describe('evidenceKindOf', () => {
       'noul:relation-paraphrase',
     );
     expect(evidenceKindOf(noul(['near:spam~free']))).toBe('noul:topical');
-    expect(evidenceKindOf(noul(['mismatch:friday~tuesday']))).toBe('noul:topical');
+    expect(evidenceKindOf(noul(['near:meeting~meeting', 'mismatch:friday~tuesday']))).toBe(
+      'noul:contradicted-value',
+    );
     expect(evidenceKindOf(noul(['valence:-0.50']))).toBe('noul:valence');
     expect(evidenceKindOf(noul(['urgency:1/0/0/-0']))).toBe('noul:urgency');
     expect(evidenceKindOf(noul(['entailment:entailment']))).toBe('noul:entailment');

@@ -11,6 +11,7 @@ import { NO_EVIDENCE } from './no-evidence.js';
  * - `answer-kind`: the kind of answer a question asks for (a person, a place, a number);
  * - `valence`: the tone of the state (a Noul about a feeling, a Score of valence);
  * - `urgency`, `hostility`: their own cues;
+ * - `contradicted-value`: a claim naming a day, number or name the state contradicts;
  * - `topical`: words and meanings in common between the state and a claim, option or level.
  *
  * Calibration is fitted per kind because the kinds differ in how far their scores can be trusted:
@@ -56,6 +57,9 @@ function familyOf(
     case 'term':
     case 'near':
     case 'mismatch':
+      // A value the state contradicts (Friday against Tuesday) is evidence of its own, apart from
+      // the words a claim shares with the state.
+      if (type === 'noul' && codes.some((code) => code.startsWith('mismatch:'))) return 'contradicted-value';
       // A Score of valence names its matched level words first and its valence after.
       return type === 'score' && codes.some((code) => code.startsWith('valence:')) ? 'valence' : 'topical';
     default:
