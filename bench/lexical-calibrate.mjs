@@ -74,17 +74,19 @@ for (const [label, sets] of [
   for (const split of ['tune', 'held-out']) {
     const before = await measure(raw, sets, split);
     const after = await measure(calibrated, sets, split);
-    console.log(`\n${label}, ${split}: set, n, accuracy, mean top p before → after, ECE before → after`);
+    console.log(
+      `\n${label}, ${split}: set, n, accuracy, mean top p before → after, ECE before → after (ECE by chance alone after)`,
+    );
     after.forEach((row, index) => {
       const old = before[index];
       console.log(
-        `  ${row.name.padEnd(36)}${String(row.count).padStart(5)}  ${row.accuracy.toFixed(3)}  ${old.meanTop.toFixed(3)} → ${row.meanTop.toFixed(3)}  ${old.ece.toFixed(3)} → ${row.ece.toFixed(3)}`,
+        `  ${row.name.padEnd(36)}${String(row.count).padStart(5)}  ${row.accuracy.toFixed(3)}  ${old.meanTop.toFixed(3)} → ${row.meanTop.toFixed(3)}  ${old.ece.toFixed(3)} → ${row.ece.toFixed(3)}  (${chanceEce(row.tops).toFixed(3)})`,
       );
     });
     const pooled = (rows) => expectedCalibrationError(rows.flatMap((row) => row.tops)).toFixed(3);
     const meanEce = (rows) => (rows.reduce((sum, row) => sum + row.ece, 0) / rows.length).toFixed(3);
     console.log(
-      `  pooled ECE ${pooled(before)} → ${pooled(after)} over ${before.flatMap((row) => row.tops).length} answers; mean ECE of the sets ${meanEce(before)} → ${meanEce(after)}`,
+      `  pooled ECE ${pooled(before)} → ${pooled(after)} over ${before.flatMap((row) => row.tops).length} answers (${chanceEce(after.flatMap((row) => row.tops)).toFixed(3)} by chance alone); mean ECE of the sets ${meanEce(before)} → ${meanEce(after)}`,
     );
   }
 }
@@ -109,6 +111,26 @@ for (const [kind, { before, after }] of [...byKind].sort()) {
   console.log(
     `  ${kind.padEnd(26)}${String(before.length).padStart(5)}  ${accuracy.toFixed(3)}  ${mean(before).toFixed(3)} → ${mean(after).toFixed(3)}  ${expectedCalibrationError(before).toFixed(3)} → ${expectedCalibrationError(after).toFixed(3)}`,
   );
+}
+
+/**
+ * The ECE a perfectly calibrated engine would show with these confidences, from sampling alone:
+ * each answer right with probability equal to its confidence, the mean over 200 draws (a fixed
+ * xorshift seed, so runs agree). A set's ECE near this figure is within its sampling noise.
+ */
+function chanceEce(tops) {
+  let seed = 0x9e3779b9;
+  const random = () => {
+    seed ^= seed << 13;
+    seed ^= seed >>> 17;
+    seed ^= seed << 5;
+    return (seed >>> 0) / 2 ** 32;
+  };
+  let sum = 0;
+  for (let draw = 0; draw < 200; draw++) {
+    sum += expectedCalibrationError(tops.map(({ top }) => ({ top, right: random() < top })));
+  }
+  return sum / 200;
 }
 
 /** The top outcome's probability and whether it is the gold one (ties go to the first). */
