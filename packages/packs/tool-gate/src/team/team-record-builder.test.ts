@@ -12,13 +12,16 @@ import {
 } from './team-record-builder.js';
 import { TEAM_REPORT_LIMITS, teamOutcomeRecordSchema, teamVerdictRecordSchema } from './team-report.js';
 
-/** Answers that make the analysis ask (rule 5), with evidence codes as the built-in engine writes them. */
+/**
+ * Answers that make the analysis ask (rule 5), with evidence codes that quote the call, as the
+ * built-in engine's codes sometimes do (`cli.X-API-Key:.additive:<value>`).
+ */
 const asking: ToolGateDecisionClient = {
-  async decide() {
+  async decide({ state }) {
     const noul = (value: number) => ({
       type: 'noul' as const,
       noul: value,
-      arbiter: { engine: 'fake', abstained: false, evidence: ['program:unknown'] },
+      arbiter: { engine: 'fake', abstained: false, evidence: [`args:${JSON.stringify(state.arguments)}`] },
     });
     return {
       skipped: false,
@@ -85,9 +88,11 @@ describe('buildTeamVerdictRecord', () => {
       model: 'builtin',
     });
     expect(record.answers).toMatchObject({
-      destructive: { type: 'noul', noul: 0.1, arbiter: { evidence: ['program:unknown'] } },
+      destructive: { type: 'noul', noul: 0.1, arbiter: { engine: 'fake', abstained: false } },
       disposition: { type: 'choice', choice: 'ask', confidence: 0.7 },
     });
+    // Evidence codes can hold the call's own words: they stay on the machine.
+    expect(JSON.stringify(record.answers)).not.toContain('evidence');
   });
 
   it('says null for the policy hash when no policy is cached', async () => {

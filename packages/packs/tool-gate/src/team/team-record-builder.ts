@@ -28,14 +28,11 @@ export interface TeamRecordContext {
   readonly now?: Date;
 }
 
-/** Evidence codes kept per answer, and characters per code: the console shows a few, not a log. */
-const MAX_EVIDENCE_CODES = 20;
-
 /**
  * The record of one verdict as it may leave the developer's machine (issue 32): the command,
  * path, URL and summary passed through `redact` and cut to `TEAM_REPORT_LIMITS`; the `cwd`
  * reduced to its last component unless the team policy says `report_cwd: "full"`; the answers
- * without anything but numbers, choices and redacted evidence codes. The call key is computed
+ * without anything but numbers and choices. The call key is computed
  * from the arguments as the host sent them, so the after-tool event of the same call finds it.
  */
 export function buildTeamVerdictRecord(
@@ -147,7 +144,11 @@ export function projectOf(cwd: string | undefined, reportCwd: TeamPolicy['report
   return last === undefined ? null : cut(redact(last), TEAM_REPORT_LIMITS.projectChars);
 }
 
-/** The answers' numbers and choices; evidence codes redacted and capped; nothing else. */
+/**
+ * The answers' numbers and choices, and which engine answered; nothing else. Not the evidence
+ * codes: the analysis builds some of them from the call's own words (an option's value, a
+ * header), in shapes that redaction does not recognise, so they stay on the machine.
+ */
 function reportedAnswers(answers: NonNullable<ToolGateVerdict['answers']>): Record<string, unknown> {
   const reported: Record<string, unknown> = {};
   for (const [id, answer] of Object.entries(answers)) {
@@ -158,13 +159,6 @@ function reportedAnswers(answers: NonNullable<ToolGateVerdict['answers']>): Reco
         : {
             engine: cut(answer.arbiter.engine, TEAM_REPORT_LIMITS.nameChars),
             abstained: answer.arbiter.abstained,
-            ...(answer.arbiter.evidence === undefined
-              ? {}
-              : {
-                  evidence: answer.arbiter.evidence
-                    .slice(0, MAX_EVIDENCE_CODES)
-                    .map((code: string) => cut(redact(code), TEAM_REPORT_LIMITS.nameChars)),
-                }),
           };
     reported[id] =
       answer.type === 'noul'
