@@ -185,6 +185,14 @@ export async function teamGateRoutes(app: FastifyInstance, options: TeamGateRout
         ),
       },
       async (request) => {
+        // No body, or `{}`: a decision has no options, and a member sent anyway would be ignored.
+        const body = request.body;
+        if (
+          body !== undefined &&
+          body !== null &&
+          (typeof body !== 'object' || Array.isArray(body) || Object.keys(body).length > 0)
+        )
+          throw invalidRequest(`this route takes no body, or {}; the decision is the path's ${action}`, null);
         const { id } = suggestionParamsSchema.parse(request.params);
         const found = await findSuggestion(id);
         await store.decide(id, found.rule, status, principalOf(request), now());

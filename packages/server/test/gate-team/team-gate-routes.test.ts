@@ -532,7 +532,15 @@ describe('suggestions and the team policy', () => {
     expect(memberAccept.body.error.message).toContain('this route admits operator keys');
 
     s.clock.advance(5);
-    const accepted = await s.request('POST', `/v1/gate/suggestions/${build.id}/accept`, s.keys.ops);
+    const withOptions = await s.request('POST', `/v1/gate/suggestions/${build.id}/accept`, s.keys.ops, {
+      rule: 'Bash(*)',
+    });
+    expect(withOptions.status).toBe(400);
+    expect(withOptions.body.error.message).toBe(
+      "this route takes no body, or {}; the decision is the path's accept",
+    );
+    // The console sends `{}`.
+    const accepted = await s.request('POST', `/v1/gate/suggestions/${build.id}/accept`, s.keys.ops, {});
     expect(accepted.status).toBe(200);
     expect(accepted.body).toMatchObject({
       id: build.id,
