@@ -151,6 +151,12 @@ export function TeamPage() {
   return (
     <>
       <Section title="The team's agents">
+        {access.status === 'operator' ? null : (
+          <p class="muted" data-testid="team-own-only">
+            Your own records: a member key reads its principal's verdicts only; an operator key reads
+            everyone's.
+          </p>
+        )}
         <form
           class="row team-filters"
           aria-label="team filters"
@@ -175,12 +181,7 @@ export function TeamPage() {
                 ))}
               </select>
             </label>
-          ) : (
-            <p class="muted" data-testid="team-own-only">
-              Your own records: a member key reads its principal's verdicts only; an operator reads
-              everyone's.
-            </p>
-          )}
+          ) : null}
           <label>
             Host
             <select name="host" value={filters.host} onChange={(e) => set('host', e.currentTarget.value)}>

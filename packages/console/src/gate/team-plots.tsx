@@ -214,7 +214,7 @@ export function ApprovalRate({ approval }: { approval: TeamStats['approval'] }) 
       {rate === null ? (
         <p class="muted">No asked call has been answered yet.</p>
       ) : (
-        <Bar label="approved" value={rate} />
+        <Bar label="approved" value={rate} chosen />
       )}
       <p>
         Of <strong>{approval.asked}</strong> asked: <strong>{approval.approved}</strong> approved,{' '}
