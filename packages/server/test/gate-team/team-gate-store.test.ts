@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { SqlDatabase } from '@arbiter/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeKeyStore, openKeyStore } from '../../src/auth/open-key-store.js';
 import { TeamGateStore } from '../../src/gate/team-gate-store.js';
 import { migrations } from '../../src/storage/migrations.js';
 import { openStorage } from '../../src/storage/open-storage.js';
@@ -42,6 +43,26 @@ const judgement = (iso: string) => ({ nowMs: Date.parse(iso), declineAfterMs: 3_
 const key = (char: string) => char.repeat(64);
 
 describe.each<Backend>(['sqlite', 'postgres'])('the team gate store on %s', (backend) => {
+  it('stores reporter keys (migration 0003 widened the role check) and refuses other roles', async () => {
+    const { db } = await fresh(backend);
+    const keys = await openKeyStore(db);
+    try {
+      const created = await keys.create('hook', 'reporter');
+      expect(keys.authenticateKey(created.key)).toEqual({
+        principal: created.record.principal,
+        role: 'reporter',
+      });
+      await expect(
+        db.run(
+          "INSERT INTO api_keys (id, principal_id, key_hash, hint, created_at, role) VALUES ('k', ?, 'h', 'h', 1, 'root')",
+          [created.record.principal.id],
+        ),
+      ).rejects.toThrow(/check/i);
+    } finally {
+      await closeKeyStore(keys);
+    }
+  });
+
   it('appends, skips duplicates, folds outcomes and verifies the chain', async () => {
     const { db } = await fresh(backend);
     const store = new TeamGateStore(db);
