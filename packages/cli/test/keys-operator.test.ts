@@ -42,6 +42,9 @@ describe('arbiter keys create --operator', () => {
     expect(reporter.stderr).toContain('created reporter key');
     const listed = JSON.parse((await run(['keys', 'list', '--json'])).stdout) as { role: string }[];
     expect(listed.map((record) => record.role)).toEqual(['reporter']);
+    const table = (await run(['keys', 'list'])).stdout;
+    expect(table.split('\n')[0]).toMatch(/^id +principal +role +key +created +status/);
+    expect(table).toMatch(/ hook +reporter +…/);
     const unknown = await run(['keys', 'create', '--role', 'auditor']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('--role must be one of operator, member, reporter, not "auditor"');

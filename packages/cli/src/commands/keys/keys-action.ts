@@ -64,11 +64,12 @@ export async function listKeys(options: DatabaseOptions & { json?: boolean }): P
   const rows = records.map((record) => [
     record.id,
     record.principal.name,
+    record.role,
     `…${record.hint}`,
     record.createdAt.toISOString(),
     record.revokedAt ? `revoked ${record.revokedAt.toISOString()}` : 'active',
   ]);
-  invocationIo().writeStdout(formatTextTable(['id', 'principal', 'key', 'created', 'status'], rows));
+  invocationIo().writeStdout(formatTextTable(['id', 'principal', 'role', 'key', 'created', 'status'], rows));
   return 0;
 }
 
