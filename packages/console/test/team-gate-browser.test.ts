@@ -44,8 +44,14 @@ const screenshots =
 const ROUTINE = 'npm install lodash';
 /** The routine call with a destructive tail: the analysis denies it, and no team rule may change that. */
 const DANGEROUS = 'npm install lodash && rm -rf ~';
+/** A call with a GitHub token in it: the hook must redact it before anything leaves the machine. */
+const TOKEN = 'ghp_0123456789abcdefghijABCDEFGHIJ012345';
+const WITH_TOKEN = `git remote set-url origin https://x-access-token:${TOKEN}@github.com/acme/shop.git`;
 /** The server's default `toolGating.team.suggestAfter`. */
 const SUGGEST_AFTER = 3;
+/** What each developer does below: ana asks the routine call SUGGEST_AFTER times and builds; ben asks it once less, is denied a wipe, and leaves two asked calls unanswered. */
+const ANA_CALLS = SUGGEST_AFTER + 1;
+const BEN_CALLS = SUGGEST_AFTER - 1 + 3;
 
 let workDir: string;
 let browser: Browser;
@@ -302,6 +308,9 @@ describe('the gate for a team, end to end', () => {
           expect(wipe.decision, `\`rm -rf ~\`: ${wipe.reason}`).toBe('deny');
           const unanswered = await preToolUse(ben, server.url, 'rm -rf dist');
           expect(unanswered.decision, `\`rm -rf dist\`: ${unanswered.reason}`).toBe('ask');
+          // A call carrying a token, asked and never run: what reaches the server is redacted.
+          const secret = await preToolUse(ben, server.url, WITH_TOKEN);
+          expect(secret.decision, `the call with a token: ${secret.reason}`).toBe('ask');
         })(),
       ]);
       await Promise.all([flush(ana, server.url), flush(ben, server.url)]);
@@ -313,8 +322,11 @@ describe('the gate for a team, end to end', () => {
         operatorKey,
       );
       const byName = (name: string) => records.data.filter((row) => row.principal.name === name);
-      expect(byName('dev-ana').length, 'dev-ana: one row a judged call').toBe(SUGGEST_AFTER + 1);
-      expect(byName('dev-ben').length, 'dev-ben: one row a judged call').toBe(SUGGEST_AFTER - 1 + 2);
+      expect(byName('dev-ana').length, 'dev-ana: one row a judged call').toBe(ANA_CALLS);
+      expect(byName('dev-ben').length, 'dev-ben: one row a judged call').toBe(BEN_CALLS);
+      const redacted = records.data.find((row) => row.record.call.command?.startsWith('git remote set-url'));
+      expect(redacted, 'the call with a token should be reported').toBeDefined();
+      expect(JSON.stringify(records.data), 'no token may reach the server').not.toContain(TOKEN);
       const routineRows = records.data.filter((row) => row.record.call.command === ROUTINE);
       expect(routineRows.map((row) => row.outcome)).toEqual(Array(2 * SUGGEST_AFTER - 1).fill('approved'));
       const suggestions = await getJson<{
@@ -343,11 +355,12 @@ describe('the gate for a team, end to end', () => {
         .poll(() => rows.count(), { message: 'the team view should list every reported verdict' })
         .toBe(records.data.length);
       expect(await page.locator('[data-testid="team-row"][data-principal="dev-ana"]').count()).toBe(
-        SUGGEST_AFTER + 1,
+        ANA_CALLS,
       );
       expect(await page.locator('[data-testid="team-row"][data-principal="dev-ben"]').count()).toBe(
-        SUGGEST_AFTER + 1,
+        BEN_CALLS,
       );
+      expect(await page.content(), 'no token may reach the page').not.toContain(TOKEN);
       // Newest first, as the API lists them; each row shows the call itself.
       const shownCalls = await page.getByTestId('team-call').allTextContents();
       expect(shownCalls).toEqual(records.data.map((row) => row.record.call.command));
@@ -371,7 +384,7 @@ describe('the gate for a team, end to end', () => {
       await expect
         .poll(() => page.locator('[data-testid="team-row"][data-principal="dev-ana"]').count())
         .toBe(0);
-      expect(await rows.count()).toBe(SUGGEST_AFTER + 1);
+      expect(await rows.count()).toBe(BEN_CALLS);
 
       const offered = page.locator(`[data-testid="suggestion"][data-rule="${suggestion.rule}"]`);
       await offered.waitFor();
@@ -430,7 +443,7 @@ describe('the gate for a team, end to end', () => {
       // A member reads its own rows only, and is told the suggestions are an operator's.
       const member = await openPage();
       await signIn(member, server.url, ana.key);
-      await expect.poll(() => member.getByTestId('team-row').count()).toBe(SUGGEST_AFTER + 1);
+      await expect.poll(() => member.getByTestId('team-row').count()).toBe(ANA_CALLS);
       expect(await member.locator('[data-testid="team-row"]:not([data-principal="dev-ana"])').count()).toBe(
         0,
       );

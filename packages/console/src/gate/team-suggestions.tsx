@@ -104,24 +104,26 @@ export function TeamSuggestions() {
                       ))}
                     </ul>
                   </td>
-                  <td class="row">
-                    <button
-                      type="button"
-                      disabled={busy !== null}
-                      aria-label={`Accept ${suggestion.rule}`}
-                      onClick={() => decide(suggestion, 'accept')}
-                    >
-                      Accept
-                    </button>
-                    <button
-                      type="button"
-                      class="secondary"
-                      disabled={busy !== null}
-                      aria-label={`Reject ${suggestion.rule}`}
-                      onClick={() => decide(suggestion, 'reject')}
-                    >
-                      Reject
-                    </button>
+                  <td>
+                    <div class="row">
+                      <button
+                        type="button"
+                        disabled={busy !== null}
+                        aria-label={`Accept ${suggestion.rule}`}
+                        onClick={() => decide(suggestion, 'accept')}
+                      >
+                        Accept
+                      </button>
+                      <button
+                        type="button"
+                        class="secondary"
+                        disabled={busy !== null}
+                        aria-label={`Reject ${suggestion.rule}`}
+                        onClick={() => decide(suggestion, 'reject')}
+                      >
+                        Reject
+                      </button>
+                    </div>
                   </td>
                 </tr>
               ))}
