@@ -21,7 +21,11 @@ const asking: ToolGateDecisionClient = {
     const noul = (value: number) => ({
       type: 'noul' as const,
       noul: value,
-      arbiter: { engine: 'fake', abstained: false, evidence: [`args:${JSON.stringify(state.arguments)}`] },
+      arbiter: {
+        engine: 'fake',
+        abstained: false,
+        evidence: [`args:${JSON.stringify((state as { arguments?: unknown }).arguments)}`],
+      },
     });
     return {
       skipped: false,
