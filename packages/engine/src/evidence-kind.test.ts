@@ -30,7 +30,10 @@ describe('evidenceKindOf', () => {
       probabilities: { a: 0.6, b: 0.4 },
       arbiter: { engine: 'test', abstained: false, evidence: ['valence:0.20', 'term:card'] },
     };
-    expect(evidenceKindOf(choice)).toBe('choice:topical');
+    expect(evidenceKindOf(choice)).toBe('choice:valence');
+    expect(evidenceKindOf({ ...choice, arbiter: { ...choice.arbiter!, evidence: ['term:card'] } })).toBe(
+      'choice:topical',
+    );
     expect(evidenceKindOf({ ...choice, arbiter: { ...choice.arbiter!, evidence: ['asks-for:place'] } })).toBe(
       'choice:answer-kind',
     );

@@ -9,7 +9,8 @@ import { NO_EVIDENCE } from './no-evidence.js';
  *   answer A), from the coverage of one by the other;
  * - `entailment`: a premise and a hypothesis;
  * - `answer-kind`: the kind of answer a question asks for (a person, a place, a number);
- * - `valence`: the tone of the state (a Noul about a feeling, a Score of valence);
+ * - `valence`: the tone of the state (a Noul about a feeling, a Score of valence, a Choice whose
+ *   strongest evidence is the tone);
  * - `urgency`, `hostility`: their own cues;
  * - `contradicted-value`: a claim naming a day, number or name the state contradicts;
  * - `topical`: words and meanings in common between the state and a claim, option or level.
@@ -52,8 +53,10 @@ function familyOf(
     case 'hostility':
       return head;
     case 'valence':
-      // A Choice's options are matched by their words as much as by their tone.
-      return type === 'choice' ? 'topical' : 'valence';
+      // A Choice whose strongest evidence is the state's tone (emotions, opinions) is surer than
+      // one matched by its words: on public development data 0.60 sure at 0.51 right, against
+      // 0.53 at 0.54 for word matches.
+      return 'valence';
     case 'term':
     case 'near':
     case 'mismatch':

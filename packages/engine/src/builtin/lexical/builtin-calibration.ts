@@ -12,7 +12,8 @@ import type { EngineCalibration } from '../../calibrated-engine.js';
  * Above one softens: a topical claim ("Is this message spam?", "Does the user want to get
  * weather?", judged by the words the state shares with the claim) was 0.67 sure at 0.59 accuracy
  * on the held-out halves (0.59 after); a claim of a feeling ("Does this tweet express joy?") 0.77
- * sure at 0.73 (0.73 after); two sentences compared as paraphrases were sure of "no" far beyond
+ * sure at 0.73 (0.73 after); a Choice answered by the state's tone (which emotion?) 0.60 sure at
+ * 0.51 (0.53 after); two sentences compared as paraphrases were sure of "no" far beyond
  * their accuracy. Below one sharpens: a Score of valence was 0.40 sure at 0.46 (0.42 after).
  * Two texts compared are never sharpened (bench/lexical-calibrate.mjs says why), so the answer
  * relation's fitted 0.670 is kept at one. Kinds without public development data (entailment,
@@ -21,7 +22,8 @@ import type { EngineCalibration } from '../../calibrated-engine.js';
 export const BUILTIN_CALIBRATION: EngineCalibration = {
   evidence: {
     'choice:answer-kind': { temperature: 1.065 },
-    'choice:topical': { temperature: 1.111 },
+    'choice:topical': { temperature: 0.973 },
+    'choice:valence': { temperature: 1.293 },
     'noul:relation-answer': { temperature: 1 },
     'noul:relation-paraphrase': { temperature: 2.59 },
     'noul:topical': { temperature: 1.949 },
