@@ -1,9 +1,11 @@
 import { type KeyRole, requirePrincipal } from '@arbiter/auth';
+import { errorBodySchema } from '@arbiter/decision';
 import {
-  TEAM_REPORT_HOSTS,
   TEAM_REPORT_LIMITS,
   type TeamReportResponse,
+  teamPolicySchema,
   teamReportBodySchema,
+  teamReportResponseSchema,
 } from '@arbiter/tool-gate/team';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type core, z } from 'zod';
@@ -11,6 +13,19 @@ import { renderAuthenticationFailure } from '../decision/decision-routes.js';
 import { formatIssuePath } from '../decision/issue-path.js';
 import { ApiError } from '../errors/api-error.js';
 import { DEFAULT_TEAM_GATE_CONFIG, type TeamGateConfig } from './team-gate-config.js';
+import {
+  recordsQuerySchema,
+  statsQuerySchema,
+  suggestionParamsSchema,
+  TEAM_RECORDS_PAGE,
+  type TeamFilterQuery,
+  teamErrorAnswers,
+  teamRecordPageSchema,
+  teamStatsSchema,
+  teamSuggestionSchema,
+  teamVerificationSchema,
+  verifyQuerySchema,
+} from './team-gate-schemas.js';
 import type { OutcomeJudgement, TeamGateStore, TeamRecordFilter } from './team-gate-store.js';
 import { teamPolicyDocument } from './team-policy-document.js';
 import { listTeamSuggestions, type TeamSuggestion } from './team-suggestions.js';
@@ -29,44 +44,9 @@ export interface TeamGateRoutesOptions {
  */
 export const TEAM_REPORT_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
 
-/** Rows per page of `GET /v1/gate/records`: the default and the most one request may ask for. */
-export const TEAM_RECORDS_PAGE = { default: 50, max: 500 } as const;
-
 /** The hook's key sends and reads the policy; nothing else is open to a reporter key. */
 const REPORTING_ROLES: readonly KeyRole[] = ['reporter', 'member', 'operator'];
 const OPERATOR_ONLY: readonly KeyRole[] = ['operator'];
-
-const nameParam = z.string().min(1).max(TEAM_REPORT_LIMITS.nameChars);
-const instantParam = z.iso.datetime({
-  offset: true,
-  message: 'must be an ISO 8601 date and time with a zone (2026-11-28T09:00:00Z)',
-});
-const filterShape = {
-  principal: z.string().min(1).max(100).optional(),
-  host: z.enum(TEAM_REPORT_HOSTS).optional(),
-  verdict: z.enum(['ALLOW', 'DENY', 'ASK']).optional(),
-  tool: nameParam.optional(),
-  program: nameParam.optional(),
-  since: instantParam.optional(),
-  until: instantParam.optional(),
-};
-const statsQuerySchema = z.strictObject(filterShape);
-const recordsQuerySchema = z.strictObject({
-  ...filterShape,
-  limit: z
-    .string()
-    .regex(/^\d{1,6}$/, 'must be a whole number')
-    .transform(Number)
-    .pipe(z.int().min(1).max(TEAM_RECORDS_PAGE.max))
-    .optional(),
-  after: z
-    .string()
-    .regex(/^[1-9]\d{0,14}$/, 'must be the next_after of the previous page')
-    .transform(Number)
-    .optional(),
-});
-const verifyQuerySchema = z.strictObject({ principal: z.string().min(1).max(100).optional() });
-const suggestionParamsSchema = z.object({ id: z.string() });
 
 /**
  * The team gate (issue 32, docs/api.md "The team gate"): hooks report verdict and outcome records
@@ -83,12 +63,16 @@ export async function teamGateRoutes(app: FastifyInstance, options: TeamGateRout
     declineAfterMs: config.declineAfterSeconds * 1000,
   });
   app.removeContentTypeParser('text/plain');
+  // The schemas below document the routes in /openapi.json; each handler parses its own input, so
+  // a refusal can name the record, the member and the limit in this route's words.
+  app.setValidatorCompiler(() => (data) => ({ value: data }));
   app.addHook('onRequest', requirePrincipal(renderAuthenticationFailure));
-  const doc = (operationId: string, summary: string) => ({
+  const doc = (operationId: string, summary: string, parts: Record<string, unknown>) => ({
     operationId,
     summary,
     tags: ['gate'],
     security: [{ bearerAuth: [] }],
+    ...parts,
   });
 
   app.post(
@@ -99,6 +83,10 @@ export async function teamGateRoutes(app: FastifyInstance, options: TeamGateRout
       schema: doc(
         'reportGateRecords',
         "Append a hook's verdict and outcome records to its principal's audit log",
+        {
+          body: teamReportBodySchema,
+          response: { 200: teamReportResponseSchema, ...teamErrorAnswers },
+        },
       ),
     },
     async (request): Promise<TeamReportResponse> => {
@@ -118,7 +106,13 @@ export async function teamGateRoutes(app: FastifyInstance, options: TeamGateRout
     '/v1/gate/policy',
     {
       config: { roles: REPORTING_ROLES },
-      schema: doc('getGatePolicy', 'The team policy: accepted allow rules and how much of the cwd to report'),
+      schema: doc(
+        'getGatePolicy',
+        'The team policy: accepted allow rules and how much of the cwd to report',
+        {
+          response: { 200: teamPolicySchema, ...teamErrorAnswers },
+        },
+      ),
     },
     async (request, reply) => {
       const policy = await teamPolicyDocument(store, config.reportCwd);
@@ -130,7 +124,12 @@ export async function teamGateRoutes(app: FastifyInstance, options: TeamGateRout
 
   app.get(
     '/v1/gate/audit/verify',
-    { schema: doc('verifyGateAudit', "Verify a principal's hash-chained team gate log") },
+    {
+      schema: doc('verifyGateAudit', "Verify a principal's hash-chained team gate log", {
+        querystring: verifyQuerySchema,
+        response: { 200: teamVerificationSchema, ...teamErrorAnswers },
+      }),
+    },
     async (request) => {
       const query = parseQuery(verifyQuerySchema, request.query);
       const own = principalOf(request).id;
@@ -142,7 +141,12 @@ export async function teamGateRoutes(app: FastifyInstance, options: TeamGateRout
 
   app.get(
     '/v1/gate/records',
-    { schema: doc('listGateRecords', 'Verdict records with their outcomes, newest first') },
+    {
+      schema: doc('listGateRecords', 'Verdict records with their outcomes, newest first', {
+        querystring: recordsQuerySchema,
+        response: { 200: teamRecordPageSchema, ...teamErrorAnswers },
+      }),
+    },
     async (request) => {
       const query = parseQuery(recordsQuerySchema, request.query);
       return store.records(
@@ -155,7 +159,12 @@ export async function teamGateRoutes(app: FastifyInstance, options: TeamGateRout
 
   app.get(
     '/v1/gate/stats',
-    { schema: doc('getGateStats', 'Verdicts per day, the most asked programs and the approval rate') },
+    {
+      schema: doc('getGateStats', 'Verdicts per day, the most asked programs and the approval rate', {
+        querystring: statsQuerySchema,
+        response: { 200: teamStatsSchema, ...teamErrorAnswers },
+      }),
+    },
     async (request) =>
       store.stats(filterOf(request, parseQuery(statsQuerySchema, request.query)), judgement()),
   );
@@ -164,7 +173,9 @@ export async function teamGateRoutes(app: FastifyInstance, options: TeamGateRout
     '/v1/gate/suggestions',
     {
       config: { roles: OPERATOR_ONLY },
-      schema: doc('listGateSuggestions', 'Rules suggested from calls people approved (operator keys only)'),
+      schema: doc('listGateSuggestions', 'Rules suggested from calls people approved (operator keys only)', {
+        response: { 200: z.object({ data: z.array(teamSuggestionSchema) }), ...teamErrorAnswers },
+      }),
     },
     async () => ({ data: await listTeamSuggestions(store, config.suggestAfter, judgement()) }),
   );
@@ -182,6 +193,10 @@ export async function teamGateRoutes(app: FastifyInstance, options: TeamGateRout
           status === 'accepted'
             ? 'Accept a suggested rule: it joins the served team policy (operator keys only)'
             : 'Reject a suggested rule, or withdraw an accepted one from the team policy (operator keys only)',
+          {
+            params: suggestionParamsSchema,
+            response: { 200: teamSuggestionSchema, 404: errorBodySchema, ...teamErrorAnswers },
+          },
         ),
       },
       async (request) => {
@@ -219,7 +234,7 @@ export async function teamGateRoutes(app: FastifyInstance, options: TeamGateRout
    * Whose rows a read covers: an operator's, everyone's unless it names a principal; anyone
    * else's, its own, and naming another principal is refused rather than answered empty.
    */
-  function filterOf(request: FastifyRequest, query: z.infer<typeof statsQuerySchema>): TeamRecordFilter {
+  function filterOf(request: FastifyRequest, query: TeamFilterQuery): TeamRecordFilter {
     const own = principalOf(request).id;
     let principalId: string | undefined = query.principal;
     if (request.role !== 'operator') {

@@ -594,3 +594,31 @@ describe('suggestions and the team policy', () => {
     expect(policy.body.sha256).toBe(teamPolicySha256({ version: 1, allow: [], report_cwd: 'full' }));
   });
 });
+
+describe('/openapi.json', () => {
+  it('documents every team gate route with its body, query and answer', async () => {
+    const s = await start();
+    const spec = (await s.request('GET', '/openapi.json', null)).body;
+    // biome-ignore lint/suspicious/noExplicitAny: the OpenAPI document is read as plain JSON
+    const paths = spec.paths as Record<string, Record<string, Record<string, any>>>;
+    expect(
+      paths['/v1/gate/reports']?.post?.requestBody?.content['application/json'].schema.properties,
+    ).toHaveProperty('records');
+    expect(paths['/v1/gate/reports']?.post?.responses['200']).toBeDefined();
+    const queries = (paths['/v1/gate/records']?.get?.parameters ?? []).map(
+      (parameter: { name: string }) => parameter.name,
+    );
+    expect(queries).toEqual(
+      expect.arrayContaining(['principal', 'host', 'verdict', 'since', 'until', 'limit', 'after']),
+    );
+    for (const [path, method] of [
+      ['/v1/gate/policy', 'get'],
+      ['/v1/gate/audit/verify', 'get'],
+      ['/v1/gate/stats', 'get'],
+      ['/v1/gate/suggestions', 'get'],
+      ['/v1/gate/suggestions/{id}/accept', 'post'],
+      ['/v1/gate/suggestions/{id}/reject', 'post'],
+    ] as const)
+      expect(paths[path]?.[method]?.responses['200'], `${method} ${path}`).toBeDefined();
+  });
+});
