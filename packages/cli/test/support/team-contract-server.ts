@@ -99,6 +99,17 @@ export class TeamContractServer {
       const parsed = teamReportBodySchema.safeParse(json);
       if (!parsed.success)
         return error(response, 400, 'invalid_request_error', 'invalid_request', parsed.error.message);
+      // As the real server does (docs/api.md): a string holding U+0000 is refused, naming the record.
+      const nul = parsed.data.records.findIndex((entry) => JSON.stringify(entry).includes('\\u0000'));
+      if (nul !== -1)
+        return error(
+          response,
+          400,
+          'invalid_request_error',
+          'invalid_request',
+          `records[${nul}]: contains a NUL character`,
+          `records[${nul}]`,
+        );
       const log = this.stored.get(key) ?? [];
       this.stored.set(key, log);
       let accepted = 0;
@@ -145,8 +156,15 @@ export class TeamContractServer {
   }
 }
 
-function error(response: ServerResponse, status: number, type: string, code: string, message: string): void {
+function error(
+  response: ServerResponse,
+  status: number,
+  type: string,
+  code: string,
+  message: string,
+  param: string | null = null,
+): void {
   response.statusCode = status;
   response.setHeader('content-type', 'application/json');
-  response.end(JSON.stringify({ error: { type, code, message, param: null } }));
+  response.end(JSON.stringify({ error: { type, code, message, param } }));
 }

@@ -118,6 +118,21 @@ describe('flushTeamReports', () => {
     }
   });
 
+  it('drops a record the server refuses as invalid, counts it, and sends the records behind it', async () => {
+    const reports = queue(2);
+    reports.append({ ...record(3), session: 'a\u0000b' });
+    queue(2, 4);
+    const outcome = await flush();
+    expect(outcome).toMatchObject({ ok: true, accepted: 4 });
+    expect(numbers(server.stored.get(KEY)!.map((entry) => entry.id))).toEqual([1, 2, 4, 5]);
+    expect(reports.status()).toMatchObject({
+      records: 0,
+      dropped: 1,
+      last_error:
+        'dropped a record the server refused: the server refused the reports: 400 invalid_request: records[2]: contains a NUL character',
+    });
+  });
+
   it('fails without a key before sending anything', async () => {
     queue(1);
     expect(await flushTeamReports({ server: server.url, apiKey: undefined, directory })).toMatchObject({

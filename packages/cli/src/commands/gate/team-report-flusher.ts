@@ -95,11 +95,19 @@ export async function flushTeamReports(options: TeamFlushOptions): Promise<TeamF
   let accepted = 0;
   let duplicates = 0;
   let head: string | null = null;
+  const skipped: string[] = [];
   try {
     for (let batch = 0; batch < TEAM_FLUSH_LIMITS.maxBatches; batch++) {
       const records = queue.peek(batchSize);
       if (records.length === 0) break;
       const sent = await http.report(records);
+      if (!sent.ok && sent.invalidIndex !== undefined && records[sent.invalidIndex] !== undefined) {
+        // The server validates more than the schema (a NUL, a JSON size): a record it refuses
+        // would block every record behind it for good, so it goes, counted as dropped.
+        queue.drop(new Set([records[sent.invalidIndex]!.id]));
+        skipped.push(sent.error);
+        continue;
+      }
       if (!sent.ok) return fail(sent.error, accepted, duplicates);
       queue.remove(new Set(records.map((record) => record.id)));
       accepted += sent.response.accepted;
@@ -108,7 +116,8 @@ export async function flushTeamReports(options: TeamFlushOptions): Promise<TeamF
     }
     const policy = await http.refreshPolicy(options.directory);
     if (!policy.ok) return fail(policy.error, accepted, duplicates);
-    queue.recordFlush(null);
+    // A record dropped as invalid stays visible in `gate report status` until the next flush.
+    queue.recordFlush(skipped.length === 0 ? null : `dropped a record the server refused: ${skipped.at(-1)}`);
     return { ok: true, accepted, duplicates, head, policy: policy.change, policySha256: policy.sha256 };
   } catch (error) {
     return fail(`the report queue failed: ${messageOf(error)}`, accepted, duplicates);
@@ -127,7 +136,10 @@ async function waitForLock(path: string, waitMs: number): Promise<ReleaseFileLoc
   }
 }
 
-type Sent = { ok: true; response: TeamReportResponse } | { ok: false; error: string };
+type Sent =
+  | { ok: true; response: TeamReportResponse }
+  /** `invalidIndex`: the record the server refused as invalid (400 naming `records[i]`). */
+  | { ok: false; error: string; invalidIndex?: number };
 type Refreshed = { ok: true; change: 'updated' | 'unchanged'; sha256: string } | { ok: false; error: string };
 
 /** The two requests of a flush, with the key in the Authorization header and nowhere else. */
@@ -147,7 +159,14 @@ class TeamServerHttp {
   async report(records: readonly TeamRecord[]): Promise<Sent> {
     const response = await this.#request('POST', '/v1/gate/reports', JSON.stringify({ records }));
     if (!response.ok) return response;
-    if (response.status !== 200) return { ok: false, error: await refusal('the reports', response.value) };
+    if (response.status !== 200) {
+      const body = await jsonOf(response.value);
+      const error = refusal('the reports', response.value.status, body);
+      const param = (body as { error?: { param?: unknown } } | null)?.error?.param;
+      const index =
+        response.status === 400 && typeof param === 'string' ? /^records\[(\d+)\]/.exec(param) : null;
+      return index === null ? { ok: false, error } : { ok: false, error, invalidIndex: Number(index[1]) };
+    }
     const parsed = teamReportResponseSchema.safeParse(await jsonOf(response.value));
     if (!parsed.success)
       return { ok: false, error: 'the server answered the reports with an unexpected body' };
@@ -172,7 +191,10 @@ class TeamServerHttp {
     if (response.status === 304 && cached !== null)
       return { ok: true, change: 'unchanged', sha256: cached.sha256 };
     if (response.status !== 200)
-      return { ok: false, error: await refusal('the policy request', response.value) };
+      return {
+        ok: false,
+        error: refusal('the policy request', response.status, await jsonOf(response.value)),
+      };
     const policy = await jsonOf(response.value);
     const problem = teamPolicyProblem(policy);
     if (problem !== null) return { ok: false, error: `the server's team policy is unusable: ${problem}` };
@@ -205,11 +227,11 @@ class TeamServerHttp {
 }
 
 /** `the server refused the reports: 401 invalid_api_key: …`, from the API's error envelope. */
-async function refusal(what: string, response: Response): Promise<string> {
-  const body = (await jsonOf(response)) as { error?: { code?: unknown; message?: unknown } } | null;
-  const code = typeof body?.error?.code === 'string' ? ` ${body.error.code}` : '';
-  const message = typeof body?.error?.message === 'string' ? `: ${oneLine(body.error.message)}` : '';
-  return `the server refused ${what}: ${response.status}${code}${message}`;
+function refusal(what: string, status: number, body: unknown): string {
+  const error = (body as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+  const code = typeof error?.code === 'string' ? ` ${error.code}` : '';
+  const message = typeof error?.message === 'string' ? `: ${oneLine(error.message)}` : '';
+  return `the server refused ${what}: ${status}${code}${message}`;
 }
 
 async function jsonOf(response: Response): Promise<unknown> {

@@ -171,6 +171,25 @@ describe('buildTeamVerdictRecord', () => {
   });
 });
 
+describe('NUL characters', () => {
+  it('become U+FFFD, which the server stores (it refuses U+0000)', async () => {
+    const args = { command: 'printf "a\u0000b"' };
+    const record = buildTeamVerdictRecord(
+      { ...context, session: 's\u0000' },
+      { tool: 'Bash', arguments: args, cwd: '/p/acme\u0000' },
+      await judge('Bash', args),
+      null,
+    );
+    expect(JSON.stringify(record)).not.toContain('\\u0000');
+    expect(record).toMatchObject({
+      session: 's\uFFFD',
+      project: 'acme\uFFFD',
+      call: { command: 'printf "a\uFFFDb"' },
+    });
+    expect(record.call_key).toBe(teamCallKey('Bash', args));
+  });
+});
+
 describe('projectOf', () => {
   it("reduces the cwd to the project's name unless the policy allows the whole path", () => {
     expect(projectOf('/home/alice/src/acme-shop', 'project')).toBe('acme-shop');

@@ -176,9 +176,14 @@ function reportedAnswers(answers: NonNullable<ToolGateVerdict['answers']>): Reco
 
 const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim();
 
-/** Cuts after redaction, so a cut can shorten a marker but never reveal part of a secret. */
+/**
+ * Cuts after redaction, so a cut can shorten a marker but never reveal part of a secret. Every
+ * string of a record passes here; U+0000 becomes U+FFFD, since the server refuses a record with
+ * one (PostgreSQL cannot store it) and a refused record would hold up the queue behind it.
+ */
 function cut(text: string, limit: number): string {
-  return text.length <= limit ? text : `${text.slice(0, limit - 1)}…`;
+  const clean = text.includes('\u0000') ? text.replaceAll('\u0000', '\uFFFD') : text;
+  return clean.length <= limit ? clean : `${clean.slice(0, limit - 1)}…`;
 }
 
 function nameOrNull(text: string): string | null {

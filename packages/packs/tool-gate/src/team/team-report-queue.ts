@@ -144,6 +144,24 @@ export class TeamReportQueue {
     });
   }
 
+  /**
+   * Removes records the server refused as invalid, counting them as dropped: the server will
+   * never take them, and the records behind them must still go.
+   */
+  drop(ids: ReadonlySet<string>): number {
+    if (ids.size === 0) return 0;
+    return this.#locked(TEAM_QUEUE_LIMITS.flushWaitMs, () => {
+      const lines = this.#readLines();
+      const kept = lines.filter((text) => !ids.has(idOf(text)));
+      const dropped = lines.length - kept.length;
+      if (dropped > 0) {
+        this.#rewrite(kept);
+        this.#updateState((state) => ({ ...state, dropped: state.dropped + dropped }));
+      }
+      return dropped;
+    });
+  }
+
   /** Notes a flush's outcome for `arbiter gate report status`: an error line, or success. */
   recordFlush(error: string | null): void {
     const at = this.#now().toISOString();
