@@ -341,11 +341,10 @@ describe('the gate for a team, end to end', () => {
         );
       expect(suggestion.asked).toBe(suggestion.approved);
       expect(suggestion.asked).toBeGreaterThanOrEqual(SUGGEST_AFTER);
-      const stats = await getJson<{ per_day: { ALLOW: number; DENY: number; ASK: number }[] }>(
-        server.url,
-        '/v1/gate/stats',
-        operatorKey,
-      );
+      const stats = await getJson<{
+        per_day: { ALLOW: number; DENY: number; ASK: number }[];
+        asked_programs: { program: string; asked: number; approved: number; declined: number }[];
+      }>(server.url, '/v1/gate/stats', operatorKey);
 
       // The operator in the browser: both developers' rows, the plots, the suggestion accepted.
       const page = await openPage();
@@ -375,6 +374,26 @@ describe('the gate for a team, end to end', () => {
       expect(await page.getByTestId('approval-rate').textContent()).toContain(
         `${2 * SUGGEST_AFTER - 1} approved`,
       );
+      // The plot's numbers as text: the table under the most-asked programs is the API's counts.
+      await page.getByText('Asked programs as numbers').click();
+      const programTable = page.getByRole('table', { name: 'asked programs' });
+      const programRows = await programTable
+        .locator('tbody tr')
+        .evaluateAll((trs) =>
+          trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')),
+        );
+      expect(programRows.sort()).toEqual(
+        stats.asked_programs
+          .map((entry) => [
+            entry.program,
+            String(entry.asked),
+            String(entry.approved),
+            String(entry.declined),
+          ])
+          .sort(),
+      );
+      expect(programRows.find((row) => row[0] === 'npm')?.[2]).toBe(String(2 * SUGGEST_AFTER - 1));
+      await page.getByText('Asked programs as numbers').click();
       await page.screenshot({ path: path.join(screenshots, 'team.png'), fullPage: true });
 
       // A developer's filter: the operator narrows the list to dev-ben.
@@ -390,7 +409,9 @@ describe('the gate for a team, end to end', () => {
       await offered.waitFor();
       expect(await offered.textContent()).toContain(ROUTINE);
       await page.screenshot({ path: path.join(screenshots, 'team-suggestions.png'), fullPage: true });
-      await offered.getByRole('button', { name: `Accept ${suggestion.rule}` }).click();
+      // With the keyboard: the button is focused and Enter presses it.
+      await offered.getByRole('button', { name: `Accept ${suggestion.rule}` }).focus();
+      await page.keyboard.press('Enter');
       await expect
         .poll(() => page.getByTestId('team-policy-rules').textContent(), {
           message: 'the accepted rule should show as the team policy',
