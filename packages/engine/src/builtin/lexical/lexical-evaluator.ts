@@ -21,6 +21,7 @@ import {
   rarityOf,
   type SemanticText,
   semanticTextOf,
+  WordProbes,
   wordsOf,
 } from './semantic-text.js';
 import { compareValues } from './specific-values.js';
@@ -259,19 +260,37 @@ function unknownMeaningScore(reading: StateReading): number {
   const memo = unknownMeaningScores.get(reading);
   if (memo !== undefined) return memo;
   const W = reading.weights;
+  const { meanings, probes } = referenceProbesOf(reading.vectors);
+  // Each reference word's `align(meaning, state).coverage`, from cosines remembered per word.
+  const coverages = probes.coverages(reading.meaning);
   let total = 0;
-  let counted = 0;
-  for (const word of REFERENCE_WORDS) {
-    const meaning = readText(reading.vectors, word).candidate.meaning;
-    if (meaning.words.length === 0) continue;
-    total +=
-      W.coverage * align(meaning, reading.meaning).coverage +
-      W.similarity * meanSimilarity(meaning, reading.meaning);
-    counted += 1;
-  }
-  const score = counted === 0 ? 0 : total / counted;
+  meanings.forEach((meaning, index) => {
+    total += W.coverage * coverages[index]! + W.similarity * meanSimilarity(meaning, reading.meaning);
+  });
+  const score = meanings.length === 0 ? 0 : total / meanings.length;
   unknownMeaningScores.set(reading, score);
   return score;
+}
+
+interface ReferenceProbes {
+  /** The reference words that have a vector, in `REFERENCE_WORDS` order. */
+  readonly meanings: readonly SemanticText[];
+  readonly probes: WordProbes;
+}
+
+// The reference words are fixed, so their cosines with a state's words are remembered per word
+// (WordProbes): a fifth of a built-in request's CPU went into aligning them with every state.
+const referenceProbes = new WeakMap<WordVectors, ReferenceProbes>();
+
+function referenceProbesOf(vectors: WordVectors): ReferenceProbes {
+  const known = referenceProbes.get(vectors);
+  if (known !== undefined) return known;
+  const meanings = REFERENCE_WORDS.map((word) => readText(vectors, word).candidate.meaning).filter(
+    (meaning) => meaning.words.length > 0,
+  );
+  const probes: ReferenceProbes = { meanings, probes: new WordProbes(meanings) };
+  referenceProbes.set(vectors, probes);
+  return probes;
 }
 
 /**
@@ -565,14 +584,20 @@ function relationAnswer(
 const FEELING_WORDS = 'feeling emotion mood opinion happy sad angry positive negative good bad';
 const FEELING_MATCH = 0.35;
 const feelingTexts = new WeakMap<WordVectors, SemanticText>();
+const feelingClaims = new WeakMap<SemanticText, boolean>();
 
 function namesFeeling(vectors: WordVectors, claim: SemanticText): boolean {
+  // A claim's reading is memoised (readText), so this depends on the question's text alone.
+  const known = feelingClaims.get(claim);
+  if (known !== undefined) return known;
   let feelings = feelingTexts.get(vectors);
   if (!feelings) {
     feelings = semanticTextOf(vectors, FEELING_WORDS);
     feelingTexts.set(vectors, feelings);
   }
-  return align(claim, feelings).similarity >= FEELING_MATCH;
+  const names = align(claim, feelings).similarity >= FEELING_MATCH;
+  feelingClaims.set(claim, names);
+  return names;
 }
 
 /** The logit a claim of hostility or urgency gets from the state's cues; undefined for other claims. */

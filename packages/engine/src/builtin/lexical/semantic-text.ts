@@ -172,3 +172,57 @@ export function coverage(source: SemanticText, target: SemanticText): number {
 export function meanSimilarity(a: SemanticText, b: SemanticText): number {
   return a.mean && b.mean ? cosine(a.mean, b.mean) : 0;
 }
+
+/**
+ * Fixed one-word texts (probes) aligned against many texts: `coverages(target)` is, for each
+ * probe, `align(probe, target).coverage`, bit for bit. A probe's cosine with a word depends on the
+ * two words alone, so each target word's cosines with every probe are summed once per process and
+ * remembered (at most one row per word of the vector table); a target then costs a lookup per
+ * word instead of a dot product per word and probe. Summed in `align`'s own order, so nothing an
+ * answer reads changes.
+ */
+export class WordProbes {
+  readonly #probes: readonly WordSense[];
+  readonly #rows = new Map<string, Float64Array>();
+
+  /** Every text must hold exactly one word with a vector and no word without one. */
+  constructor(texts: readonly SemanticText[]) {
+    this.#probes = texts.map((text) => {
+      if (text.words.length !== 1 || text.unknown.length !== 0)
+        throw new Error('a word probe is one word with a vector');
+      return text.words[0]!;
+    });
+  }
+
+  coverages(target: SemanticText): Float64Array {
+    const probes = this.#probes;
+    const result = new Float64Array(probes.length);
+    if (target.words.length === 0) return result;
+    const best = new Float64Array(probes.length).fill(-1);
+    for (const word of target.words) {
+      const row = this.#rowOf(word);
+      for (let k = 0; k < probes.length; k++) if (row[k]! > best[k]!) best[k] = row[k]!;
+    }
+    for (let k = 0; k < probes.length; k++) {
+      const weight = probes[k]!.weight;
+      // As `align` computes a one-word text's coverage: its weighted best over its weight.
+      result[k] = (weight * best[k]!) / weight;
+    }
+    return result;
+  }
+
+  #rowOf(word: WordSense): Float64Array {
+    const known = this.#rows.get(word.word);
+    if (known !== undefined) return known;
+    const row = new Float64Array(this.#probes.length);
+    const target = word.vector;
+    this.#probes.forEach((probe, k) => {
+      const vector = probe.vector;
+      let similarity = 0;
+      for (let d = 0; d < vector.length; d++) similarity += vector[d]! * target[d]!;
+      row[k] = similarity;
+    });
+    this.#rows.set(word.word, row);
+    return row;
+  }
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { coverage, meanSimilarity, semanticTextOf, wordsOf } from './semantic-text.js';
+import { align, coverage, meanSimilarity, semanticTextOf, WordProbes, wordsOf } from './semantic-text.js';
 import { loadWordVectors } from './word-vectors.js';
 
 const vectors = await loadWordVectors();
@@ -53,5 +53,28 @@ describe('semantic text', () => {
     const empty = semanticTextOf(vectors, '!!! 42');
     expect(empty.mean).toBeUndefined();
     expect(coverage(empty, semanticTextOf(vectors, 'word'))).toBe(0);
+  });
+
+  it("gives each one-word probe exactly align's coverage, from cosines remembered per word", () => {
+    const probes = ['house', 'music', 'money', 'payouts', 'failing'].map((word) =>
+      semanticTextOf(vectors, word),
+    );
+    const remembered = new WordProbes(probes);
+    const targets = [
+      'Help! My payouts have been failing for 3 days and the refund never arrived.',
+      'The striker scored twice in the final minutes of the match.',
+      // A second time, now from remembered cosines, and a text that shares some of their words.
+      'Help! My payouts have been failing for 3 days and the refund never arrived.',
+      'music money house music',
+      '!!! 42',
+    ];
+    for (const text of targets) {
+      const target = semanticTextOf(vectors, text);
+      const coverages = remembered.coverages(target);
+      probes.forEach((probe, index) => {
+        expect(coverages[index], `${text} / ${probe.words[0]?.word}`).toBe(align(probe, target).coverage);
+      });
+    }
+    expect(() => new WordProbes([semanticTextOf(vectors, 'two words')])).toThrow(/one word/);
   });
 });
