@@ -100,7 +100,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(healthRoutes, options.checkDatabase ? { checkDatabase: options.checkDatabase } : {});
   await app.register(homePage, { version: SERVER_VERSION, harness: options.harness !== undefined });
   await app.register(decisionRoutes, { catalog: options.catalog, limits });
-  if (options.teamGate) await app.register(teamGateRoutes, options.teamGate);
+  if (options.teamGate)
+    await app.register(teamGateRoutes, { requestsPerMinute: limits.requestsPerMinute, ...options.teamGate });
   if (options.keyAdmin) await app.register(keyAdminRoutes, { keys: options.keyAdmin });
   if (options.keyAdmin && options.budgetAdmin)
     await app.register(budgetAdminRoutes, { budgets: options.budgetAdmin, keys: options.keyAdmin });

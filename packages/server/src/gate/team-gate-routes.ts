@@ -7,6 +7,7 @@ import {
   teamReportBodySchema,
   teamReportResponseSchema,
 } from '@arbiter/tool-gate/team';
+import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type core, z } from 'zod';
 import { renderAuthenticationFailure } from '../decision/decision-routes.js';
@@ -36,6 +37,8 @@ export interface TeamGateRoutesOptions {
   readonly config?: Partial<TeamGateConfig> | undefined;
   /** The clock records are stamped and outcomes judged by; injected by tests. */
   readonly now?: (() => Date) | undefined;
+  /** `limits.requestsPerMinute`: each principal's requests to these routes per minute; null, none. */
+  readonly requestsPerMinute?: number | null | undefined;
 }
 
 /**
@@ -67,6 +70,24 @@ export async function teamGateRoutes(app: FastifyInstance, options: TeamGateRout
   // a refusal can name the record, the member and the limit in this route's words.
   app.setValidatorCompiler(() => (data) => ({ value: data }));
   app.addHook('onRequest', requirePrincipal(renderAuthenticationFailure));
+  const perMinute = options.requestsPerMinute ?? null;
+  if (perMinute !== null) {
+    // As the Decision API's: after authentication, so it counts per principal (a hook's flusher
+    // keeps what was refused queued and sends it later).
+    await app.register(rateLimit, {
+      max: perMinute,
+      timeWindow: 60_000,
+      hook: 'preParsing',
+      keyGenerator: (request) => request.principal?.id ?? request.ip,
+      errorResponseBuilder: (_request, context) =>
+        new ApiError({
+          statusCode: 429,
+          type: 'rate_limit_error',
+          code: 'rate_limited',
+          message: `more than ${perMinute} team gate requests in a minute; retry after ${context.after}`,
+        }),
+    });
+  }
   const doc = (operationId: string, summary: string, parts: Record<string, unknown>) => ({
     operationId,
     summary,
@@ -297,6 +318,8 @@ function invalidRequest(message: string, param: string | null): ApiError {
 }
 
 function parseQuery<T extends z.ZodType>(schema: T, query: unknown): z.infer<T> {
+  const nul = findNul(query, []);
+  if (nul !== null) throw invalidRequest(`${nul}: contains a NUL character (U+0000)`, nul);
   const parsed = schema.safeParse(query ?? {});
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];

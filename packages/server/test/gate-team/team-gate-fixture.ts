@@ -49,7 +49,10 @@ export interface TeamGateServer {
  * The real app on a real SQLite file, listening on a loopback port: a member key each for alice
  * and bob, an operator key, and a reporter key of alice's principal.
  */
-export async function startTeamGateServer(config: Partial<TeamGateConfig> = {}): Promise<TeamGateServer> {
+export async function startTeamGateServer(
+  config: Partial<TeamGateConfig> = {},
+  requestsPerMinute: number | null = null,
+): Promise<TeamGateServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-gate-team-'));
   const db = openDatabase(dataDir, migrations);
   const keyStore = new KeyStore(db);
@@ -63,6 +66,7 @@ export async function startTeamGateServer(config: Partial<TeamGateConfig> = {}):
     authenticator: createKeyAuthenticator(keyStore),
     keyAdmin: keyStore,
     console: false,
+    limits: { requestsPerMinute },
     teamGate: { store: new TeamGateStore(new SqliteDatabase(db)), config, now: clock.now },
   });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });

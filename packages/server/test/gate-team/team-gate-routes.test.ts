@@ -13,8 +13,8 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-async function start(config = {}): Promise<TeamGateServer> {
-  server = await startTeamGateServer(config);
+async function start(config = {}, requestsPerMinute: number | null = null): Promise<TeamGateServer> {
+  server = await startTeamGateServer(config, requestsPerMinute);
   return server;
 }
 
@@ -167,6 +167,21 @@ describe('POST /v1/gate/reports', () => {
     const answer = await s.request('POST', '/v1/gate/reports', s.keys.reporter, body);
     expect(answer.status).toBe(200);
     expect(answer.body.accepted).toBe(100);
+  });
+});
+
+describe('limits.requestsPerMinute', () => {
+  it("counts each principal's team gate requests, reports included", async () => {
+    const s = await start({}, 2);
+    const post = (key: string) => s.request('POST', '/v1/gate/reports', key, { records: [verdictRecord()] });
+    expect((await post(s.keys.reporter)).status).toBe(200);
+    expect((await s.request('GET', '/v1/gate/policy', s.keys.alice)).status).toBe(200);
+    const third = await post(s.keys.reporter);
+    expect(third.status).toBe(429);
+    expect(third.body.error).toMatchObject({ code: 'rate_limited', type: 'rate_limit_error' });
+    expect(third.body.error.message).toMatch(/^more than 2 team gate requests in a minute; retry after/);
+    // Another principal has its own count.
+    expect((await post(s.keys.bob)).status).toBe(200);
   });
 });
 
@@ -376,6 +391,7 @@ describe('GET /v1/gate/records', () => {
       ['?after=abc', 'after: must be the next_after of the previous page'],
       ['?since=yesterday', 'since: must be an ISO 8601 date and time with a zone (2026-11-28T09:00:00Z)'],
       ['?since=2026-11-21T00:00:00Z&until=2026-11-20T00:00:00Z', 'since: must not be after until'],
+      ['?program=np%00m', 'program: contains a NUL character (U+0000)'],
       ['?host=vim', 'host: Invalid option: expected one of "claude-code"|"gemini"|"codex"|"acp"|"other"'],
       [
         '?colour=red',
