@@ -24,7 +24,7 @@ import {
   WordProbes,
   wordsOf,
 } from './semantic-text.js';
-import { compareValues } from './specific-values.js';
+import { compareValueSets, compareValues, specificValuesOf, type ValueKind } from './specific-values.js';
 import { STOP_WORDS } from './stop-words.js';
 import { textRelationOf } from './text-relation.js';
 import { stem, type TermCounts, termsOf } from './text-terms.js';
@@ -372,6 +372,46 @@ function readText(vectors: WordVectors, text: string): TextReading {
   return reading;
 }
 
+/**
+ * `compute` memoised per text like the readings above: what depends on a question's own short
+ * text alone (its claim form, its values, whether it names a scale) is read once, not per request.
+ */
+function memoisedByText<T>(compute: (text: string) => T): (text: string) => T {
+  const memo = new Map<string, T>();
+  return (text) => {
+    const known = memo.get(text);
+    if (known !== undefined) return known;
+    const value = compute(text);
+    if (text.length <= MEMOISED_TEXT_LENGTH) {
+      if (memo.size >= TEXT_READING_LIMIT) memo.clear();
+      memo.set(text, value);
+    }
+    return value;
+  };
+}
+
+const claimFormOfText = memoisedByText(claimFormOf);
+const isSeverityScaleText = memoisedByText(isSeverityScale);
+const claimValuesOf = memoisedByText(specificValuesOf);
+// Keyed by the levels' texts as JSON, which no two different lists of texts share.
+const severityDirectionOfJson = memoisedByText((json) => severityDirectionOf(JSON.parse(json) as string[]));
+
+function severityDirectionOfLevels(levels: readonly string[]): 1 | -1 {
+  return severityDirectionOfJson(JSON.stringify(levels));
+}
+
+/** The state's specific values, read once per request for every claim that compares with them. */
+const stateValues = new WeakMap<StateReading, Map<ValueKind, Set<string>>>();
+
+function stateValuesOf(reading: StateReading): Map<ValueKind, Set<string>> {
+  let values = stateValues.get(reading);
+  if (values === undefined) {
+    values = specificValuesOf(reading.text);
+    stateValues.set(reading, values);
+  }
+  return values;
+}
+
 /** Entailment-role log-weights from coverage of the hypothesis by the premise and their polarity. */
 function entailmentScores(reading: StateReading, pair: PremiseAndHypothesis): Record<EntailmentRole, number> {
   const W = reading.weights;
@@ -406,7 +446,7 @@ function evaluateNoul(
     reading.pair !== undefined &&
     (entailmentQuestionOf(instructions) !== undefined || textRelationOf(instructions) !== undefined);
   if (!trueText && !falseText && !aboutPair) {
-    const { noul, abstained, codes } = evaluateClaimForm(reading, claimFormOf(instructions), calibrate);
+    const { noul, abstained, codes } = evaluateClaimForm(reading, claimFormOfText(instructions), calibrate);
     return noulAnswer(noul, abstained, codes.slice(0, MAX_EVIDENCE));
   }
   return calibrate(evaluatePositiveNoul(reading, instructions, trueText, falseText));
@@ -526,7 +566,7 @@ function evaluatePositiveNoul(
     }
     // A named value the state contradicts (Friday against Tuesday) is evidence against the claim,
     // whatever its topic: word vectors cannot tell one day or number from another.
-    const values = compareValues(text, reading.text);
+    const values = compareValueSets(claimValuesOf(text), stateValuesOf(reading));
     if (values.mismatched.length > 0) {
       abstained = false;
       logit -= sign * VALUE_MISMATCH_LOGIT * values.mismatched.length;
@@ -755,7 +795,7 @@ function evaluateScore(
     const probabilities = polar === 'no-yes' ? [1 - yes, yes] : [yes, 1 - yes];
     return scoreAnswer(levels, probabilities, noul.arbiter ?? meta(true, []));
   }
-  if (isSeverityScale(instructionText(question.instructions)) && levels.length > 1) {
+  if (isSeverityScaleText(instructionText(question.instructions)) && levels.length > 1) {
     // A scale of severity or urgency, levels lowest first: the state sits where its urgency puts it
     // (the probability that it is urgent, spread over the levels). Levels that describe themselves
     // ("Blocking; failing payouts") are evidence as well, by their match with the state.
@@ -763,7 +803,7 @@ function evaluateScore(
     const fromLowest = (levels.length - 1) / (1 + Math.exp(-logit));
     // Levels whose own words run from the most severe down are read that way, so a reversed scale
     // gives the mirrored answer.
-    const direction = severityDirectionOf(levels.map((level) => textOf(level ?? '')));
+    const direction = severityDirectionOfLevels(levels.map((level) => textOf(level ?? '')));
     const position = direction === 1 ? fromLowest : levels.length - 1 - fromLowest;
     const described = scoreCandidates(
       reading,

@@ -52,8 +52,14 @@ export interface ValueComparison {
 }
 
 export function compareValues(claim: string, text: string): ValueComparison {
-  const claimed = specificValuesOf(claim);
-  const stated = specificValuesOf(text);
+  return compareValueSets(specificValuesOf(claim), specificValuesOf(text));
+}
+
+/** `compareValues` of values already read (a request reads its state's once for every question). */
+export function compareValueSets(
+  claimed: ReadonlyMap<ValueKind, ReadonlySet<string>>,
+  stated: ReadonlyMap<ValueKind, ReadonlySet<string>>,
+): ValueComparison {
   const matched: string[] = [];
   const mismatched: [string, string][] = [];
   for (const [kind, values] of claimed) {
