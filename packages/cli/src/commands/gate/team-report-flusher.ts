@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   TEAM_REPORT_LIMITS,
@@ -84,6 +85,8 @@ export async function flushTeamReports(options: TeamFlushOptions): Promise<TeamF
 
   let release: ReleaseFileLock | null;
   try {
+    // A flush before any hook queued a record still fetches the policy: the directory may be new.
+    mkdirSync(options.directory, { recursive: true, mode: 0o700 });
     release = await waitForLock(
       join(options.directory, 'flush.lock'),
       options.lockWaitMs ?? TEAM_FLUSH_LIMITS.lockWaitMs,
