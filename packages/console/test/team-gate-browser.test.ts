@@ -599,7 +599,7 @@ function verdictRecord(
 }
 
 describe('the team view over many records', () => {
-  it('pages with Load more in the order the API lists, filters by verdict and program, and says when nothing matches', async () => {
+  it('pages with Load more in the order the API lists, filters by verdict and program, says when nothing matches, and rejects a suggestion', async () => {
     const dataDir = path.join(workDir, 'server-paging');
     const server = await startServer({ port: 0, dataDir, harness: false });
     try {
@@ -673,6 +673,53 @@ describe('the team view over many records', () => {
       await filters.getByLabel('Until').fill('2026-11-01T00:00');
       await filters.getByRole('button', { name: 'Filter' }).click();
       await expect.poll(() => page.getByRole('alert').textContent()).toContain('Since is after Until');
+
+      // Three asked calls of one kind, each then run (an outcome record with the same call key):
+      // a suggestion, which the operator rejects; the team policy stays empty.
+      const asked = [0, 1, 2].map((index) => {
+        const record = verdictRecord(100 + index, 'ASK', 'pip');
+        const command = 'pip install requests';
+        return {
+          ...record,
+          call_key: teamCallKey('Bash', { command }),
+          call: { command, summary: `Bash: ${command}` },
+        };
+      });
+      const ran = asked.map((record) => ({
+        kind: 'outcome' as const,
+        id: randomUUID(),
+        time: new Date(Date.parse(record.time) + 500).toISOString(),
+        host: record.host,
+        session: record.session,
+        tool: record.tool,
+        call_key: record.call_key,
+        outcome: 'ran' as const,
+      }));
+      const more = await fetch(`${server.url}/v1/gate/reports`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${reporterKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ records: asked.flatMap((record, index) => [record, ran[index]]) }),
+      });
+      expect(more.status, await more.clone().text()).toBe(200);
+      const suggested = await getJson<{ data: { rule: string; status: string }[] }>(
+        server.url,
+        '/v1/gate/suggestions',
+        operatorKey,
+      );
+      const pip = suggested.data.find(
+        (entry) => entry.status === 'suggested' && entry.rule.includes('pip install'),
+      );
+      if (!pip) throw new Error(`no rule was suggested for pip install: ${JSON.stringify(suggested.data)}`);
+      await page.reload();
+      const offered = page.locator(`[data-testid="suggestion"][data-rule="${pip.rule}"]`);
+      await offered.waitFor();
+      await offered.getByRole('button', { name: `Reject ${pip.rule}` }).click();
+      await expect.poll(() => page.getByTestId('no-suggestions').count()).toBe(1);
+      await page.getByText('Decided suggestions (1)').click();
+      expect(await page.getByTestId('decided-suggestion').textContent()).toContain(`${pip.rule} rejected by`);
+      expect(await page.getByTestId('team-policy').textContent()).toContain('No rule accepted yet');
+      const policy = await getJson<{ allow: string[] }>(server.url, '/v1/gate/policy', operatorKey);
+      expect(policy.allow).toEqual([]);
       await page.context().close();
     } finally {
       await server.close();
