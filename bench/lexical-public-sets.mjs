@@ -4,7 +4,8 @@
 // Sources and licences: bench/lexical-dev/README.md.
 //
 //   node bench/lexical-public-sets.mjs --out /tmp/public-sets [--per-set 400] \
-//     [--ag-news test.csv] [--banking77 test.csv] [--clinc150 data_full.json] [--rte dev.tsv] \
+//     [--ag-news test.csv] [--banking77 test.csv] [--clinc150 data_full.json [--clinc150-split val]] \
+//     [--rte dev.tsv] \
 //     [--trec TREC_10.label] [--sst5 stsa.fine.test] [--sst2 stsa.binary.test] [--sick SICK.txt] \
 //     [--tweeteval DIR/datasets [--tweeteval-split test|val|train] [--tweeteval-tasks a,b]] \
 //     [--hwu64 DIR/trainset] [--snips DIR] [--mrpc msr_paraphrase_train.txt] \
@@ -27,6 +28,7 @@ const { values } = parseArgs({
     'ag-news': { type: 'string' },
     banking77: { type: 'string' },
     clinc150: { type: 'string' },
+    'clinc150-split': { type: 'string', default: 'test' },
     rte: { type: 'string' },
     trec: { type: 'string' },
     sst5: { type: 'string' },
@@ -169,14 +171,16 @@ if (values.banking77) {
 }
 
 if (values.clinc150) {
-  // Larson et al. (2019): {"test": [[text, intent], …]}; the 150 in-scope intents.
-  const test = JSON.parse(fs.readFileSync(values.clinc150, 'utf8')).test;
-  const labels = [...new Set(test.map((e) => e[1]))];
+  // Larson et al. (2019): {"train" | "val" | "test": [[text, intent], …]}; the 150 in-scope
+  // intents. --clinc150-split picks the member (test by default).
+  const split = values['clinc150-split'];
+  const rows = JSON.parse(fs.readFileSync(values.clinc150, 'utf8'))[split];
+  const labels = [...new Set(rows.map((e) => e[1]))];
   write({
     name: 'public-clinc150',
-    task: 'CLINC150 in-scope test set, all 150 intents as options',
+    task: `CLINC150 in-scope ${split} split, all 150 intents as options`,
     question: choiceOf('What does the user want the assistant to do?', labels),
-    examples: strided(test.map((e) => [e[0], e[1]])),
+    examples: strided(rows.map((e) => [e[0], e[1]])),
   });
 }
 
