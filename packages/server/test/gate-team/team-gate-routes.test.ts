@@ -167,6 +167,15 @@ describe('POST /v1/gate/reports', () => {
     const answer = await s.request('POST', '/v1/gate/reports', s.keys.reporter, body);
     expect(answer.status).toBe(200);
     expect(answer.body.accepted).toBe(100);
+    // Past the route's own limit, the app's refusal with the limit it applied.
+    const tooLarge = await s.request(
+      'POST',
+      '/v1/gate/reports',
+      s.keys.reporter,
+      `{"records":[${' '.repeat(8 * 1024 * 1024)}]}`,
+    );
+    expect(tooLarge.status).toBe(413);
+    expect(tooLarge.body.error).toMatchObject({ code: 'body_too_large', detail: { limit_bytes: 8_388_608 } });
   });
 });
 
