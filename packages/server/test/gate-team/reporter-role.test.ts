@@ -5,6 +5,7 @@ import { applyMigrations } from '@arbiter/storage';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeyStore } from '../../src/auth/key-store.js';
+import { serverConfigSchema } from '../../src/config/server-config.js';
 import { type RunningServer, startServer } from '../../src/server.js';
 import { migrations } from '../../src/storage/migrations.js';
 import { verdictRecord } from './team-gate-fixture.js';
@@ -31,7 +32,9 @@ async function call(method: string, route: string, key: string, body?: unknown) 
 
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-reporter-'));
-  server = await startServer({ port: 0, dataDir, logger: false });
+  // The configuration file's toolGating.team reaches the team gate (and not the harness's gate).
+  const config = serverConfigSchema.parse({ toolGating: { mode: 'shadow', team: { reportCwd: 'full' } } });
+  server = await startServer({ port: 0, dataDir, logger: false, config });
   operatorKey = server.initialKey ?? '';
   for (const [name, role] of [
     ['hook', 'reporter'],
@@ -54,7 +57,9 @@ describe('a reporter key', () => {
     const report = await call('POST', '/v1/gate/reports', key, { records: [verdictRecord()] });
     expect(report.status).toBe(200);
     expect(report.body?.accepted).toBe(1);
-    expect((await call('GET', '/v1/gate/policy', key)).status).toBe(200);
+    const policy = await call('GET', '/v1/gate/policy', key);
+    expect(policy.status).toBe(200);
+    expect(policy.body?.report_cwd).toBe('full');
   });
 
   it.each([
