@@ -399,7 +399,11 @@ async function profile(kind) {
  */
 function areaOf(frame) {
   const url = frame.url;
-  if (!url) return frame.functionName.startsWith('(') ? frame.functionName : `native ${frame.functionName}`;
+  if (!url) {
+    if (frame.functionName.startsWith('(')) return frame.functionName;
+    // Anonymous code without a script is made by `new Function`: here, zod's compiled validators.
+    return frame.functionName ? `native ${frame.functionName}` : 'code made by new Function (zod.compile)';
+  }
   if (url.startsWith('node:'))
     return /_http|http_|net|stream|events|task_queues|timers/.test(url)
       ? 'node http, net, streams'
