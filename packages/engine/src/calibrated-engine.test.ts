@@ -80,6 +80,15 @@ describe('calibrateAnswer', () => {
     ).toBe(0.5);
   });
 
+  it("gives a Choice its type's temperature whatever its evidence, so removing an option keeps proportions", () => {
+    const tone: Answer = {
+      ...choice,
+      arbiter: { engine: 'test', abstained: false, evidence: ['valence:0.5'] },
+    };
+    const calibration = { choice: { temperature: 2 }, evidence: { 'choice:valence': { temperature: 5 } } };
+    expect(temperatureOf(tone, calibration)).toBe(2);
+  });
+
   it('accepts evidence temperatures in a catalog entry and rejects malformed ones', () => {
     expect(engineCalibrationSchema.parse({ evidence: { 'noul:topical': { temperature: 2 } } })).toEqual({
       evidence: { 'noul:topical': { temperature: 2 } },

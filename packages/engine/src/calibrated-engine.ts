@@ -25,9 +25,14 @@ export const engineCalibrationSchema = llmCalibrationSchema.extend({
 /** The `calibration` member of every engine kind's catalog entry (written by `arbiter calibrate`). */
 export type EngineCalibration = z.infer<typeof engineCalibrationSchema>;
 
-/** The temperature `calibration` gives `answer`: its evidence kind's, else its type's, else one. */
+/**
+ * The temperature `calibration` gives `answer`: its evidence kind's, else its type's, else one.
+ * A Choice always takes its type's: its evidence kind can change when an option is removed (the
+ * winning option's evidence, whether any option names a kind of answer), and a temperature that
+ * changed with it would move the other options' proportions, breaking the choice-set law.
+ */
 export function temperatureOf(answer: Answer, calibration: EngineCalibration): number {
-  const kind = calibration.evidence ? evidenceKindOf(answer) : undefined;
+  const kind = calibration.evidence && answer.type !== 'choice' ? evidenceKindOf(answer) : undefined;
   // An own property only, so a kind named like an Object.prototype member is no temperature.
   const byKind =
     kind !== undefined && Object.hasOwn(calibration.evidence!, kind)

@@ -1,7 +1,7 @@
 import type { Answer } from '@arbiter/decision';
 import { describe, expect, it } from 'vitest';
 import { createBuiltinEngine } from './builtin/builtin-engine.js';
-import { evidenceKindOf, MANY_OPTIONS } from './evidence-kind.js';
+import { evidenceKindOf } from './evidence-kind.js';
 
 const noul = (evidence: string[], abstained = false): Answer => ({
   type: 'noul',
@@ -37,11 +37,6 @@ describe('evidenceKindOf', () => {
     expect(evidenceKindOf({ ...choice, arbiter: { ...choice.arbiter!, evidence: ['asks-for:place'] } })).toBe(
       'choice:answer-kind',
     );
-    // Among more than MANY_OPTIONS options, a kind of its own.
-    const many = Object.fromEntries(Array.from({ length: MANY_OPTIONS + 1 }, (_, i) => [`o${i}`, 1 / 11]));
-    expect(evidenceKindOf({ ...choice, probabilities: many })).toBe('choice:valence-many');
-    const few = Object.fromEntries(Array.from({ length: MANY_OPTIONS }, (_, i) => [`o${i}`, 1 / 10]));
-    expect(evidenceKindOf({ ...choice, probabilities: few })).toBe('choice:valence');
   });
 
   it('names no kind without evidence, for compounds, for unknown codes and for a model', () => {

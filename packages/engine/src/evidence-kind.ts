@@ -15,12 +15,10 @@ import { NO_EVIDENCE } from './no-evidence.js';
  * - `contradicted-value`: a claim naming a day, number or name the state contradicts;
  * - `topical`: words and meanings in common between the state and a claim, option or level.
  *
- * Calibration is fitted per kind because the kinds differ in how far their scores can be trusted:
+ * Calibration is fitted per kind (for Nouls and Scores; a Choice takes one temperature for its
+ * type, `temperatureOf` says why) because the kinds differ in how far their scores can be trusted:
  * on public development data a topical claim ("Is this message spam?") was 0.66 sure at 0.54
  * accuracy while the valence of a tweet was as sure as it was right (docs/benchmarks.md).
- *
- * A Choice among more than `MANY_OPTIONS` options has the kind of its evidence with `-many`
- * (`choice:topical-many`).
  *
  * Undefined where no evidence kind applies: an answer without evidence (the prior, which no
  * temperature changes), a compound claim (derived from its parts, which are calibrated one by
@@ -33,16 +31,8 @@ export function evidenceKindOf(answer: Answer): string | undefined {
   if (first === undefined || first === NO_EVIDENCE) return undefined;
   const [head, detail] = first.split(':');
   const family = familyOf(answer.type, head!, detail, codes);
-  if (family === undefined) return undefined;
-  // A Choice among many options (intents by the dozen) spreads the same evidence over more
-  // outcomes, and the lexical weights' sharpness was fitted on such Choices (BANKING77, CLINC150):
-  // they are a kind apart from Choices among a few.
-  const many = answer.type === 'choice' && Object.keys(answer.probabilities).length > MANY_OPTIONS;
-  return `${answer.type}:${family}${many ? '-many' : ''}`;
+  return family === undefined ? undefined : `${answer.type}:${family}`;
 }
-
-/** More options than this make a Choice one among many (`-many` kinds). */
-export const MANY_OPTIONS = 10;
 
 function familyOf(
   type: Answer['type'],
@@ -64,9 +54,6 @@ function familyOf(
     case 'hostility':
       return head;
     case 'valence':
-      // A Choice whose strongest evidence is the state's tone (emotions, opinions) is surer than
-      // one matched by its words: among a few options, on public development data, 0.73 sure at
-      // 0.59 right, against 0.70 at 0.68 for word matches.
       return 'valence';
     case 'term':
     case 'near':
