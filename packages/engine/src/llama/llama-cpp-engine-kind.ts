@@ -24,7 +24,12 @@ function deferredEngine(config: LlamaCppEngineConfig, context: EngineKindContext
   // A model not yet pulled, or a runtime not installed, is tried again on the next request.
   const load = loadOnFirstUse(async () => {
     const path = ggufPath(config.model, context);
-    const module = await importOptionalRuntime('node-llama-cpp', () => import('./llama-cpp-engine.js'));
+    const module = await importOptionalRuntime('node-llama-cpp', async () => {
+      // The engine's modules import node-llama-cpp only when they first need it, so loading them
+      // proves nothing: the runtime's JavaScript is imported here (its native binding loads later).
+      await import('node-llama-cpp');
+      return import('./llama-cpp-engine.js');
+    });
     return module.createLlamaCppEngine({ ...config, model: { path } });
   });
   return {

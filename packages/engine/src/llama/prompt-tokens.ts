@@ -29,7 +29,7 @@ export function labelTokens(
   if (cached) return cached;
   const close = model.tokenize(layout.close, true);
   const whole = model.tokenize(layout.close + layout.labelPrefix + label, true);
-  if (whole.length <= close.length || close.some((token, index) => whole[index] !== token)) {
+  if (whole.length <= close.length || close.some((token: Token, index: number) => whole[index] !== token)) {
     throw new EngineError({
       code: 'engine_error',
       message: `the layout's close and the label "${label}" are tokenised together, so the label's tokens cannot be read; end close with a space, a newline or a control token, or set labelPrefix`,

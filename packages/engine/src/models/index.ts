@@ -4,6 +4,12 @@
  */
 
 export { EnginePackageError } from '../engine-package-error.js';
+export {
+  isRuntimeInstalled,
+  LOCAL_MODEL_RUNTIMES,
+  type LocalModelRuntime,
+  localRuntimeInstallCommand,
+} from '../optional-runtime.js';
 export type { DownloadProgress } from './hub-download.js';
 export { acceptedLicences, isAcceptedLicence } from './licence-policy.js';
 export {

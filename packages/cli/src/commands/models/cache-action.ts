@@ -3,6 +3,9 @@ import {
   addLocalModel,
   DEFAULT_PULL_MODEL,
   findRecommendedModel,
+  isRuntimeInstalled,
+  LOCAL_MODEL_RUNTIMES,
+  localRuntimeInstallCommand,
   ModelCache,
   ModelReferenceError,
   PullError,
@@ -106,16 +109,30 @@ export async function removeCommand(reference: string, options: RemoveCommandOpt
 
 /**
  * What `npm start` (`arbiter serve --pull-default`) does before serving: when no NLI model is in
- * the cache, pull the small default one with progress. Skipped with `ARBITER_NO_PULL=1`. Without
- * network it says so in one line and the server starts on the built-in engine; any other failure
- * is reported the same way, never swallowed, and never stops the server from starting.
+ * the cache and its runtime is installed, pull the small default one with progress. Skipped with
+ * `ARBITER_NO_PULL=1`. Without the runtime, or without network, it says so in one line and the
+ * server starts on the built-in engine; any other failure is reported the same way, never
+ * swallowed, and never stops the server from starting.
  */
-export async function pullDefaultModel(dataDir: string, say: (line: string) => void): Promise<void> {
+export async function pullDefaultModel(
+  dataDir: string,
+  say: (line: string) => void,
+  runtimeInstalled: (packageName: string) => boolean = isRuntimeInstalled,
+): Promise<void> {
   const noPull = process.env.ARBITER_NO_PULL;
   if (noPull && noPull !== '0') return;
+  const model = findRecommendedModel(DEFAULT_PULL_MODEL)!;
+  // The default install leaves the local-model runtimes out: a model nothing here can run is not
+  // worth its download, and the server answers on the built-in engine meanwhile.
+  const runtime = LOCAL_MODEL_RUNTIMES[model.engineKind];
+  if (!runtimeInstalled(runtime)) {
+    say(
+      `Serving the built-in engine: the default model ${model.name} runs on ${runtime}, which the default install leaves out; add it with \`${localRuntimeInstallCommand(runtime)}\`, then start again to pull the model.`,
+    );
+    return;
+  }
   const cache = new ModelCache(ModelCache.defaultRoot({ ...process.env, ARBITER_DATA_DIR: dataDir }));
   if (RECOMMENDED_MODELS.some((model) => model.engineKind === 'nli' && cache.find(model.name))) return;
-  const model = findRecommendedModel(DEFAULT_PULL_MODEL)!;
   const size = model.files.reduce((sum, file) => sum + (file.approximateBytes ?? 0), 0);
   const render = pullProgressRenderer();
   let announced = false;
