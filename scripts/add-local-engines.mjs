@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Adds the local-model runtimes to this checkout: node-llama-cpp (the `llama-cpp` engine kind) and
 // onnxruntime-node (the `nli` engine kind, and the model `npm start` pulls). The default install
-// leaves them out: with their prebuilt binaries for every platform and GPU they weigh about 950 MB.
+// leaves them out: with their prebuilt binaries for every platform and GPU they weigh about 1 GB.
 // They are optional peer dependencies of @arbiter/engine; this installs them at the versions its
 // package.json declares, from the npm registry, with npm's own progress.
 //
@@ -42,7 +42,7 @@ if (missing.length === 0) {
   process.exit(0);
 }
 const specs = Object.entries(peerDependencies).map(([name, range]) => `${name}@${range}`);
-console.log(`Adding the local-model runtimes ${specs.join(', ')} (about 950 MB with their binaries)`);
+console.log(`Adding the local-model runtimes ${specs.join(', ')} (about 1 GB with their prebuilt binaries)`);
 const started = performance.now();
 const npm = spawnSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', ...specs], {
   cwd: root,

@@ -9,7 +9,7 @@
 # The suite also runs the local-model engines (`nli` on onnxruntime-node, `llama-cpp` on
 # node-llama-cpp) on the repository's tiny fixture models. The default install leaves those
 # runtimes out, so they are added here from the npm registry when missing (`npm run
-# add-local-engines`, about 950 MB; no model is downloaded).
+# add-local-engines`, about 1 GB; no model is downloaded).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 node scripts/add-local-engines.mjs --check 2>/dev/null || node scripts/add-local-engines.mjs

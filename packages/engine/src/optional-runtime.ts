@@ -4,7 +4,7 @@ import { EngineError } from '@arbiter/decision';
 
 /**
  * The local-model runtimes: the native packages the in-process model engine kinds run on. The
- * default install leaves them out (together about 950 MB of prebuilt binaries for every platform
+ * default install leaves them out (together about 1 GB of prebuilt binaries for every platform
  * and GPU), so that the built-in engine and the server install in a few minutes; a user who turns
  * a local model on adds them with one command (`localRuntimeInstallCommand`). They are optional
  * peer dependencies of `@arbiter/engine`, whose `package.json` holds the version ranges.
