@@ -11,6 +11,7 @@ import { runCli } from '../../cli-run.js';
 import { type InvocationIo, inputOf, withInvocationIo } from '../../invocation-io.js';
 import { createProgram } from '../../program.js';
 import { flushTeamReports } from './team-report-flusher.js';
+import { FLUSH_BACKOFF_MS, reportHookEvent } from './team-report-hook.js';
 
 const launcher = resolve(import.meta.dirname, '../../../bin/arbiter.js');
 const KEY = 'arb_test_member_key_0123456789abcdef';
@@ -248,6 +249,64 @@ describe('gate hook --server', () => {
     } finally {
       await server.stop();
     }
+  });
+});
+
+describe('reportHookEvent starting the flusher', () => {
+  const result = {
+    output: null,
+    reading: { kind: 'tool-ran', tool: 'Bash', arguments: { command: 'ls' }, session: 's' },
+    verdict: null,
+  } as const;
+
+  it('starts one unless a flush runs or one failed in the last 15 s', async () => {
+    const started: string[] = [];
+    let clock = Date.parse('2026-11-28T07:00:00Z');
+    const report = () =>
+      reportHookEvent({
+        host: 'claude-code',
+        result,
+        server: 'http://team.test',
+        directory: reports(),
+        policy: null,
+        startFlusher: (server) => started.push(server),
+        now: () => new Date(clock),
+      });
+    expect(report()).toBe(true);
+    expect(started).toEqual(['http://team.test']);
+
+    // A flusher holds the lock: it will send the new record too.
+    writeFileSync(join(reports(), 'flush.lock'), `${process.pid}\n`);
+    clock = Date.now();
+    expect(report()).toBe(true);
+    expect(started).toHaveLength(1);
+    rmSync(join(reports(), 'flush.lock'));
+
+    // A flush just failed: back off, then try again.
+    const { TeamReportQueue } = await import('@arbiter/tool-gate/team-reporting');
+    new TeamReportQueue({ directory: reports(), now: () => new Date(clock) }).recordFlush('cannot reach');
+    expect(report()).toBe(true);
+    expect(started).toHaveLength(1);
+    clock += FLUSH_BACKOFF_MS;
+    expect(report()).toBe(true);
+    expect(started).toHaveLength(2);
+    expect(queued()).toHaveLength(4);
+  });
+
+  it('returns false and throws nothing when the queue cannot be written', () => {
+    writeFileSync(join(home, 'blocked'), '');
+    expect(
+      reportHookEvent({
+        host: 'gemini',
+        result,
+        server: 'http://team.test',
+        directory: join(home, 'blocked', 'gate-reports'),
+        policy: null,
+        startFlusher: () => {
+          throw new Error('must not start');
+        },
+      }),
+    ).toBe(false);
   });
 });
 
