@@ -31,6 +31,8 @@ export class TeamContractServer {
   /** Answer the next report with this status (and no storing). */
   refuseNext: number | null = null;
   policy: TeamPolicy;
+  /** Runs when a policy request arrives (a test appends to the queue then, after the last batch). */
+  onPolicyRequest: (() => void) | null = null;
   #server: Server | null = null;
   #heads = new Map<string, string>();
   #port = 0;
@@ -140,6 +142,7 @@ export class TeamContractServer {
     }
     if (request.method === 'GET' && request.url === '/v1/gate/policy') {
       this.policyRequests++;
+      this.onPolicyRequest?.();
       const etag = `"${this.policy.sha256}"`;
       response.setHeader('etag', etag);
       if (request.headers['if-none-match'] === etag) {

@@ -133,6 +133,19 @@ describe('flushTeamReports', () => {
     });
   });
 
+  it('sends a record queued after its last batch, while it still held the lock', async () => {
+    const reports = queue(1);
+    let appended = false;
+    server.onPolicyRequest = () => {
+      // A hook queues now, sees the flush lock, and starts no flusher of its own.
+      if (!appended) reports.append(record(2));
+      appended = true;
+    };
+    expect(await flush()).toMatchObject({ ok: true, accepted: 2 });
+    expect(numbers(server.stored.get(KEY)!.map((entry) => entry.id))).toEqual([1, 2]);
+    expect(reports.status()).toMatchObject({ records: 0, last_error: null });
+  });
+
   it('fails without a key before sending anything', async () => {
     queue(1);
     expect(await flushTeamReports({ server: server.url, apiKey: undefined, directory })).toMatchObject({

@@ -67,6 +67,29 @@ export type TeamFlushOutcome =
  * flushers never send the same records at once; a second one waits for the first.
  */
 export async function flushTeamReports(options: TeamFlushOptions): Promise<TeamFlushOutcome> {
+  const first = await flushOnce(options);
+  // A hook that queued a record after the last batch, while the lock was still held, saw a
+  // flusher running and started none: look once more now that the lock is free. Should another
+  // flusher have taken the lock meanwhile, that one sends it.
+  if (!first.ok || new TeamReportQueue({ directory: options.directory }).status().records === 0) return first;
+  const second = await flushOnce({ ...options, lockWaitMs: 0 }, { busyIsFine: true });
+  if (second === 'busy') return first;
+  const accepted = first.accepted + second.accepted;
+  const duplicates = first.duplicates + second.duplicates;
+  return second.ok
+    ? { ...second, accepted, duplicates, head: second.head ?? first.head }
+    : { ...second, accepted, duplicates };
+}
+
+async function flushOnce(options: TeamFlushOptions): Promise<TeamFlushOutcome>;
+async function flushOnce(
+  options: TeamFlushOptions,
+  mode: { busyIsFine: true },
+): Promise<TeamFlushOutcome | 'busy'>;
+async function flushOnce(
+  options: TeamFlushOptions,
+  mode: { busyIsFine: boolean } = { busyIsFine: false },
+): Promise<TeamFlushOutcome | 'busy'> {
   const queue = new TeamReportQueue({ directory: options.directory });
   const fail = (error: string, accepted = 0, duplicates = 0): TeamFlushOutcome => {
     try {
@@ -94,7 +117,8 @@ export async function flushTeamReports(options: TeamFlushOptions): Promise<TeamF
   } catch (error) {
     return fail(`cannot use the report directory ${options.directory}: ${messageOf(error)}`);
   }
-  if (release === null) return fail('another flush of this queue is still running; try again later');
+  if (release === null)
+    return mode.busyIsFine ? 'busy' : fail('another flush of this queue is still running; try again later');
   let accepted = 0;
   let duplicates = 0;
   let head: string | null = null;
