@@ -9,6 +9,7 @@ import { PROBE_AND_LOAD_RULES } from './rules/probe-and-load-rules.js';
 import { PROCESS_RULES } from './rules/process-rules.js';
 import { SHELL_RULES } from './rules/shell-rules.js';
 import { SYSTEM_SETTING_RULES } from './rules/system-setting-rules.js';
+import { WINDOWS_PROGRAM_RULES } from './rules/windows-program-rules.js';
 import type { CommandRule } from './shell-command.js';
 
 /** Every program-specific rule, by program name (each name belongs to one family). */
@@ -24,6 +25,7 @@ const COMMAND_RULES: ReadonlyMap<string, CommandRule> = new Map([
   ...SYSTEM_SETTING_RULES,
   ...FILE_SYSTEM_RULES,
   ...WINDOWS_SHELL_RULES,
+  ...WINDOWS_PROGRAM_RULES,
 ]);
 
 export function ruleFor(program: string): CommandRule | undefined {

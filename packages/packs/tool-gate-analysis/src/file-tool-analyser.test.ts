@@ -265,3 +265,25 @@ describe('a file named for what it holds', () => {
     expect(answersFor('Read', { file_path: 'src/auth/passwords.ts' }).disposition.choice).toBe('allow');
   });
 });
+
+describe('a remote repository file written through an MCP tool', () => {
+  const write = (branch: string, path = 'docs/SETUP.md', content = '# Setup\n\nRun `make`.\n') =>
+    analyseToolCallSync({
+      tool: 'mcp__github__create_or_update_file',
+      arguments: { owner: 'acme', repo: 'shop', path, content, message: 'docs', branch },
+      grant: ['mcp__github'],
+      task: 'Write the setup guide.',
+    }).answers.disposition.choice;
+
+  it('on a working branch is reviewed before anyone runs it: its content decides', () => {
+    expect(write('docs/setup-guide')).toBe('allow');
+    expect(write('docs/setup-guide', '.github/workflows/ci.yml', 'on: pull_request_target\n')).not.toBe(
+      'allow',
+    );
+  });
+
+  it('on the default or a release branch is what others run: asked', () => {
+    expect(write('main')).not.toBe('allow');
+    expect(write('release/2.4')).not.toBe('allow');
+  });
+});

@@ -359,7 +359,12 @@ function analyseMcp(context: FileToolContext): FileToolAnalysis {
       findings.push({ code, destructive: RISK.deny, onTask: 0.3 });
       break;
     case 'overwrite':
-      findings.push({ code, destructive: RISK.askLow, onTask: 0.5 });
+      // A change on a working branch of a remote repository is reviewed before it reaches anyone
+      // and is undone by deleting the branch: what it can do is what its content does, which the
+      // write-target checks below read. The default and release branches are what others run.
+      if (onWorkingBranch(context.args.branch))
+        findings.push({ code, destructive: RISK.routine, onTask: 0.85 });
+      else findings.push({ code, destructive: RISK.askLow, onTask: 0.5 });
       break;
     case 'additive':
       findings.push({ code, destructive: RISK.routine, onTask: 0.75 });
@@ -395,6 +400,14 @@ function analyseMcp(context: FileToolContext): FileToolAnalysis {
     findings.push(...fetched.filter((finding) => !finding.code.startsWith('tool.fetch:')));
   }
   return { findings };
+}
+
+/** Branches others build, deploy or release from; any other named branch is someone's working branch. */
+const SHARED_BRANCH =
+  /^(main|master|trunk|develop|development|dev|default|prod|production|stable|staging|live|release\b.*|releases?\/.*|gh-pages|hotfix\/.*|v?\d+(\.\d+)*(\.x)?)$/i;
+
+function onWorkingBranch(branch: unknown): boolean {
+  return typeof branch === 'string' && /^[\w./-]{1,100}$/.test(branch) && !SHARED_BRANCH.test(branch);
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Node } from 'web-tree-sitter';
 import { RISK } from '../risk-scale.js';
+import { AUTORUN_KEY, WINDOWS_PROGRAM_RULES } from '../rules/windows-program-rules.js';
 import type { CommandRule, CommandScope } from '../shell-command.js';
 import { parsePowerShell } from './powershell-parser.js';
 import { posixFromWindows } from './windows-path.js';
@@ -114,9 +115,11 @@ const COPY_MOVE = new Map([
   ['move', 'mv'],
   ['mi', 'mv'],
 ]);
-/** Registry keys and task triggers that run a program at log-on or start-up. */
-const AUTORUN_KEY =
-  /\\(Run|RunOnce|RunServices|Winlogon|Shell Folders|User Shell Folders)\b|\\Image File Execution Options\\/i;
+/** Approved verbs that only retrieve. */
+const READ_VERB = /^(get|test|measure|find|resolve|compare|search|select)-[a-z]+$/;
+/** Nouns of what a reader must not print: secrets, credentials, keys, tokens, what was typed or copied. */
+const SECRET_NOUN =
+  /-\w*(secret|credential|password|token|key|vault|cert|clipboard|history|psreadline|bitlocker|recovery|dpapi)\w*$/;
 const WEB_CALL =
   /\b(iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring|downloadfile|net\.webclient|curl|wget|start-bitstransfer)\b|https?:\/\//i;
 
@@ -352,6 +355,14 @@ function judgeInvocation(scope: CommandScope, call: Invocation, pipelineText: st
     if (target !== undefined) scope.runArgv(['mkdir', '-p', path(target)], 'powershell');
     return;
   }
+  if (READ_VERB.test(name)) {
+    // PowerShell's approved verbs are a contract (about_Approved_Verbs): Get, Test, Measure, Find,
+    // Resolve, Compare, Search and Select retrieve and change nothing. What an unmapped reader can
+    // do wrong is print a secret into the transcript, and its noun says when it reads one.
+    if (SECRET_NOUN.test(name))
+      scope.add({ code: `ps.reads-secret:${name.slice(0, 40)}`, exfil: RISK.ask, onTask: 0.4 });
+    return;
+  }
   if (/^[a-z]+-[a-z]+$/.test(name)) {
     // A cmdlet the gate has no mapping for: its verb may say harm, never enough to allow.
     const harmful = /^(remove|clear|stop|uninstall|disable|reset|unregister|format|dismount|restart)-/.test(
@@ -375,38 +386,10 @@ function judgeNative(scope: CommandScope, argv: string[]): void {
     .toLowerCase()
     .replace(/\.exe$/, '');
   const args = argv.slice(1);
-  if (program === 'reg') {
-    const verb = (args[0] ?? '').toLowerCase();
-    if (verb === 'query' || verb === 'export') return;
-    if (verb === 'add' && AUTORUN_KEY.test(args.join(' '))) {
-      scope.add({ code: 'shell.persistence:windows-run-key', deny: RISK.deny, onTask: 0.05 });
-      return;
-    }
-    scope.add({
-      code: `ps.reg-${verb}`,
-      destructive: verb === 'delete' ? RISK.ask : RISK.askLow,
-      uncertain: true,
-      onTask: 0.3,
-    });
-    return;
-  }
-  if (program === 'schtasks') {
-    const verb = (args.find((arg) => /^\/(create|delete|change|run|query)$/i.test(arg)) ?? '').toLowerCase();
-    if (verb === '/query') return;
-    scope.add(
-      verb === '/create' || verb === '/change'
-        ? {
-            code: `shell.persistence:windows-schtasks${verb.replace('/', '-')}`,
-            deny: RISK.deny,
-            onTask: 0.05,
-          }
-        : {
-            code: `ps.schtasks${verb.replace('/', '-')}`,
-            destructive: RISK.ask,
-            uncertain: true,
-            onTask: 0.3,
-          },
-    );
+  // Windows system programs (`reg`, `schtasks`, `netsh`) have rules of their own in the table
+  // (rules/windows-program-rules.ts), shared with a host's shell tool on Windows.
+  if (WINDOWS_PROGRAM_RULES.has(program)) {
+    scope.runArgv([program, ...args], 'windows');
     return;
   }
   scope.runArgv([argv[0]!.replace(/\.exe$/i, ''), ...args], 'windows');
