@@ -1,7 +1,8 @@
 // Converts public labelled data sets, downloaded by you, into the development suite's format
 // (bench/lexical-suite.mjs), so that `bench/lexical-accuracy.mjs --sets DIR` measures the built-in
-// engine on them. The data is read from local paths and written to --out; none of it is committed.
-// Sources and licences: bench/lexical-dev/README.md.
+// engine on them. The data is read from local paths and written to --out; only small samples of
+// sets whose licences allow it are committed (bench/data/lexical-public-dev). Sources and licences:
+// bench/lexical-dev/README.md and bench/data/lexical-public-dev/README.md.
 //
 //   node bench/lexical-public-sets.mjs --out /tmp/public-sets [--per-set 400] \
 //     [--ag-news test.csv] [--banking77 test.csv] [--clinc150 data_full.json [--clinc150-split val]] \
