@@ -12,7 +12,8 @@ RUN apt-get update && apt-get install -y --no-install-recommends python3 make g+
 COPY package.json package-lock.json tsconfig.base.json tsconfig.json ./
 COPY packages ./packages
 COPY scripts ./scripts
-# `npm ci` runs the root `prepare` script: the TypeScript build and the word-vector table.
+# `npm ci` runs the root `prepare` script (the TypeScript build); the word-vector table ships in the
+# repository, and the local-model runtimes are not installed (docs/engines.md#local-model-runtimes).
 RUN npm ci && npm prune --omit=dev
 
 FROM node:20-bookworm-slim

@@ -13,8 +13,7 @@ import { loadWordVectors } from './lexical/word-vectors.js';
 
 const engine = createBuiltinEngine();
 
-// The first use in an installation derives the word-vector table from the npm package (tens of
-// seconds on a loaded machine); later processes read the cached table.
+// The shipped word-vector table loads once per process (under a second, longer on a loaded machine).
 beforeAll(() => loadWordVectors(), 180_000);
 
 const ticket = {

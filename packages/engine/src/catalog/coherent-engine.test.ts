@@ -55,7 +55,7 @@ let server: Server;
 let baseURL = '';
 
 beforeAll(async () => {
-  // The first use in an installation derives the word-vector table (see word-vectors.ts).
+  // The word-vector table (shipped in packages/engine/word-vectors) loads once, before the timed requests.
   await loadWordVectors();
   server = createServer(async (request, response) => {
     const chunks: Buffer[] = [];
