@@ -226,6 +226,17 @@ describe('held-out batch 30: code principles that were missing', () => {
     expect(codes("name = request.args.get('name')")).toEqual([]);
   });
 
+  it('a data-only format parsed from request input builds data, whichever library parses it', () => {
+    for (const call of [
+      'orjson.loads(request.data)',
+      'ujson.loads(request.data)',
+      'tomllib.loads(request.form["cfg"])',
+    ])
+      expect(codes(`cfg = ${call}`), call).toEqual([]);
+    expect(codes('cfg = pickle.loads(request.data)')).toContain('content.runs-request-input:loads');
+    expect(codes('cfg = marshal.loads(request.data)')).toContain('content.runs-request-input:loads');
+  });
+
   it('a template compiled from request input runs it', () => {
     expect(codes("return Template(request.form['greeting']).render()")).toContain(
       'content.runs-request-input:Template',

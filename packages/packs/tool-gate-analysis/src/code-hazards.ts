@@ -33,9 +33,12 @@ const RUNS_OR_OPENS =
   /\b(subprocess\.\w+|render_template_string|from_string|renderString|ERB\.new|Template|Process\.Start|ObjectInputStream|XMLDecoder|BinaryFormatter|SoapFormatter|NetDataContractSerializer|LosFormatter|require|import|import_module|__import__|getattr|const_get|forName|exec|execSync|spawn|spawnSync|execFile|system|popen|shell_exec|passthru|proc_open|eval|assert|create_function|Function|runInNewContext|runInThisContext|Command|ProcessBuilder|loads|load|unsafe_load|unserialize|readObject|decode|send_file|sendFile|download|readFile|readFileSync|fopen|file_get_contents|include|include_once|require_once|open|Open|ReadFile)\s*\(/g;
 /**
  * Deserialisers that are safe by construction, read at the call itself: `pickle.loads(b64decode(x))`
- * is no safer for the decoding inside it. A `load` given a safe loader is safe too.
+ * is no safer for the decoding inside it. A `load` given a safe loader is safe too. JSON and TOML
+ * build only data whichever library parses them (`json`, `orjson`, `ujson`, `simplejson`,
+ * `msgspec.json`, `tomllib`), as does `ast.literal_eval`.
  */
-const SAFE_CALL = /\b((json|JSON)\.(loads?|parse|decode)|jwt\.decode|base64\.\w+|safe_load)\s*\($/;
+const SAFE_CALL =
+  /\b(\w*(json|JSON|Json|toml|Toml)\w*\.(loads?|parse|decode)|jwt\.decode|base64\.\w+|safe_load|literal_eval)\s*\($/;
 const SAFE_LOADER = /\bSafeLoader\b/;
 /** Outbound requests by their library's name: request input there chooses where the server connects. */
 const NETWORK_CALL =

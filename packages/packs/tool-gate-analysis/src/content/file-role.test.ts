@@ -113,6 +113,24 @@ describe('changes judged by what they take away, whatever the framework', () => 
     ).toEqual([]);
   });
 
+  it('security code that only gains tokens changing no condition keeps who passes', () => {
+    const add = (removed: string, inserted: string) =>
+      judge('app/thumbs.py', removed, inserted, 'Strip metadata from thumbnails.');
+    expect(
+      add(
+        'subprocess.run(["convert", src, dst], check=True)',
+        'subprocess.run(["convert", "-strip", src, dst], check=True)',
+      ),
+    ).toEqual([]);
+    // An addition that changes a condition may widen who passes.
+    expect(
+      add(
+        'if not user.is_admin:\n    abort(403)',
+        'if not user.is_admin and not user.is_guest:\n    abort(403)',
+      ),
+    ).not.toEqual([]);
+  });
+
   it('a migration destroys what the task names only when the task asks for destruction', () => {
     expect(
       judge(

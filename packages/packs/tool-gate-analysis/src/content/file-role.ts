@@ -203,12 +203,29 @@ function taskNamesFile(task: string, path: string): boolean {
  * (a line, an element of a list, a condition appended).
  */
 function onlyAdds(inserted: string, removed: string): boolean {
+  return addedTokens(inserted, removed) !== undefined;
+}
+
+/** The tokens an Edit adds when it only adds; undefined when it also removes or changes some. */
+function addedTokens(inserted: string, removed: string): string[] | undefined {
   const before = removed.match(TOKEN) ?? [];
   const after = inserted.match(TOKEN) ?? [];
+  const added: string[] = [];
   let at = 0;
-  for (const token of after) if (at < before.length && token === before[at]) at++;
-  return at === before.length;
+  for (const token of after) {
+    if (at < before.length && token === before[at]) at++;
+    else added.push(token);
+  }
+  return at === before.length ? added : undefined;
 }
+
+/**
+ * Tokens that change a condition or an outcome: logic, negation, comparison, a boolean literal,
+ * an early return. An addition to access-control code with none of these (an argument, an
+ * element of a list, a log line) does not change who passes; one with them may (`|| isGuest`).
+ */
+const CONDITION_TOKEN =
+  /^(\|\||\||&&|&|!|\?|or|and|not|unless|else|elif|elsif|if|when|return|true|True|TRUE|false|False|nil|null|None|=|<|>|catch|except|rescue)$/;
 
 /** Statements that destroy data, and the object each names. */
 const DESTRUCTIVE_STATEMENT =
@@ -429,6 +446,11 @@ export function judgeFileRole(input: {
   if (!input.whole && !weakensValue && onlyReplacesValues(input.inserted, input.removed)) return [];
   if (weakensAccess)
     return [{ code: 'content.access-control-weakened', uncertain: true, deny: RISK.ask, onTask: 0.4 }];
+  // Access-control code that only gains tokens changing no condition (`-strip` added to a
+  // command's arguments): who passes is unchanged, and the content checks read what was added.
+  const added = input.whole ? undefined : addedTokens(input.inserted, input.removed);
+  if (role === 'access-control' && added !== undefined && !added.some((token) => CONDITION_TOKEN.test(token)))
+    return [];
   // A spec's additions are read by the exposure checks: an addition there is classified.
   if (!input.whole && ADDITIONS_CLASSIFIED.has(role) && onlyAdds(input.inserted, input.removed)) return [];
   if (ROLE_IN_TASK[role].test(input.task) || taskNamesFile(input.task, input.path)) return [];
