@@ -6,5 +6,6 @@ export type { Migration } from './migration.js';
 export { NulInTextError } from './nul-text.js';
 export { PostgresDatabase } from './postgres-database.js';
 export { applyPostgresMigrations } from './postgres-migrations.js';
+export { type SchemaTypes, schemaMigration, schemaTypes } from './schema-migration.js';
 export type { SqlDatabase, SqlDialect } from './sql-database.js';
 export { SqliteDatabase } from './sqlite-database.js';

@@ -1,4 +1,4 @@
-import type { Migration } from '@arbiter/storage';
+import { type Migration, schemaMigration } from '@arbiter/storage';
 
 /**
  * Principals and their API keys (stored as SHA-256 hashes, never in the clear).
@@ -10,66 +10,40 @@ import type { Migration } from '@arbiter/storage';
  *
  * `0003-api-key-reporter-role` admits the `reporter` role (issue 32: a gate hook's key). SQLite
  * cannot change a CHECK constraint in place, so the table is rebuilt with every row and its rowid
- * (the listing's tie-break); PostgreSQL swaps the constraint.
+ * (the listing's tie-break); PostgreSQL swaps the constraint. Being a different operation in each
+ * dialect, it is the one migration here written out twice.
  */
 export const authMigrations: readonly Migration[] = [
-  {
-    id: '0001-principals-and-keys',
-    up(db) {
-      db.exec(`
-        CREATE TABLE principals (
-          id TEXT PRIMARY KEY,
-          name TEXT NOT NULL UNIQUE,
-          created_at INTEGER NOT NULL
-        );
-        CREATE TABLE api_keys (
-          id TEXT PRIMARY KEY,
-          principal_id TEXT NOT NULL REFERENCES principals (id),
-          key_hash TEXT NOT NULL UNIQUE,
-          hint TEXT NOT NULL,
-          created_at INTEGER NOT NULL,
-          revoked_at INTEGER
-        );
-        CREATE INDEX api_keys_principal ON api_keys (principal_id);
-      `);
-    },
-    postgres: `
+  schemaMigration(
+    '0001-principals-and-keys',
+    ({ int64, insertionOrderColumn }) => `
       CREATE TABLE principals (
         id TEXT PRIMARY KEY,
         name TEXT NOT NULL UNIQUE,
-        created_at BIGINT NOT NULL
+        created_at ${int64} NOT NULL
       );
       CREATE TABLE api_keys (
         id TEXT PRIMARY KEY,
-        seq BIGSERIAL NOT NULL,
+        ${insertionOrderColumn}
         principal_id TEXT NOT NULL REFERENCES principals (id),
         key_hash TEXT NOT NULL UNIQUE,
         hint TEXT NOT NULL,
-        created_at BIGINT NOT NULL,
-        revoked_at BIGINT
+        created_at ${int64} NOT NULL,
+        revoked_at ${int64}
       );
       CREATE INDEX api_keys_principal ON api_keys (principal_id);
     `,
-  },
-  {
-    id: '0002-api-key-roles',
-    up(db) {
-      db.exec(`
-        ALTER TABLE api_keys ADD COLUMN role TEXT NOT NULL DEFAULT 'member'
-          CHECK (role IN ('operator', 'member'));
-        UPDATE api_keys SET role = 'operator' WHERE id = (
-          SELECT id FROM api_keys WHERE revoked_at IS NULL ORDER BY created_at, rowid LIMIT 1
-        );
-      `);
-    },
-    postgres: `
+  ),
+  schemaMigration(
+    '0002-api-key-roles',
+    ({ insertionOrder }) => `
       ALTER TABLE api_keys ADD COLUMN role TEXT NOT NULL DEFAULT 'member'
         CHECK (role IN ('operator', 'member'));
       UPDATE api_keys SET role = 'operator' WHERE id = (
-        SELECT id FROM api_keys WHERE revoked_at IS NULL ORDER BY created_at, seq LIMIT 1
+        SELECT id FROM api_keys WHERE revoked_at IS NULL ORDER BY created_at, ${insertionOrder} LIMIT 1
       );
     `,
-  },
+  ),
   {
     id: '0003-api-key-reporter-role',
     up(db) {

@@ -1,4 +1,4 @@
-import type { Migration } from '@arbiter/storage';
+import { type Migration, schemaMigration } from '@arbiter/storage';
 
 /**
  * The team gate's tables (issue 32, docs/tool-gate.md "The gate for a team").
@@ -14,56 +14,18 @@ import type { Migration } from '@arbiter/storage';
  * computed from the entries, so a rule is never suggested from stale counts.
  */
 export const teamGateMigrations: readonly Migration[] = [
-  {
-    id: '0300-gate-team',
-    up(db) {
-      db.exec(`
-        CREATE TABLE gate_team_entries (
-          id INTEGER PRIMARY KEY AUTOINCREMENT,
-          principal_id TEXT NOT NULL,
-          seq INTEGER NOT NULL,
-          time TEXT NOT NULL,
-          prev TEXT NOT NULL,
-          record TEXT NOT NULL,
-          sha256 TEXT NOT NULL,
-          received_ms INTEGER NOT NULL,
-          record_id TEXT NOT NULL,
-          kind TEXT NOT NULL,
-          host TEXT NOT NULL,
-          tool TEXT NOT NULL,
-          program TEXT,
-          effective TEXT,
-          session_key TEXT NOT NULL,
-          call_key TEXT NOT NULL,
-          suggest_rule TEXT,
-          outcome_ms INTEGER,
-          UNIQUE (principal_id, seq),
-          UNIQUE (principal_id, record_id)
-        );
-        CREATE INDEX gate_team_entries_call ON gate_team_entries (principal_id, call_key, session_key, seq);
-        CREATE INDEX gate_team_entries_rule ON gate_team_entries (suggest_rule);
-        CREATE INDEX gate_team_entries_received ON gate_team_entries (received_ms);
-        CREATE TABLE gate_team_suggestions (
-          id TEXT PRIMARY KEY,
-          rule TEXT NOT NULL UNIQUE,
-          status TEXT NOT NULL CHECK (status IN ('accepted', 'rejected')),
-          decided_ms INTEGER NOT NULL,
-          decided_by_id TEXT NOT NULL,
-          decided_by_name TEXT NOT NULL,
-          policy_changed_ms INTEGER
-        );
-      `);
-    },
-    postgres: `
+  schemaMigration(
+    '0300-gate-team',
+    ({ int64, serialKey }) => `
       CREATE TABLE gate_team_entries (
-        id BIGSERIAL PRIMARY KEY,
+        id ${serialKey},
         principal_id TEXT NOT NULL,
-        seq BIGINT NOT NULL,
+        seq ${int64} NOT NULL,
         time TEXT NOT NULL,
         prev TEXT NOT NULL,
         record TEXT NOT NULL,
         sha256 TEXT NOT NULL,
-        received_ms BIGINT NOT NULL,
+        received_ms ${int64} NOT NULL,
         record_id TEXT NOT NULL,
         kind TEXT NOT NULL,
         host TEXT NOT NULL,
@@ -73,7 +35,7 @@ export const teamGateMigrations: readonly Migration[] = [
         session_key TEXT NOT NULL,
         call_key TEXT NOT NULL,
         suggest_rule TEXT,
-        outcome_ms BIGINT,
+        outcome_ms ${int64},
         UNIQUE (principal_id, seq),
         UNIQUE (principal_id, record_id)
       );
@@ -84,11 +46,11 @@ export const teamGateMigrations: readonly Migration[] = [
         id TEXT PRIMARY KEY,
         rule TEXT NOT NULL UNIQUE,
         status TEXT NOT NULL CHECK (status IN ('accepted', 'rejected')),
-        decided_ms BIGINT NOT NULL,
+        decided_ms ${int64} NOT NULL,
         decided_by_id TEXT NOT NULL,
         decided_by_name TEXT NOT NULL,
-        policy_changed_ms BIGINT
+        policy_changed_ms ${int64}
       );
     `,
-  },
+  ),
 ];
