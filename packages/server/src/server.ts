@@ -29,6 +29,9 @@ export const DEFAULT_HOST = '127.0.0.1';
 /** Tasks one principal may run at once under `arbiter serve` (`limits.concurrentTasksPerPrincipal`). */
 export const DEFAULT_CONCURRENT_TASKS_PER_PRINCIPAL = 16;
 
+/** Bytes one principal may hold on disk under `arbiter serve` (`limits.diskBytesPerPrincipal`): 10 GiB. */
+export const DEFAULT_DISK_BYTES_PER_PRINCIPAL = 10 * 1024 * 1024 * 1024;
+
 export interface StartServerOptions {
   /** 0 picks a free port. Default 7411. */
   readonly port?: number;
@@ -152,6 +155,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
                   config?.limits?.concurrentTasksPerPrincipal === undefined
                     ? DEFAULT_CONCURRENT_TASKS_PER_PRINCIPAL
                     : config.limits.concurrentTasksPerPrincipal,
+                maxDiskBytesPerPrincipal:
+                  config?.limits?.diskBytesPerPrincipal === undefined
+                    ? DEFAULT_DISK_BYTES_PER_PRINCIPAL
+                    : config.limits.diskBytesPerPrincipal,
                 ...options.harness?.limits,
               },
             },

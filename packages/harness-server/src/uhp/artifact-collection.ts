@@ -20,6 +20,12 @@ export interface ArtifactLimits {
   readonly maxBytesPerTurn: number;
   /** Artifacts one session keeps over all its turns. */
   readonly maxFilesPerSession: number;
+  /**
+   * Bytes one principal may hold on disk: its stored files (uploads and artifacts) and its
+   * workspaces as measured at the end of each turn. A turn stores no artifact past it; a new task of
+   * a principal at or over it is refused (`TaskService`). null or absent: no quota.
+   */
+  readonly maxDiskBytesPerPrincipal?: number | null;
 }
 
 export const DEFAULT_ARTIFACT_LIMITS: ArtifactLimits = {
@@ -45,6 +51,8 @@ export interface CollectedArtifacts {
   readonly skipped: string[];
   /** The limit the turn went over, in words for the response's error; null when none was. */
   readonly overLimit: string | null;
+  /** The principal went over its disk quota (then `overLimit` says so). */
+  readonly overDiskQuota: boolean;
 }
 
 /**
@@ -72,7 +80,21 @@ export async function collectArtifacts(options: {
   try {
     after = await workspace.snapshot(limits.maxWorkspaceEntries);
   } catch {
-    return { cited, skipped: ['.'], overLimit: null };
+    return { cited, skipped: ['.'], overLimit: null, overDiskQuota: false };
+  }
+  // The workspace as it is now counts towards the principal's disk quota from this turn on, whatever
+  // is decided below, so the next task sees it even when no artifact could be stored.
+  await store.setWorkspaceBytes(turn.sessionId, after.bytes);
+  const quota = limits.maxDiskBytesPerPrincipal ?? null;
+  let quotaRoom = Number.POSITIVE_INFINITY;
+  let overDiskQuota = false;
+  if (quota !== null) {
+    const used = (await store.principalDiskBytes(turn.principalId, turn.sessionId)) + after.bytes;
+    quotaRoom = quota - used;
+    if (quotaRoom < 0) {
+      overDiskQuota = true;
+      overLimit = `the principal holds ${used} bytes (its workspaces and stored files), over its disk quota of ${quota} bytes, so nothing more is stored`;
+    }
   }
   skipped.push(...after.refused);
   if (after.truncated)
@@ -92,8 +114,10 @@ export async function collectArtifacts(options: {
       room < limits.maxFilesPerTurn
         ? `the turn changed ${changed.length} files and the session has room for ${room} more artifacts (at most ${limits.maxFilesPerSession} per session)`
         : `the turn changed ${changed.length} files, more than the ${limits.maxFilesPerTurn} artifacts one turn may store`;
-  let bytesLeft = limits.maxBytesPerTurn;
-  for (const [relative] of changed.slice(0, room)) {
+  // The bytes the turn may store: its own limit, or the principal's room under the quota if less.
+  const perTurn = Math.min(limits.maxBytesPerTurn, Math.max(0, quotaRoom));
+  let bytesLeft = perTurn;
+  for (const [relative] of changed.slice(0, overDiskQuota ? 0 : room)) {
     const id = newObjectId('file');
     let size = 0;
     try {
@@ -106,7 +130,11 @@ export async function collectArtifacts(options: {
     } catch (error) {
       await fs.promises.rm(layout.fileBlob(id), { force: true });
       if (error instanceof OverByteLimit) {
-        overLimit ??= `the files of the turn are larger than the ${limits.maxBytesPerTurn} bytes one turn may store`;
+        if (perTurn < limits.maxBytesPerTurn) {
+          overDiskQuota = true;
+          overLimit ??= `the files of the turn are larger than the ${perTurn} bytes left under the principal's disk quota of ${quota} bytes`;
+        } else
+          overLimit ??= `the files of the turn are larger than the ${limits.maxBytesPerTurn} bytes one turn may store`;
         continue;
       }
       // Replaced by a link or FIFO since the snapshot, or removed: not followed, not stored.
@@ -133,7 +161,7 @@ export async function collectArtifacts(options: {
       download_url: `${turn.baseUrl}/v1/containers/${turn.containerId}/files/${id}/content`,
     });
   }
-  return { cited, skipped, overLimit };
+  return { cited, skipped, overLimit, overDiskQuota };
 }
 
 class OverByteLimit extends Error {}

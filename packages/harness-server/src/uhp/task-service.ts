@@ -35,6 +35,12 @@ export interface TaskLimits {
    * past it is refused with `429 quota_exhausted` (`detail.quota: "concurrent_tasks"`). null: none.
    */
   readonly maxConcurrentTasksPerPrincipal?: number | null;
+  /**
+   * Bytes one principal may hold on disk (stored files and workspaces, `ArtifactLimits`); a task of
+   * a principal at or over it is refused with `429 quota_exhausted` (`detail.quota: "disk_bytes"`).
+   * null: none.
+   */
+  readonly maxDiskBytesPerPrincipal?: number | null;
 }
 
 export interface CreatedTask {
@@ -216,6 +222,23 @@ export class TaskService {
     );
   }
 
+  /**
+   * The principal's disk quota: a principal at or over it starts nothing more until it frees space.
+   * Its usage is what the last turns measured (`collectArtifacts`), so a turn running now is counted
+   * when it ends; that turn is itself held to the room left (see docs/security.md, "Disk").
+   */
+  private async checkDiskQuota(tx: UhpStore, principalId: string): Promise<void> {
+    const limit = this.limits.maxDiskBytesPerPrincipal ?? null;
+    if (limit === null) return;
+    const used = await tx.principalDiskBytes(principalId);
+    if (used < limit) return;
+    throw new UhpFailure(
+      'quota_exhausted',
+      `This principal holds ${used} bytes on disk (workspaces and stored files), at or over its disk quota of ${limit} bytes; delete sessions (DELETE /v1/sessions/{id}) to free space, then start this task again.`,
+      { detail: { quota: 'disk_bytes', limit, used } },
+    );
+  }
+
   /** A session runs one task at a time; checked again inside the recording transaction. */
   private async checkSessionIdle(session: StoredSession): Promise<void> {
     const running = await this.store.runningResponseOfSession(session.id);
@@ -275,6 +298,7 @@ export class TaskService {
         if (session && (await tx.runningResponseOfSession(session.id)))
           throw new UhpFailure('session_busy', 'A task is already running in this session.');
         await this.checkConcurrentTasks(tx, principalId);
+        await this.checkDiskQuota(tx, principalId);
         const maxOutputTokens = await this.reserveBudget(tx, {
           principalId,
           responseId: task.initial.id,

@@ -65,7 +65,13 @@ export const uhpTasksPlugin = fastifyPlugin<UhpTasksOptions>(
         leaseMs,
       },
       clock,
-      { ...DEFAULT_ARTIFACT_LIMITS, ...options.artifactLimits },
+      // The disk quota is one setting of the task limits, read by both the runner (a turn stores
+      // nothing past it) and the task service (a principal over it starts nothing).
+      {
+        ...DEFAULT_ARTIFACT_LIMITS,
+        maxDiskBytesPerPrincipal: options.limits.maxDiskBytesPerPrincipal ?? null,
+        ...options.artifactLimits,
+      },
     );
     // The operator's threshold overrides reach both the analysis's disposition and the composition.
     const thresholds = resolveToolGateThresholds(options.toolGating?.thresholds);

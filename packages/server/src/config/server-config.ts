@@ -33,6 +33,17 @@ export const serverConfigSchema = z.strictObject({
       keepAliveTimeoutMs: z.number().int().min(100).max(600_000).optional(),
       /** UHP tasks one principal may run at once (429 quota_exhausted past it); null lifts it. */
       concurrentTasksPerPrincipal: z.number().int().min(1).max(10_000).nullable().optional(),
+      /**
+       * Bytes of workspaces and stored files one principal may hold (429 quota_exhausted at or over
+       * it; a turn stores no artifact past it); null lifts it.
+       */
+      diskBytesPerPrincipal: z
+        .number()
+        .int()
+        .min(1024 * 1024)
+        .max(Number.MAX_SAFE_INTEGER)
+        .nullable()
+        .optional(),
     })
     .default({}),
   /** Output prices of prepaid budgets; see docs/harnesses.md. */

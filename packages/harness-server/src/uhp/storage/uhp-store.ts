@@ -359,6 +359,28 @@ export class UhpStore {
     return row?.id;
   }
 
+  /** The bytes of `sessionId`'s workspace as measured when its last turn ended. */
+  async setWorkspaceBytes(sessionId: string, bytes: number): Promise<void> {
+    await this.db.run('UPDATE uhp_sessions SET workspace_bytes = ? WHERE id = ?', [bytes, sessionId]);
+  }
+
+  /**
+   * The bytes a principal holds on disk, as its disk quota counts them: every stored file (uploads
+   * and artifacts) plus each workspace as measured at the end of its last turn. `exceptSession`
+   * leaves one workspace out, for a caller that has just measured it itself.
+   */
+  async principalDiskBytes(principalId: string, exceptSession: string | null = null): Promise<number> {
+    const files = await this.db.get<{ n: number | string | null }>(
+      'SELECT SUM(bytes) AS n FROM uhp_files WHERE principal_id = ?',
+      [principalId],
+    );
+    const workspaces = await this.db.get<{ n: number | string | null }>(
+      'SELECT SUM(workspace_bytes) AS n FROM uhp_sessions WHERE principal_id = ? AND id <> ?',
+      [principalId, exceptSession ?? ''],
+    );
+    return Number(files?.n ?? 0) + Number(workspaces?.n ?? 0);
+  }
+
   /** How many tasks of a principal are running now, on every node. */
   async runningResponseCount(principalId: string): Promise<number> {
     const row = await this.db.get<{ n: number | string }>(

@@ -213,6 +213,7 @@ export class Workspace {
     const files = new Map<string, string>();
     const refused: string[] = [];
     let entries = 0;
+    let bytes = 0;
     let truncated = false;
     const walk = async (dir: DirectoryHandle, prefix: string): Promise<void> => {
       const listed = (await dir.entriesAsync()).sort((a, b) => Buffer.compare(a.name, b.name));
@@ -242,7 +243,9 @@ export class Workspace {
         // must not depend on the thread pool's timing.
         batch.forEach((name, index) => {
           const stat = stats[index];
-          if (stat?.isFile()) files.set(`${prefix}${name}`, `${stat.size}:${stat.mtimeMs}`);
+          if (!stat?.isFile()) return;
+          files.set(`${prefix}${name}`, `${stat.size}:${stat.mtimeMs}`);
+          bytes += stat.size;
         });
       }
       for (const name of directories) {
@@ -268,7 +271,7 @@ export class Workspace {
     } finally {
       root.close();
     }
-    return { files, refused, truncated };
+    return { files, refused, truncated, bytes };
   }
 
   /**
@@ -459,6 +462,11 @@ export interface WorkspaceSnapshot {
   readonly refused: string[];
   /** The walk stopped at its entry limit: files past it are not in `files`. */
   readonly truncated: boolean;
+  /**
+   * The sum of the sizes of `files` (apparent sizes: a sparse file counts whole, so a quota built on
+   * this errs towards counting too much). Files past a truncated walk are not in it.
+   */
+  readonly bytes: number;
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });

@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serverConfigSchema } from '../../src/config/server-config.js';
+import { BACKENDS, serversOnBackends } from '../support/servers-on-backends.js';
+
+// `arbiter serve` with a disk quota of 1 MiB per principal, on both storage backends. The bytes are
+// written by real sandboxed `@shell` commands; a workspace's file and its artifact copy both count,
+// so a 400,000-byte file costs its principal 800,000 bytes.
+const QUOTA = 1024 * 1024;
+const FILE = 400_000;
+const servers = serversOnBackends('arbiter-disk-quota');
+beforeAll(() => servers.start());
+afterAll(() => servers.stop());
+
+interface TaskBody {
+  id: string;
+  status: string;
+  metadata: { session_id: string };
+  error: { type: string; code: string; message: string; detail: Record<string, unknown> | null } | null;
+}
+
+describe.each(BACKENDS)('the disk quota of a principal (%s)', (backend) => {
+  it('a turn past it stores nothing more and fails naming it; the next task is refused until sessions are deleted; another principal is unaffected', async () => {
+    const { server } = await servers.serve(backend, {
+      config: serverConfigSchema.parse({ limits: { diskBytesPerPrincipal: QUOTA } }),
+      // The gate only audits: what is tested is the quota, not whether a person allows `head`.
+      harness: { offlineChunkDelayMs: 0, toolGating: { mode: 'shadow' } },
+    });
+    const admin = server.initialKey ?? '';
+    const keyFor = async (principal: string) => {
+      const response = await fetch(`${server.url}/v1/admin/keys`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ principal }),
+      });
+      expect(response.status).toBe(201);
+      return ((await response.json()) as { key: string }).key;
+    };
+    const [heavy, light] = [await keyFor('heavy'), await keyFor('light')];
+    const task = async (key: string, input: string) => {
+      const response = await fetch(`${server.url}/api/harness/v1/responses`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ input }),
+      });
+      return { status: response.status, body: (await response.json()) as TaskBody };
+    };
+    const write = (name: string) => `@shell head -c ${FILE} /dev/zero > ${name}`;
+
+    // 800,000 of 1,048,576 bytes: within the quota.
+    const first = await task(heavy, write('first.bin'));
+    expect(first.body.status).toBe('completed');
+    // A second session's file takes the principal past the quota when its turn ends.
+    const second = await task(heavy, write('second.bin'));
+    expect(second.body.status).toBe('failed');
+    expect(second.body.error).toMatchObject({
+      type: 'harness_error',
+      code: 'arbiter_artifact_limit',
+      detail: { quota: 'disk_bytes', limit: QUOTA },
+    });
+    expect(second.body.error?.message).toMatch(
+      /holds 1200000 bytes \(its workspaces and stored files\), over its disk quota of 1048576 bytes/,
+    );
+    expect(second.body.error?.message).toMatch(/deleting sessions/);
+
+    // Over the quota, the principal starts nothing more: a typed refusal, before anything is stored.
+    const refused = await task(heavy, '@say hello');
+    expect(refused.status).toBe(429);
+    expect(refused.body.error).toMatchObject({
+      type: 'rate_limit_error',
+      code: 'quota_exhausted',
+      detail: { quota: 'disk_bytes', limit: QUOTA, used: 1_200_000 },
+    });
+    expect(refused.body.error?.message).toMatch(/delete sessions \(DELETE \/v1\/sessions\/\{id\}\)/);
+
+    // Another principal's work neither counts against it nor is refused.
+    const other = await task(light, write('mine.bin'));
+    expect(other.status).toBe(200);
+    expect(other.body.status).toBe('completed');
+
+    // Deleting a session frees its workspace and its artifacts.
+    const deleted = await fetch(`${server.url}/api/harness/v1/sessions/${second.body.metadata.session_id}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${heavy}` },
+    });
+    expect(deleted.status).toBeLessThan(300);
+    expect((await task(heavy, '@say room again')).body.status).toBe('completed');
+  });
+});
