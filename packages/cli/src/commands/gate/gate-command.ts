@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import type { InvocationRunner } from '../../program-settings.js';
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
@@ -135,7 +135,11 @@ export function registerGateCommand(program: Command, runInvocation: InvocationR
     )
     .requiredOption('--server <url>', 'the team server (key from ARBITER_API_KEY)')
     .option('--json', 'print the outcome as JSON')
-    .action(async (options: { server: string; json?: boolean }) => {
+    .addOption(
+      // How a hook starts it: it stays a while and sends what later hooks queue.
+      new Option('--background', 'stay up to 20 s after the queue empties and send new records').hideHelp(),
+    )
+    .action(async (options: { server: string; json?: boolean; background?: boolean }) => {
       const [{ runGateReportFlush }, { runReportingUsageErrors }] = await Promise.all([
         import('./report-flush-action.js'),
         import('../usage-error.js'),

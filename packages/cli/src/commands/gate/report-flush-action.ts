@@ -11,10 +11,15 @@ import { parseTeamServerUrl, teamReportDirectory } from './team-report-options.j
 export async function runGateReportFlush(options: {
   server: string;
   json?: boolean;
+  background?: boolean;
 }): Promise<number | undefined> {
   const server = parseTeamServerUrl(options.server);
   const directory = teamReportDirectory();
-  const outcome = await flushTeamReports({ server, apiKey: process.env.ARBITER_API_KEY, directory });
+  const flushOptions = { server, apiKey: process.env.ARBITER_API_KEY, directory };
+  const outcome =
+    options.background === true
+      ? await (await import('./team-report-background-flusher.js')).runBackgroundFlusher(flushOptions)
+      : await flushTeamReports(flushOptions);
   const io = invocationIo();
   if (options.json === true) io.writeStdout(`${JSON.stringify({ server, directory, ...outcome })}\n`);
   if (!outcome.ok) {

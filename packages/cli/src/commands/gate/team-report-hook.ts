@@ -10,6 +10,7 @@ import {
 import type { TeamPolicy } from '@arbiter/tool-gate/team';
 import { TeamReportQueue } from '@arbiter/tool-gate/team-reporting';
 import { installedCliScript } from './cli-launcher.js';
+import { backgroundFlusherRunning } from './team-report-background-flusher.js';
 
 /**
  * While a flush failed this recently, hooks start no new flusher: a server that is down would
@@ -79,6 +80,7 @@ function recordOf(options: HookReportOptions) {
 
 /** No flusher while one runs (it sends the new record too), nor right after one failed. */
 function shouldStartFlusher(queue: TeamReportQueue, now: Date): boolean {
+  if (backgroundFlusherRunning(queue.directory, now.getTime())) return false;
   try {
     const lock = statSync(join(queue.directory, 'flush.lock'));
     if (now.getTime() - lock.mtimeMs < RUNNING_FLUSH_MS) return false;
@@ -90,9 +92,9 @@ function shouldStartFlusher(queue: TeamReportQueue, now: Date): boolean {
 }
 
 /**
- * `arbiter gate report flush --server URL` in its own session, output discarded, not waited for:
- * the hook process (or the gate daemon) goes on at once. It inherits the environment, which is
- * where the key is.
+ * `arbiter gate report flush --server URL --background` in its own session, output discarded,
+ * not waited for: the hook process (or the gate daemon) goes on at once. It inherits the
+ * environment, which is where the key is, and stays a while for the next hooks' records.
  */
 function startDetachedFlusher(server: string): void {
   const child = spawn(
