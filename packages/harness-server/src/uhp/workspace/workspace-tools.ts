@@ -19,6 +19,13 @@ export const DEFAULT_WORKSPACE_TOOL_LIMITS: WorkspaceToolLimits = {
  * workspace as their only writable place, a wall-clock limit and an output cap.
  */
 export class WorkspaceTools {
+  /**
+   * The end of the last program started; the next waits for it. A turn's programs run one at a
+   * time even when a model asks for several tools at once, so a task's memory is bounded by one
+   * sandbox's processes × memory limit (docs/security.md, "Memory"), not by how many calls it makes.
+   */
+  private lastRun: Promise<unknown> = Promise.resolve();
+
   constructor(
     readonly workspace: Workspace,
     readonly sandbox: ProcessSandbox,
@@ -54,9 +61,14 @@ export class WorkspaceTools {
 
   /** Runs a program in the sandbox, in the workspace, under the wall-clock limit and output cap. */
   run(argv: readonly string[], signal: AbortSignal): Promise<SandboxRunResult> {
-    return this.sandbox.run(
-      { argv, workspace: this.workspace.root, purpose: 'command' },
-      { signal, timeoutMs: this.limits.shellTimeoutMs, outputCapBytes: this.limits.outputCapBytes },
+    const started = this.lastRun.then(() =>
+      this.sandbox.run(
+        { argv, workspace: this.workspace.root, purpose: 'command' },
+        { signal, timeoutMs: this.limits.shellTimeoutMs, outputCapBytes: this.limits.outputCapBytes },
+      ),
     );
+    // A failed program does not stop the next one from starting.
+    this.lastRun = started.catch(() => undefined);
+    return started;
   }
 }

@@ -96,6 +96,23 @@ describe('WorkspaceTools', () => {
     expect(sandbox.state.kind).toBe('bubblewrap');
   });
 
+  it('runs the programs of one turn one at a time, even when asked for at once', async () => {
+    const tools = new WorkspaceTools(fresh(), sandbox, { shellTimeoutMs: 20_000, outputCapBytes: 1000 });
+    const signal = new AbortController().signal;
+    // Started together: had the second run before the first ended, it would not find `done` (exit 1).
+    const [first, second] = await Promise.all([
+      tools.shell('sleep 1 && touch done', signal),
+      tools.shell('test -e done', signal),
+    ]);
+    expect([first.exitCode, second.exitCode]).toEqual([0, 0]);
+    // A failed program does not stop the next.
+    const [failed, next] = await Promise.all([
+      tools.shell('exit 7', signal),
+      tools.shell('echo after', signal),
+    ]);
+    expect([failed.exitCode, next.exitCode]).toEqual([7, 0]);
+  });
+
   it('runs shell commands in the workspace without server credentials in the environment', async () => {
     process.env.ARBITER_TEST_SECRET = 'must-not-leak';
     try {
