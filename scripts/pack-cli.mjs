@@ -69,6 +69,57 @@ const WASM_GRAMMARS = {
   'tree-sitter-powershell': 'tree-sitter-powershell.wasm',
 };
 
+/**
+ * The folders of the CLI's production dependencies, reached without passing through a left-out
+ * runtime: where a checkout has added the runtimes, their own dependencies (a TypeScript compiler,
+ * build tools) stay out too. `npm ls --json` lists a package's dependencies at one of its
+ * occurrences only (the others are "deduped"), so the walk follows install paths, not the tree.
+ */
+function productionPaths() {
+  const tree = JSON.parse(
+    npm(['ls', '--all', '--json', '--long', '--omit=dev', '--workspace', '@arbiter/cli'], root),
+  );
+  const children = new Map();
+  const record = (node) => {
+    for (const child of Object.entries(node.dependencies ?? {})) {
+      const [, info] = child;
+      if (!info.path) continue;
+      const known = children.get(info.path) ?? [];
+      for (const [name, grandchild] of Object.entries(info.dependencies ?? {}))
+        if (grandchild.path) known.push([name, grandchild.path]);
+      children.set(info.path, known);
+      record(info);
+    }
+  };
+  record(tree);
+  const cli = tree.dependencies['@arbiter/cli'];
+  const pending = Object.entries(cli.dependencies ?? {}).map(([name, info]) => [name, info.path]);
+  const reached = new Set();
+  while (pending.length > 0) {
+    const [name, path] = pending.pop();
+    if (!path || leftOut(name) || reached.has(path)) continue;
+    reached.add(path);
+    pending.push(...(children.get(path) ?? []));
+  }
+  return reached;
+}
+
+/**
+ * Files the installed command never loads: source maps, type declarations, TypeScript sources and
+ * documentation (Node runs the JavaScript; nothing here compiles against the bundle). About half
+ * the bundle's bytes. Licence and notice files stay, whatever their extension.
+ */
+const UNLOADED = /\.(?:map|d\.[cm]?ts|[cm]?tsx?|md|markdown)$/;
+const KEPT_NOTICE = /^(?:licen[cs]e|notice|copying|authors)/i;
+
+function pruneUnloaded(dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) pruneUnloaded(path);
+    else if (entry.isFile() && UNLOADED.test(entry.name) && !KEPT_NOTICE.test(entry.name)) rmSync(path);
+  }
+}
+
 const npm = (args, cwd) =>
   execFileSync('npm', args, {
     cwd,
@@ -97,8 +148,7 @@ try {
   for (const folder of cli.files)
     cpSync(join(cliFolder, folder), join(staging, 'package', folder), { recursive: true });
   // The production dependency tree of the CLI as installed here, hoisted as npm laid it out.
-  const installed = npm(['ls', '--all', '--parseable', '--omit=dev', '--workspace', '@arbiter/cli'], root)
-    .split('\n')
+  const installed = [...productionPaths()]
     .filter((path) => path.startsWith(join(root, 'node_modules') + '/'))
     .map((path) => path.slice(join(root, 'node_modules').length + 1).split('/node_modules/')[0])
     .filter((name) => name !== undefined && !workspaces.has(name) && !leftOut(name));
@@ -114,6 +164,7 @@ try {
     dependencies[name] = readJson(join(root, workspaces.get(name), 'package.json')).version;
   for (const [name, wasm] of Object.entries(WASM_GRAMMARS))
     wasmOnly(join(staging, 'package', 'node_modules', name), wasm);
+  pruneUnloaded(join(staging, 'package', 'node_modules'));
   writeFileSync(
     join(staging, 'package', 'package.json'),
     `${JSON.stringify({ ...cli, dependencies, bundleDependencies: Object.keys(dependencies).sort() }, null, 2)}\n`,
