@@ -3,6 +3,9 @@
  * redirections (which are judged on their own). A program here is understood and low risk.
  */
 export const READ_ONLY_PROGRAMS: ReadonlySet<string> = new Set([
+  // SELinux's mode and status readers (their setters, setenforce and semanage, have no place here).
+  'getenforce',
+  'sestatus',
   'ls',
   'll',
   'la',

@@ -87,3 +87,25 @@ describe('principle 8: a task that names every package installed licenses the in
     ).not.toBe('allow');
   });
 });
+
+describe('registry administration lists before it changes', () => {
+  it.each(['npm owner ls @acme/kit', 'npm dist-tag ls @acme/kit', 'npm access list packages @acme'])(
+    '%s reads',
+    (command) => {
+      expect(answersFor(command).disposition.choice).toBe('allow');
+    },
+  );
+
+  it.each([
+    'npm dist-tag add @acme/kit@0.0.1 latest',
+    'npm owner add someone @acme/kit',
+    'npm owner rm me @acme/kit',
+  ])('%s changes who publishes or what users install: not allowed', (command) => {
+    expect(answersFor(command).disposition.choice).not.toBe('allow');
+  });
+
+  it("SELinux's mode is read by getenforce; setenforce is not a reader", () => {
+    expect(answersFor('getenforce').disposition.choice).toBe('allow');
+    expect(answersFor('setenforce 0').disposition.choice).not.toBe('allow');
+  });
+});

@@ -165,6 +165,13 @@ const nodePackageManager: CommandRule = (scope) => {
     return scope.add({ code: `pkg.${program}.unpublish`, destructive: RISK.denyHigh, onTask: 0.05 });
   if (verb === 'deprecate')
     return scope.add({ code: `pkg.${program}.deprecate`, destructive: RISK.threshold, onTask: 0.1 });
+  // Registry administration lists before it changes: `owner ls`, `access list packages`,
+  // `dist-tag ls` show who may publish and what users get; every other form changes it.
+  const administers = ['owner', 'access', 'team', 'org', 'dist-tag', 'dist-tags'].includes(verb);
+  if (administers && /^(ls|list|get)$/.test(words[1] ?? ''))
+    return scope.add({ code: `pkg.${program}.${verb}-list`, onTask: 0.85 });
+  if (verb === 'dist-tag' && /^(add|set)$/.test(words[1] ?? ''))
+    return scope.add({ code: `pkg.${program}.dist-tag-add`, destructive: RISK.askHigh, onTask: 0.1 });
   if (verb === 'owner' || verb === 'access' || verb === 'team' || verb === 'org') {
     const removes = words.some((word) => /^(rm|remove|revoke)$/.test(word));
     return scope.add({
