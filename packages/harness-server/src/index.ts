@@ -1,9 +1,11 @@
 // What other packages use of the harness server: the plugin the server mounts, its options and what
 // they take (harness bases, the tool gate, the sandbox, the task clock), the configuration schemas the
-// server's configuration file embeds, the migrations, and the prepaid budgets the CLI's `billing`
-// commands keep. The rest is the harness server's own. Add a name here when another package needs it.
+// server's configuration file embeds, the migrations, the prepaid budgets the CLI's `billing`
+// commands keep and the ledger entry's body the server's admin API shows. The rest is the harness
+// server's own. Add a name here when another package needs it.
 export { billingConfigSchema } from './billing/billing-config.js';
 export { billingMigrations } from './billing/billing-migrations.js';
+export { ledgerEntryBody } from './billing/ledger-entry-body.js';
 export { formatAmount, NANOS_PER_UNIT, parseAmount } from './billing/money.js';
 export {
   type BudgetAccount,

@@ -5,6 +5,7 @@ import {
   type BudgetAccount,
   formatAmount,
   type LedgerEntry,
+  ledgerEntryBody,
   type PrepaidBudgets,
   parseAmount,
 } from '@arbiter/harness-server';
@@ -210,12 +211,7 @@ export async function budgetAdminRoutes(
 
   const entryBody = (entry: LedgerEntry, principals: PrincipalDirectory) => ({
     object: 'ledger_entry' as const,
-    id: entry.id,
-    kind: entry.kind,
-    amount: formatAmount(entry.amountNanos),
-    balance: formatAmount(entry.balanceNanos),
-    response_id: entry.responseId,
-    note: entry.note,
+    ...ledgerEntryBody(entry),
     credited_by:
       entry.actor === null ? null : (principals.ref(entry.actor) ?? { id: entry.actor, name: entry.actor }),
     created_at: new Date(entry.createdAt).toISOString(),

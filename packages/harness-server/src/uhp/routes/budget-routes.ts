@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { ledgerEntryBody } from '../../billing/ledger-entry-body.js';
 import { formatAmount } from '../../billing/money.js';
 import { BEARER, errorAnswers, integerQuery } from './uhp-route-schemas.js';
 
@@ -59,15 +60,9 @@ export const budgetRoutes = fastifyPlugin(
           reserved: formatAmount(account.reservedNanos),
           updated_at: account.updatedAt,
         },
-        ledger: entries.reverse().map((entry) => ({
-          id: entry.id,
-          kind: entry.kind,
-          amount: formatAmount(entry.amountNanos),
-          balance: formatAmount(entry.balanceNanos),
-          response_id: entry.responseId,
-          note: entry.note,
-          created_at: entry.createdAt,
-        })),
+        ledger: entries
+          .reverse()
+          .map((entry) => ({ ...ledgerEntryBody(entry), created_at: entry.createdAt })),
       };
     });
   },
