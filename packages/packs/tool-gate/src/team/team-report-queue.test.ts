@@ -117,7 +117,8 @@ describe('TeamReportQueue', () => {
     const module = new URL('../../dist/team/team-report-queue.js', import.meta.url).href;
     const writer = (first: number) => `
       const { TeamReportQueue } = await import(${JSON.stringify(module)});
-      const queue = new TeamReportQueue({ directory: ${JSON.stringify(directory)}, maxRecords: 60 });
+      // A generous wait: on a loaded machine four writers can hold a hook's 500 ms up.
+      const queue = new TeamReportQueue({ directory: ${JSON.stringify(directory)}, maxRecords: 60, appendWaitMs: 20000 });
       for (let n = ${first}; n < ${first + 25}; n++) {
         queue.append({ kind: 'outcome', id: '00000000-0000-4000-8000-' + String(n).padStart(12, '0'),
           time: '2026-11-28T07:00:00.000Z', host: 'codex', session: null, tool: 'Bash',

@@ -39,6 +39,8 @@ export interface TeamReportQueueOptions {
   readonly directory: string;
   readonly maxRecords?: number;
   readonly maxBytes?: number;
+  /** How long `append` waits for the lock; default `TEAM_QUEUE_LIMITS.appendWaitMs`. */
+  readonly appendWaitMs?: number;
   readonly now?: () => Date;
 }
 
@@ -63,6 +65,7 @@ export class TeamReportQueue {
   readonly #lockPath: string;
   readonly #maxRecords: number;
   readonly #maxBytes: number;
+  readonly #appendWaitMs: number;
   readonly #now: () => Date;
 
   constructor(options: TeamReportQueueOptions) {
@@ -72,6 +75,7 @@ export class TeamReportQueue {
     this.#lockPath = join(options.directory, 'queue.lock');
     this.#maxRecords = options.maxRecords ?? TEAM_QUEUE_LIMITS.records;
     this.#maxBytes = options.maxBytes ?? TEAM_QUEUE_LIMITS.bytes;
+    this.#appendWaitMs = options.appendWaitMs ?? TEAM_QUEUE_LIMITS.appendWaitMs;
     this.#now = options.now ?? (() => new Date());
     if (!Number.isInteger(this.#maxRecords) || this.#maxRecords < 1)
       throw new RangeError(`maxRecords must be a positive whole number, got ${this.#maxRecords}`);
@@ -90,7 +94,7 @@ export class TeamReportQueue {
       throw new RangeError(
         `a record of ${Buffer.byteLength(line)} bytes exceeds the queue's ${this.#maxBytes}`,
       );
-    return this.#locked(TEAM_QUEUE_LIMITS.appendWaitMs, () => {
+    return this.#locked(this.#appendWaitMs, () => {
       const lines = this.#readLines();
       const bytes = lines.reduce((sum, text) => sum + Buffer.byteLength(text) + 1, 0);
       if (lines.length + 1 <= this.#maxRecords && bytes + Buffer.byteLength(line) <= this.#maxBytes) {
