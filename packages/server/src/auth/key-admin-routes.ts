@@ -52,6 +52,27 @@ const keySchema = z.object({
   revoked_at: z.string().nullable().describe('ISO 8601, or null while the key is accepted'),
 });
 
+/** The largest page of `GET /v1/admin/keys`, and the page given without `limit`. */
+export const MAX_KEYS_PAGE = 1000;
+
+const PAGE_LIMIT_ERROR = `limit must be a whole number from 1 to ${MAX_KEYS_PAGE}`;
+const keysQuerySchema = z
+  .object({
+    limit: z.coerce
+      .number({ error: PAGE_LIMIT_ERROR })
+      .int({ error: PAGE_LIMIT_ERROR })
+      .min(1, { error: PAGE_LIMIT_ERROR })
+      .max(MAX_KEYS_PAGE, { error: PAGE_LIMIT_ERROR })
+      .default(MAX_KEYS_PAGE)
+      .describe(`keys in this page, 1 to ${MAX_KEYS_PAGE} (default ${MAX_KEYS_PAGE})`),
+    after: z
+      .string()
+      .min(1, { error: 'after must be the id of a key (next_after of the previous page)' })
+      .optional()
+      .describe('the id of the last key of the previous page (its `next_after`)'),
+  })
+  .strict();
+
 const createKeyBodySchema = z
   .object({
     principal: z
@@ -163,10 +184,43 @@ export async function keyAdminRoutes(
         summary: 'List the API keys, revoked ones included, never their secrets (operator keys only)',
         tags: ['admin'],
         security: [{ bearerAuth: [] }],
-        response: { 200: z.object({ keys: z.array(keySchema) }), ...errors },
+        querystring: keysQuerySchema,
+        response: {
+          200: z.object({
+            keys: z.array(keySchema),
+            has_more: z.boolean(),
+            next_after: z.string().nullable().describe('pass as `after` for the next page; null on the last'),
+          }),
+          ...errors,
+        },
       },
     },
-    async () => ({ keys: (await keys.list()).map(keyBody) }),
+    async (request) => {
+      const { limit, after } = request.query as z.infer<typeof keysQuerySchema>;
+      // Oldest first, as stored; a page starts after the key named by `after`. Keys are few (an
+      // operator makes each), so the page is cut from the store's list rather than in SQL.
+      const all = await keys.list();
+      let start = 0;
+      if (after !== undefined) {
+        const index = all.findIndex((record) => record.id === after);
+        if (index < 0)
+          throw new ApiError({
+            statusCode: 400,
+            type: 'invalid_request_error',
+            code: 'invalid_request',
+            message: `after names no API key (${JSON.stringify(after.slice(0, 64))}); pass the next_after of the previous page`,
+            param: 'after',
+          });
+        start = index + 1;
+      }
+      const page = all.slice(start, start + limit);
+      const hasMore = start + limit < all.length;
+      return {
+        keys: page.map(keyBody),
+        has_more: hasMore,
+        next_after: hasMore ? (page.at(-1)?.id ?? null) : null,
+      };
+    },
   );
 
   routes.post(

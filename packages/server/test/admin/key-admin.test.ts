@@ -186,6 +186,48 @@ describe.each<Backend>(BACKENDS)('the operator key routes on %s', (backend) => {
     expect(keys.filter((entry) => entry.role === 'operator' && entry.revoked_at === null)).toHaveLength(1);
   });
 
+  it('lists keys a page at a time with limit and after, oldest first, and refuses a bad page', async () => {
+    const server = await serve(backend);
+    const operator = server.initialKey ?? '';
+    const admin = client(server);
+    for (const principal of ['p1', 'p2', 'p3', 'p4'])
+      expect((await admin<KeyBody>(operator, 'POST', '/keys', { principal })).status).toBe(201);
+    interface Page {
+      keys: KeyBody[];
+      has_more: boolean;
+      next_after: string | null;
+    }
+    const whole = (await admin<Page>(operator, 'GET', '/keys')).body;
+    expect(whole.keys).toHaveLength(5);
+    expect([whole.has_more, whole.next_after]).toEqual([false, null]);
+    const names: string[] = [];
+    let after: string | null = null;
+    let pages = 0;
+    do {
+      const query: string = after === null ? '?limit=2' : `?limit=2&after=${after}`;
+      const page: Page = (await admin<Page>(operator, 'GET', `/keys${query}`)).body;
+      names.push(...page.keys.map((entry) => entry.principal.name));
+      expect(page.has_more).toBe(page.next_after !== null);
+      after = page.next_after;
+      pages++;
+    } while (after !== null);
+    expect(pages).toBe(3);
+    // Every key once, in the order of the whole listing.
+    expect(names).toEqual(whole.keys.map((entry) => entry.principal.name));
+    for (const [query, param] of [
+      ['?limit=0', 'limit'],
+      ['?limit=1001', 'limit'],
+      ['?limit=two', 'limit'],
+      ['?after=key_0000000000000000', 'after'],
+      ['?cursor=x', null],
+    ] as const) {
+      const refused = await admin<ErrorBody>(operator, 'GET', `/keys${query}`);
+      expect(refused.status, query).toBe(400);
+      expect(refused.body.error.code, query).toBe('invalid_request');
+      if (param) expect(refused.body.error.message, query).toContain(param);
+    }
+  });
+
   it('refuses bad input with the field named, and creates nothing', async () => {
     const server = await serve(backend);
     const admin = client(server);
