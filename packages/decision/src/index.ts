@@ -12,7 +12,6 @@ export {
   DecisionClient,
   type DecisionClientOptions,
 } from './client/decision-client.js';
-export type { DecisionClock } from './client/decision-clock.js';
 export type {
   DecisionTransport,
   TransportFailure,
@@ -20,6 +19,7 @@ export type {
   TransportResponse,
 } from './client/decision-transport.js';
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from './client/retry-policy.js';
+export { type Clock, sleepOn, systemClock } from './clock/clock.js';
 export type {
   DecisionEngine,
   EvaluateOptions,

@@ -1,5 +1,5 @@
 // What other packages use of the harness server: the plugin the server mounts, its options and what
-// they take (harness bases, the tool gate, the sandbox, the task clock), the configuration schemas the
+// they take (harness bases, the tool gate, the sandbox), the configuration schemas the
 // server's configuration file embeds, the migrations, the prepaid budgets the CLI's `billing`
 // commands keep and the ledger entry's body the server's admin API shows. The rest is the harness
 // server's own. Add a name here when another package needs it.
@@ -25,5 +25,4 @@ export { toolGatingConfigSchema } from './uhp/runtime/tool-gating/tool-gating-co
 export { ProcessSandbox } from './uhp/sandbox/process-sandbox.js';
 export { DEFAULT_USER_RANGE, sandboxConfigSchema } from './uhp/sandbox/sandbox-config.js';
 export { uhpMigrations } from './uhp/storage/uhp-migrations.js';
-export type { TaskClock } from './uhp/task-clock.js';
 export { type ClusterOptions, type UhpPluginOptions, uhpPlugin } from './uhp/uhp-plugin.js';

@@ -1,4 +1,5 @@
 import { backoffDelay } from '@arbiter/http-retry';
+import { type Clock, systemClock } from '../clock/clock.js';
 import type { AnswersFor } from '../question/typed-answer.js';
 import { redact, redactState } from '../redaction/redact.js';
 import { createHttpTransport } from '../transport/http-transport.js';
@@ -8,10 +9,15 @@ import { findAnswerMismatch } from './answers-match-questions.js';
 import { CallCancellation } from './call-cancellation.js';
 import { compiledRequestSchema, compiledResponseSchema } from './compiled-wire-schemas.js';
 import type { DecideResult, DecisionSkipped, SkipReason } from './decide-result.js';
-import { type DecisionClock, systemClock } from './decision-clock.js';
 import type { DecisionTransport, TransportFailure, TransportOutcome } from './decision-transport.js';
 import { describeZodError } from './describe-zod-error.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.js';
+
+/**
+ * The system clock read on the monotonic scale: the client only measures durations (a budget, a
+ * latency), and a wall-clock step must neither shorten a budget nor show in a latency.
+ */
+const durationClock: Clock = { ...systemClock, now: () => performance.now() };
 
 export interface DecisionClientOptions {
   /** Where requests go. Default: the HTTP transport configured from ARBITER_BASE_URL and ARBITER_API_KEY. */
@@ -26,7 +32,7 @@ export interface DecisionClientOptions {
   /** Source of jitter; replaceable for deterministic tests. */
   random?: () => number;
   /** Time and timers of the budget, the backoff waits and the reported latency. Default: the system's. */
-  clock?: DecisionClock;
+  clock?: Clock;
 }
 
 export interface DecideOptions<Questions extends Readonly<Record<string, Question>>> {
@@ -57,7 +63,7 @@ export class DecisionClient {
   private readonly defaultModel: string | undefined;
   private readonly retryPolicy: RetryPolicy;
   private readonly random: () => number;
-  private readonly clock: DecisionClock;
+  private readonly clock: Clock;
 
   constructor(options: DecisionClientOptions = {}) {
     this.transport = options.transport ?? createHttpTransport();
@@ -69,7 +75,7 @@ export class DecisionClient {
     this.defaultModel = options.model;
     this.retryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
     this.random = options.random ?? Math.random;
-    this.clock = options.clock ?? systemClock;
+    this.clock = options.clock ?? durationClock;
   }
 
   async decide<Questions extends Readonly<Record<string, Question>>>(

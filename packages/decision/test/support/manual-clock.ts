@@ -1,4 +1,4 @@
-import type { DecisionClock } from '../../src/client/decision-clock.js';
+import type { Clock } from '../../src/clock/clock.js';
 
 interface Timer {
   readonly at: number;
@@ -13,7 +13,7 @@ const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
  * A clock that moves only when the test says: a call's budget, its backoff waits and its latency become
  * exact figures instead of real waits bounded by guesses.
  */
-export class ManualClock implements DecisionClock {
+export class ManualClock implements Clock {
   #now = 0;
   #timers: Timer[] = [];
   /** The delays of the timers that fired, in order. */

@@ -1,3 +1,4 @@
+import { type Clock, systemClock } from '@arbiter/decision';
 import type { Harness, UhpErrorCode, UhpResponse, UhpError as WireError } from '@arbiter/uhp/wire';
 
 /** A response's error: its code is registered, like every code the server emits. */
@@ -12,7 +13,6 @@ import type { StoredResponse, UhpStore } from './storage/uhp-store.js';
 import type { EventLog, EventOwner, NewEvent } from './streaming/event-log.js';
 import { ResponseAssembler } from './streaming/response-assembler.js';
 import { type CitedFile, TurnOutput } from './streaming/turn-output.js';
-import { systemTaskClock, type TaskClock } from './task-clock.js';
 import { UntrustedEntryError } from './workspace/directory-handle.js';
 import { Workspace, WorkspacePathError } from './workspace/workspace.js';
 import {
@@ -110,7 +110,7 @@ export class TaskRunner {
     private readonly toolLimits: WorkspaceToolLimits = DEFAULT_WORKSPACE_TOOL_LIMITS,
     private readonly budgets: PrepaidBudgets | null = null,
     readonly lease: TaskLeaseOptions = { nodeId: 'local', clock: Date.now, leaseMs: DEFAULT_LEASE_MS },
-    private readonly clock: TaskClock = systemTaskClock,
+    private readonly clock: Clock = systemClock,
     private readonly artifactLimits: ArtifactLimits = DEFAULT_ARTIFACT_LIMITS,
   ) {}
 
@@ -328,9 +328,8 @@ export class TaskRunner {
     const before = (await workspace.snapshot(this.artifactLimits.maxWorkspaceEntries)).files;
     const cancelTimeout =
       task.timeoutSeconds !== null
-        ? this.clock.setTimer(
-            () => controller.abort('timeout' satisfies StopReason),
-            task.timeoutSeconds * 1000,
+        ? this.clock.setTimer(task.timeoutSeconds * 1000, () =>
+            controller.abort('timeout' satisfies StopReason),
           )
         : null;
     let steps = 0;

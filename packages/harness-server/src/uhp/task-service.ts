@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { type Clock, systemClock } from '@arbiter/decision';
 import {
   CREATE_RESPONSE_REQUEST_KEYS,
   type CreateResponseRequest,
@@ -17,7 +18,6 @@ import type { ConversationMessage, HarnessRuntime } from './runtime/harness-runt
 import type { UhpDataLayout } from './storage/data-layout.js';
 import type { StoredSession, UhpStore } from './storage/uhp-store.js';
 import type { EventLog } from './streaming/event-log.js';
-import { systemTaskClock, type TaskClock } from './task-clock.js';
 import type { PreparedTask, TaskRunner } from './task-runner.js';
 import { inputTextOf, outputTextOf, toolExchangesOf } from './turn-text.js';
 import { notFound, UhpFailure } from './uhp-error.js';
@@ -80,7 +80,7 @@ export class TaskService {
     readonly limits: TaskLimits,
     /** Prepaid balances; principals without an account are unmetered. */
     private readonly budgets: PrepaidBudgets | null = null,
-    private readonly clock: TaskClock = systemTaskClock,
+    private readonly clock: Clock = systemClock,
   ) {}
 
   /**

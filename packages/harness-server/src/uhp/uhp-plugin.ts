@@ -1,4 +1,5 @@
 import { type AuthenticationFailureRenderer, requirePrincipal } from '@arbiter/auth';
+import type { Clock } from '@arbiter/decision';
 import {
   installJsonBodyParser,
   JSON_BODY_REFUSED_CODE,
@@ -32,7 +33,6 @@ import type { SandboxConfigInput } from './sandbox/sandbox-config.js';
 import { uhpStoragePlugin } from './storage/uhp-storage-plugin.js';
 import type { StreamLimits } from './streaming/sse-writer.js';
 import { uhpStreamsPlugin } from './streaming/uhp-streams-plugin.js';
-import type { TaskClock } from './task-clock.js';
 import type { TaskLimits } from './task-service.js';
 import { UhpFailure } from './uhp-error.js';
 import { uhpTasksPlugin } from './uhp-tasks-plugin.js';
@@ -83,7 +83,7 @@ export interface UhpPluginOptions {
   /** How this node shares tasks with the other nodes of one PostgreSQL database (docs/deployment.md). */
   readonly cluster?: ClusterOptions;
   /** The time tasks live by (retention, `timeout_seconds`, the offline model's waits); injected by tests. */
-  readonly clock?: TaskClock;
+  readonly clock?: Clock;
 }
 
 export interface ClusterOptions {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { sleepOn, systemClock } from '@arbiter/decision';
 import { createInProcessGateClient } from '@arbiter/engine/builtin';
 import { resolveToolGateThresholds } from '@arbiter/tool-gate/contract';
 import { createToolGateAnalyser } from '@arbiter/tool-gate-analysis';
@@ -12,7 +13,6 @@ import { HarnessToolGate } from './runtime/tool-gating/harness-tool-gate.js';
 import { secondOpinionEngine } from './runtime/tool-gating/second-opinion-engine.js';
 import { ProcessSandbox } from './sandbox/process-sandbox.js';
 import { EventLog } from './streaming/event-log.js';
-import { systemTaskClock } from './task-clock.js';
 import { DEFAULT_LEASE_MS, TaskRunner } from './task-runner.js';
 import { type TaskLimits, TaskService } from './task-service.js';
 import type { UhpPluginOptions } from './uhp-plugin.js';
@@ -41,7 +41,7 @@ export type UhpTasksOptions = Pick<
 export const uhpTasksPlugin = fastifyPlugin<UhpTasksOptions>(
   async (app, options) => {
     const { uhpDatabase: db, uhpStore: store, uhpLayout: layout, uhpBudgets: budgets } = app;
-    const clock = options.clock ?? systemTaskClock;
+    const clock = options.clock ?? systemClock;
     const nodeId = options.cluster?.nodeId ?? `node_${randomBytes(6).toString('hex')}`;
     const leaseMs = options.cluster?.leaseMs ?? DEFAULT_LEASE_MS;
     const events = new EventLog(store, {
@@ -93,7 +93,7 @@ export const uhpTasksPlugin = fastifyPlugin<UhpTasksOptions>(
           : new OfflineAgentRuntime({
               chunkDelayMs: options.offlineChunkDelayMs ?? 80,
               gate,
-              sleep: (ms, signal) => clock.sleep(ms, signal),
+              sleep: (ms, signal) => sleepOn(clock, ms, signal),
             }),
         new AcpRuntime({ ...options.acp, gate }),
       ];

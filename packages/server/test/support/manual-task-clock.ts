@@ -1,4 +1,4 @@
-import type { TaskClock } from '@arbiter/harness-server';
+import type { Clock } from '@arbiter/decision';
 
 interface Timer {
   readonly at: number;
@@ -13,7 +13,7 @@ const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
  * `timeout_seconds` and the offline model's `@sleep` pass in an instant instead of in real time,
  * and a task that sleeps stays asleep until the test moves time on.
  */
-export class ManualTaskClock implements TaskClock {
+export class ManualTaskClock implements Clock {
   #now = Date.UTC(2026, 0, 1);
   #timers: Timer[] = [];
   #waiters: (() => void)[] = [];
@@ -22,28 +22,13 @@ export class ManualTaskClock implements TaskClock {
     return this.#now;
   }
 
-  setTimer(callback: () => void, ms: number): () => void {
-    const timer = { at: this.#now + ms, fire: callback };
+  setTimer(ms: number, fire: () => void): () => void {
+    const timer = { at: this.#now + ms, fire };
     this.#timers.push(timer);
     for (const wake of this.#waiters.splice(0)) wake();
     return () => {
       this.#timers = this.#timers.filter((pending) => pending !== timer);
     };
-  }
-
-  sleep(ms: number, signal?: AbortSignal): Promise<void> {
-    return new Promise((resolve, reject) => {
-      if (signal?.aborted) return reject(signal.reason);
-      const onAbort = () => {
-        cancel();
-        reject(signal!.reason);
-      };
-      const cancel = this.setTimer(() => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      }, ms);
-      signal?.addEventListener('abort', onAbort, { once: true });
-    });
   }
 
   /** How many timers and sleeps are waiting for time to pass. */

@@ -1,5 +1,5 @@
+import { sleepOn, systemClock } from '@arbiter/decision';
 import { SandboxUnavailableError } from '../../sandbox/process-sandbox.js';
-import { systemTaskClock, type TaskClock } from '../../task-clock.js';
 import {
   type HarnessRuntime,
   HarnessRuntimeError,
@@ -21,7 +21,7 @@ export interface OfflineRuntimeOptions {
   /** The gate every tool call passes first; without one the directives run ungated. */
   readonly gate?: HarnessToolGate;
   /** How the model waits (its pace and `@sleep`): the server's task clock, so tests drive it. */
-  readonly sleep?: TaskClock['sleep'];
+  readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 /** Fragments are whitespace-delimited words with their trailing space; also the token unit. */
@@ -41,12 +41,12 @@ export class OfflineAgentRuntime implements HarnessRuntime {
   readonly defaultModel = OFFLINE_MODEL_ID;
   private readonly chunkDelayMs: number;
   private readonly gate: HarnessToolGate | undefined;
-  private readonly sleep: TaskClock['sleep'];
+  private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
 
   constructor(options: OfflineRuntimeOptions = {}) {
     this.chunkDelayMs = options.chunkDelayMs ?? 80;
     this.gate = options.gate;
-    this.sleep = options.sleep ?? systemTaskClock.sleep;
+    this.sleep = options.sleep ?? ((ms, signal) => sleepOn(systemClock, ms, signal));
   }
 
   models(): readonly RuntimeModel[] {
