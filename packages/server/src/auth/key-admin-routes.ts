@@ -12,7 +12,7 @@ import type {
   PrincipalRecord,
   RevokeOptions,
   RevokeOutcome,
-} from './key-store.js';
+} from './key-records.js';
 
 /**
  * What the admin routes need of a key store: the SQLite `KeyStore` (synchronous) and the

@@ -1,93 +1,28 @@
-import { randomBytes } from 'node:crypto';
 import type { AuthenticatedKey, KeyRole, Principal } from '@arbiter/auth';
 import type { Database, Statement } from 'better-sqlite3';
-import { apiKeyHint, generateApiKey, hashApiKey } from './api-key.js';
-
-/** An API key as listed: never the key itself, nor its hash. */
-export interface ApiKeyRecord {
-  readonly id: string;
-  readonly principal: Principal;
-  readonly role: KeyRole;
-  /** Last four characters of the key. */
-  readonly hint: string;
-  readonly createdAt: Date;
-  readonly revokedAt: Date | null;
-}
-
-/** A principal as listed, with how many of its keys are not revoked. */
-export interface PrincipalRecord extends Principal {
-  readonly createdAt: Date;
-  readonly activeKeys: number;
-}
-
-/** What revoking a key did. */
-export type RevokeOutcome = 'revoked' | 'already-revoked' | 'not-found';
-
-/**
- * Revoking with `keepAnOperator` refuses (`last-operator`) to revoke the last unrevoked operator key:
- * over the API that would leave nobody able to administer keys, and the only way back would be a
- * shell on the server's machine.
- */
-export interface RevokeOptions {
-  readonly keepAnOperator: true;
-}
-
-export interface CreatedApiKey {
-  /** The key in the clear: shown once, never stored. */
-  readonly key: string;
-  readonly record: ApiKeyRecord;
-}
-
-export interface KeyRow {
-  id: string;
-  principal_id: string;
-  principal_name: string;
-  role: KeyRole;
-  hint: string;
-  created_at: number;
-  revoked_at: number | null;
-}
-
-export interface PrincipalRow {
-  id: string;
-  name: string;
-  created_at: number;
-  active_keys: number;
-}
-
-/** The listing queries, one text for both dialects (the key's insertion order breaks ties). */
-export const LIST_KEYS_SQL = (order: 'rowid' | 'seq') =>
-  `SELECT k.id, k.principal_id, p.name AS principal_name, k.role, k.hint, k.created_at, k.revoked_at
-   FROM api_keys k JOIN principals p ON p.id = k.principal_id ORDER BY k.created_at, k.${order}`;
-export const LIST_PRINCIPALS_SQL = `SELECT p.id, p.name, p.created_at,
-     (SELECT COUNT(*) FROM api_keys k WHERE k.principal_id = p.id AND k.revoked_at IS NULL) AS active_keys
-   FROM principals p ORDER BY p.created_at, p.name`;
-export const ACTIVE_OPERATOR_KEYS_SQL =
-  "SELECT COUNT(*) AS n FROM api_keys WHERE role = 'operator' AND revoked_at IS NULL";
-
-export function keyRecordOf(row: KeyRow): ApiKeyRecord {
-  return {
-    id: row.id,
-    principal: { id: row.principal_id, name: row.principal_name },
-    role: row.role,
-    hint: row.hint,
-    createdAt: new Date(Number(row.created_at)),
-    revokedAt: row.revoked_at === null ? null : new Date(Number(row.revoked_at)),
-  };
-}
-
-export function principalRecordOf(row: PrincipalRow): PrincipalRecord {
-  return {
-    id: row.id,
-    name: row.name,
-    createdAt: new Date(Number(row.created_at)),
-    activeKeys: Number(row.active_keys),
-  };
-}
-
-function newId(prefix: string): string {
-  return `${prefix}_${randomBytes(8).toString('hex')}`;
-}
+import { hashApiKey } from './api-key.js';
+import {
+  ACTIVE_OPERATOR_KEYS_SQL,
+  ANY_ACTIVE_KEY_SQL,
+  type ApiKeyRecord,
+  type CreatedApiKey,
+  INSERT_KEY_SQL,
+  INSERT_PRINCIPAL_SQL,
+  KEY_STATE_SQL,
+  type KeyRow,
+  keyRecordOf,
+  LIST_PRINCIPALS_SQL,
+  listKeysSql,
+  newApiKey,
+  newId,
+  PRINCIPAL_BY_NAME_SQL,
+  type PrincipalRecord,
+  type PrincipalRow,
+  principalRecordOf,
+  REVOKE_KEY_SQL,
+  type RevokeOptions,
+  type RevokeOutcome,
+} from './key-records.js';
 
 /** Accepted keys remembered by one store; the map is cleared when full (no LRU bookkeeping). */
 const ACCEPTED_KEY_CACHE_LIMIT = 1_000;
@@ -158,38 +93,20 @@ export class KeyStore {
   create(principalName?: string, role: KeyRole = 'member'): CreatedApiKey {
     return this.#db.transaction(() => {
       const principal = principalName ? this.ensurePrincipal(principalName) : this.#insertPrincipal();
-      const key = generateApiKey();
-      const id = newId('key');
-      const createdAt = Date.now();
-      this.#db
-        .prepare(
-          'INSERT INTO api_keys (id, principal_id, key_hash, hint, created_at, role) VALUES (?, ?, ?, ?, ?, ?)',
-        )
-        .run(id, principal.id, hashApiKey(key), apiKeyHint(key), createdAt, role);
-      return {
-        key,
-        record: {
-          id,
-          principal,
-          role,
-          hint: apiKeyHint(key),
-          createdAt: new Date(createdAt),
-          revokedAt: null,
-        },
-      };
+      const { created, insert } = newApiKey(principal, role);
+      this.#db.prepare(INSERT_KEY_SQL).run(...insert);
+      return created;
     })();
   }
 
   /** The principal with this name, created when missing. */
   ensurePrincipal(name: string): Principal {
-    const existing = this.#db.prepare('SELECT id, name FROM principals WHERE name = ?').get(name) as
-      | Principal
-      | undefined;
+    const existing = this.#db.prepare(PRINCIPAL_BY_NAME_SQL).get(name) as Principal | undefined;
     return existing ?? this.#insertPrincipal(name);
   }
 
   list(): ApiKeyRecord[] {
-    return (this.#db.prepare(LIST_KEYS_SQL('rowid')).all() as KeyRow[]).map(keyRecordOf);
+    return (this.#db.prepare(listKeysSql('sqlite')).all() as KeyRow[]).map(keyRecordOf);
   }
 
   listPrincipals(): PrincipalRecord[] {
@@ -203,7 +120,7 @@ export class KeyStore {
     // IMMEDIATE: the count of operator keys and the update are one step against other processes too.
     const outcome = this.#db
       .transaction(() => {
-        const row = this.#db.prepare('SELECT revoked_at, role FROM api_keys WHERE id = ?').get(id) as
+        const row = this.#db.prepare(KEY_STATE_SQL).get(id) as
           | { revoked_at: number | null; role: KeyRole }
           | undefined;
         if (!row) return 'not-found' as const;
@@ -212,7 +129,7 @@ export class KeyStore {
           const { n } = this.#db.prepare(ACTIVE_OPERATOR_KEYS_SQL).get() as { n: number };
           if (n <= 1) return 'last-operator' as const;
         }
-        this.#db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ?').run(Date.now(), id);
+        this.#db.prepare(REVOKE_KEY_SQL).run(Date.now(), id);
         return 'revoked' as const;
       })
       .immediate();
@@ -223,14 +140,12 @@ export class KeyStore {
 
   /** True when at least one key is not revoked. */
   hasActiveKeys(): boolean {
-    return this.#db.prepare('SELECT 1 FROM api_keys WHERE revoked_at IS NULL LIMIT 1').get() !== undefined;
+    return this.#db.prepare(ANY_ACTIVE_KEY_SQL).get() !== undefined;
   }
 
   #insertPrincipal(name?: string): Principal {
     const id = newId('prn');
-    this.#db
-      .prepare('INSERT INTO principals (id, name, created_at) VALUES (?, ?, ?)')
-      .run(id, name ?? id, Date.now());
+    this.#db.prepare(INSERT_PRINCIPAL_SQL).run(id, name ?? id, Date.now());
     return { id, name: name ?? id };
   }
 }

@@ -1,21 +1,28 @@
-import { randomBytes } from 'node:crypto';
 import type { AuthenticatedKey, KeyRole, Principal } from '@arbiter/auth';
 import type { SqlDatabase } from '@arbiter/storage';
-import { apiKeyHint, generateApiKey, hashApiKey } from './api-key.js';
+import { hashApiKey } from './api-key.js';
 import {
   ACTIVE_OPERATOR_KEYS_SQL,
+  ANY_ACTIVE_KEY_SQL,
   type ApiKeyRecord,
   type CreatedApiKey,
+  INSERT_KEY_SQL,
+  INSERT_PRINCIPAL_SQL,
+  KEY_STATE_SQL,
   type KeyRow,
   keyRecordOf,
-  LIST_KEYS_SQL,
   LIST_PRINCIPALS_SQL,
+  listKeysSql,
+  newApiKey,
+  newId,
+  PRINCIPAL_BY_NAME_SQL,
   type PrincipalRecord,
   type PrincipalRow,
   principalRecordOf,
+  REVOKE_KEY_SQL,
   type RevokeOptions,
   type RevokeOutcome,
-} from './key-store.js';
+} from './key-records.js';
 
 /** The channel on which a node announces that a key was created or revoked. */
 export const KEYS_CHANNEL = 'arbiter_keys';
@@ -86,32 +93,17 @@ export class PostgresKeyStore {
   async create(principalName?: string, role: KeyRole = 'member'): Promise<CreatedApiKey> {
     const created = await this.#db.transaction(async (tx) => {
       const principal = await this.#principalIn(tx, principalName);
-      const key = generateApiKey();
-      const id = newId('key');
-      const createdAt = Date.now();
-      await tx.run(
-        'INSERT INTO api_keys (id, principal_id, key_hash, hint, created_at, role) VALUES (?, ?, ?, ?, ?, ?)',
-        [id, principal.id, hashApiKey(key), apiKeyHint(key), createdAt, role],
-      );
+      const { created, insert } = newApiKey(principal, role);
+      await tx.run(INSERT_KEY_SQL, insert);
       await tx.notify(KEYS_CHANNEL, 'created');
-      return {
-        key,
-        record: {
-          id,
-          principal,
-          role,
-          hint: apiKeyHint(key),
-          createdAt: new Date(createdAt),
-          revokedAt: null,
-        },
-      };
+      return created;
     });
     await this.reload();
     return created;
   }
 
   async list(): Promise<ApiKeyRecord[]> {
-    return (await this.#db.all<KeyRow>(LIST_KEYS_SQL('seq'))).map(keyRecordOf);
+    return (await this.#db.all<KeyRow>(listKeysSql(this.#db.dialect))).map(keyRecordOf);
   }
 
   async listPrincipals(): Promise<PrincipalRecord[]> {
@@ -125,17 +117,16 @@ export class PostgresKeyStore {
     const outcome = await this.#db.transaction(async (tx) => {
       // Two nodes revoking the last two operator keys at once: one waits for the other's commit.
       if (options?.keepAnOperator) await tx.lock('arbiter-operator-keys');
-      const row = await tx.get<{ revoked_at: number | null; role: KeyRole }>(
-        'SELECT revoked_at, role FROM api_keys WHERE id = ? FOR UPDATE',
-        [id],
-      );
+      const row = await tx.get<{ revoked_at: number | null; role: KeyRole }>(`${KEY_STATE_SQL} FOR UPDATE`, [
+        id,
+      ]);
       if (!row) return 'not-found' as const;
       if (row.revoked_at !== null) return 'already-revoked' as const;
       if (options?.keepAnOperator && row.role === 'operator') {
         const count = await tx.get<{ n: number | string }>(ACTIVE_OPERATOR_KEYS_SQL);
         if (Number(count?.n ?? 0) <= 1) return 'last-operator' as const;
       }
-      await tx.run('UPDATE api_keys SET revoked_at = ? WHERE id = ?', [Date.now(), id]);
+      await tx.run(REVOKE_KEY_SQL, [Date.now(), id]);
       await tx.notify(KEYS_CHANNEL, 'revoked');
       return 'revoked' as const;
     });
@@ -144,9 +135,7 @@ export class PostgresKeyStore {
   }
 
   async hasActiveKeys(): Promise<boolean> {
-    return (
-      (await this.#db.get('SELECT 1 AS one FROM api_keys WHERE revoked_at IS NULL LIMIT 1')) !== undefined
-    );
+    return (await this.#db.get(ANY_ACTIVE_KEY_SQL)) !== undefined;
   }
 
   async close(): Promise<void> {
@@ -162,19 +151,12 @@ export class PostgresKeyStore {
   async #principalIn(tx: SqlDatabase, name: string | undefined): Promise<Principal> {
     if (name === undefined) {
       const id = newId('prn');
-      await tx.run('INSERT INTO principals (id, name, created_at) VALUES (?, ?, ?)', [id, id, Date.now()]);
+      await tx.run(INSERT_PRINCIPAL_SQL, [id, id, Date.now()]);
       return { id, name: id };
     }
-    await tx.run(
-      'INSERT INTO principals (id, name, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING',
-      [newId('prn'), name, Date.now()],
-    );
-    const row = await tx.get<Principal>('SELECT id, name FROM principals WHERE name = ?', [name]);
+    await tx.run(`${INSERT_PRINCIPAL_SQL} ON CONFLICT (name) DO NOTHING`, [newId('prn'), name, Date.now()]);
+    const row = await tx.get<Principal>(PRINCIPAL_BY_NAME_SQL, [name]);
     if (!row) throw new Error(`the principal ${name} vanished as it was created`);
     return row;
   }
-}
-
-function newId(prefix: string): string {
-  return `${prefix}_${randomBytes(8).toString('hex')}`;
 }
