@@ -1,4 +1,4 @@
-import type { SqlDatabase } from '@arbiter/storage';
+import { type SqlDatabase, schemaTypes } from '@arbiter/storage';
 import type { Harness, ResponseStatus, StreamEvent, UhpResponse } from '@arbiter/uhp/wire';
 
 export interface StoredHarness {
@@ -529,8 +529,8 @@ export class UhpStore {
   }
 
   async sessionFiles(sessionId: string): Promise<StoredFile[]> {
-    // Insertion order: SQLite's rowid, PostgreSQL's `seq` column.
-    const order = this.db.dialect === 'sqlite' ? 'rowid' : 'seq';
+    // Insertion order: SQLite's rowid, PostgreSQL's `seq` column (the migration's insertionOrderColumn).
+    const order = schemaTypes(this.db.dialect).insertionOrder;
     const rows = await this.db.all<FileRow>(
       `SELECT * FROM uhp_files WHERE session_id = ? AND purpose = 'artifact' ORDER BY ${order}`,
       [sessionId],
@@ -556,7 +556,7 @@ export class UhpStore {
     limit: number,
     afterId: string | null,
   ): Promise<StoredFile[] | undefined> {
-    const order = this.db.dialect === 'sqlite' ? 'rowid' : 'seq';
+    const order = schemaTypes(this.db.dialect).insertionOrder;
     if (afterId === null) {
       const rows = await this.db.all<FileRow>(
         `SELECT * FROM uhp_files WHERE session_id = ? AND purpose = 'artifact' ORDER BY ${order} LIMIT ?`,
