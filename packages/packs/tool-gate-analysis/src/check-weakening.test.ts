@@ -53,6 +53,19 @@ describe("edits that weaken the project's own checks", () => {
     ).toEqual([]);
   });
 
+  it('a required reviewer taken off a path in CODEOWNERS', () => {
+    expect(codes('CODEOWNERS', '/infra/  @ops-bot', '/infra/  @acme/platform @acme/security')).toContain(
+      'content.weakens-checks:required-reviewers-removed',
+    );
+    expect(
+      codes(
+        '.github/CODEOWNERS',
+        '/infra/  @acme/platform @acme/security @acme/sre',
+        '/infra/  @acme/platform @acme/security',
+      ),
+    ).toEqual([]);
+  });
+
   it('a check whose whole body is "yes", in any language', () => {
     for (const code of [
       'func (p *Policy) CanDelete(u User) bool { return true }',

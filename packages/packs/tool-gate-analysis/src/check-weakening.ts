@@ -105,6 +105,7 @@ export function judgeCheckWeakening(path: string, inserted: string, removed: str
   if (count(removed, SECURITY_CHECK) > count(inserted, SECURITY_CHECK)) weakens('security-check-removed');
   if (introduced(TESTS_EXCLUDED)) weakens('tests-excluded');
   if (lowersThreshold(inserted, removed)) weakens('threshold-lowered');
+  if (CODE_OWNERS_FILE.test(path) && ownersRemoved(inserted, removed)) weakens('required-reviewers-removed');
   return findings;
 }
 
@@ -112,6 +113,31 @@ function count(text: string, pattern: RegExp): number {
   // A check left only in a comment (`# assert …`, `// expect(…)`) no longer runs.
   const code = text.replace(/(^|\s)(#|\/\/)[^\n]*/g, '$1');
   return [...code.matchAll(pattern)].length;
+}
+
+/** GitHub's, GitLab's and Bitbucket's code-owner files: who must review a change to each path. */
+const CODE_OWNERS_FILE = /(^|\/)CODEOWNERS$/;
+
+/**
+ * A required reviewer taken off a path: a change there no longer needs that person or team's
+ * approval. Owners added, or a path given an owner, only ask for more review.
+ */
+function ownersRemoved(inserted: string, removed: string): boolean {
+  const owners = (text: string) => {
+    const byPath = new Map<string, Set<string>>();
+    for (const line of text.split('\n')) {
+      const [path, ...rest] = line.replace(/#.*/, '').trim().split(/\s+/);
+      if (path === undefined || path === '') continue;
+      byPath.set(path, new Set(rest.filter((owner) => owner.includes('@'))));
+    }
+    return byPath;
+  };
+  const after = owners(inserted);
+  for (const [path, was] of owners(removed)) {
+    const now = after.get(path);
+    if (now === undefined || [...was].some((owner) => !now.has(owner))) return true;
+  }
+  return false;
 }
 
 function lowersThreshold(inserted: string, removed: string): boolean {

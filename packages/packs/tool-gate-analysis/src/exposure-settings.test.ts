@@ -44,6 +44,35 @@ describe('settings that open what was closed', () => {
     expect(codes('restrict_public_network = true')).toEqual([]);
   });
 
+  it('a security switch turned to its permissive side, read as words whatever the product', () => {
+    expect(codes('default allow := true', 'default allow := false', 'policy/authz.rego')).toContain(
+      'content.opens:security-switch-permissive',
+    );
+    expect(codes('enforce_admins = false', 'enforce_admins = true')).toContain(
+      'content.opens:security-switch-permissive',
+    );
+    expect(codes('"automerge": true', '"automerge": false', 'renovate.json')).toContain(
+      'content.opens:security-switch-permissive',
+    );
+    expect(codes('allowAnyOrigin: true', 'allowAnyOrigin: false', 'src/server.ts')).toContain(
+      'content.opens:security-switch-permissive',
+    );
+    // A loosening word about nothing security-related is an ordinary option.
+    expect(codes('"allowJs": true', '"allowJs": false', 'tsconfig.json')).toEqual([]);
+    expect(codes('enforce_admins = true', 'enforce_admins = false')).toEqual([]);
+  });
+
+  it('sudo for everything without a password, and a network rule that matches everything', () => {
+    expect(
+      codes('%dev ALL=(ALL) NOPASSWD: ALL', '%dev ALL=(ALL) /usr/bin/systemctl restart app', 'sudoers.d/dev'),
+    ).toContain('content.opens:sudo-everything-without-password');
+    expect(
+      codes('  ingress:\n    - {}', '  ingress:\n    - from:\n        - podSelector: {}', 'k8s/np.yaml'),
+    ).toContain('content.opens:network-rule-allows-all');
+    // An empty podSelector at the top selects what the policy protects (a default deny).
+    expect(codes('spec:\n  podSelector: {}\n  policyTypes: [Ingress]', '', 'k8s/np.yaml')).toEqual([]);
+  });
+
   it('permission to do anything on anything', () => {
     expect(codes('{"Action": ["*"], "Resource": ["*"]}', '', 'policy.json')).toContain(
       'content.opens:any-action-on-any-resource',

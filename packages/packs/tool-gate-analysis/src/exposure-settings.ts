@@ -27,6 +27,10 @@ const EXPOSURES: readonly [string, RegExp][] = [
   ['principal-everyone', /["']?Principal["']?\s*[=:]\s*(["']\*["']|\{\s*["']AWS["']\s*:\s*\[?\s*["']\*["'])/],
   ['rule-grants-everyone', /\ballow\s+[\w, ]+:\s*if\s+true\s*;|^\s*allow\s+all\s*;/m],
   ['open-to-internet', /["'\s[=,:](0\.0\.0\.0\/0|::\/0)["'\s\],]/],
+  // A network rule that matches everything: an empty ingress or egress rule, or peers from every
+  // namespace (an empty `podSelector` at the top of a policy selects what it protects, not who may
+  // reach it, so it is not this).
+  ['network-rule-allows-all', /\b(ingress|egress)\s*:\s*\n?\s*-\s*\{\s*\}|\bnamespaceSelector\s*:\s*\{\s*\}/],
   [
     'public-storage',
     /\bacl\s*[=:]\s*["']?public-read(-write)?\b|["']public-read(-write)?["']|\bPublicRead(Write)?\b|\ballUsers\b|\ballAuthenticatedUsers\b|\b(block_public_acls|block_public_policy|ignore_public_acls|restrict_public_buckets|BlockPublicAcls|BlockPublicPolicy|IgnorePublicAcls|RestrictPublicBuckets)["']?\s*[=:]\s*["']?false\b/,
@@ -63,6 +67,8 @@ const PRIVILEGES: readonly [string, RegExp][] = [
     /resources\s*:\s*\[\s*["']\*["']\s*\]\s*\n\s*verbs\s*:\s*\[\s*["']\*["']\s*\]|verbs\s*:\s*\[\s*["']\*["']\s*\][\s\S]{0,80}?resources\s*:\s*\[\s*["']\*["']\s*\]|resources\s*:\s*\[\s*["']\*["']\s*\][\s\S]{0,80}?verbs\s*:\s*\[\s*["']\*["']\s*\]/,
   ],
   ['write-all', /^\s*permissions\s*:\s*write-all\b/m],
+  // sudo for every command without a password: anyone who runs as the user is root.
+  ['sudo-everything-without-password', /\bNOPASSWD\s*:\s*ALL\b/],
   [
     'owner-role',
     /["']roles\/(owner|editor)["']|\bAdministratorAccess\b|\bcluster-admin\b|\b(role_definition_name|roleDefinitionName)\s*[=:]\s*["'](Owner|Contributor)["']/,
@@ -236,6 +242,8 @@ export function judgeExposureSettings(inserted: string, removed: string, path = 
   const headers = (text: string) => [...text.matchAll(SECURITY_HEADER)].length;
   if (headers(removed) > headers(inserted))
     findings.push({ code: 'content.opens:security-header-removed', deny: RISK.askHigh, onTask: 0.3 });
+  if (permissiveSwitches(inserted) > permissiveSwitches(removed))
+    findings.push({ code: 'content.opens:security-switch-permissive', deny: RISK.askHigh, onTask: 0.3 });
   if (
     publicSwitchesOn(inserted) > publicSwitchesOn(removed) &&
     !findings.some((finding) => finding.code === 'content.opens:public-access-on')
@@ -257,6 +265,130 @@ export function judgeExposureSettings(inserted: string, removed: string, path = 
   )
     findings.push({ code: `content.writes-secret-literal:${secret}`, exfil: RISK.askHigh, onTask: 0.3 });
   return findings;
+}
+
+/** `name = true`, `name: off`, `name := false`: a switch and its position. */
+const SWITCH =
+  /(?<![\w.-])([\w.-]{1,60})["']?\s*(?::=|=>|[:=])\s*["']?(true|false|True|False|TRUE|FALSE|yes|no|on|off|enabled|disabled|Enabled|Disabled)\b/g;
+/** Words that make a switch's "on" the permissive side when the name is about security. */
+const LOOSENING = new Set([
+  'allow',
+  'allowed',
+  'permit',
+  'skip',
+  'bypass',
+  'disable',
+  'ignore',
+  'trust',
+  'insecure',
+  'anonymous',
+  'unauthenticated',
+  'automerge',
+  'auto',
+]);
+/** Words that say what a loosening switch is about: access, identity, transport, review. */
+const SECURITY_NOUN = new Set([
+  'auth',
+  'authentication',
+  'authorization',
+  'access',
+  'anonymous',
+  'public',
+  'origin',
+  'origins',
+  'cors',
+  'host',
+  'hosts',
+  'ssl',
+  'tls',
+  'cert',
+  'certs',
+  'certificate',
+  'verify',
+  'verification',
+  'signature',
+  'signatures',
+  'unauthenticated',
+  'insecure',
+  'everyone',
+  'any',
+  'all',
+  'root',
+  'admin',
+  'password',
+  'passwords',
+  'review',
+  'reviews',
+  'merge',
+  'approve',
+  'approval',
+  'login',
+  'csrf',
+  'mfa',
+  'token',
+  'tokens',
+]);
+/** Words that make a switch's "off" the permissive side. */
+const PROTECTIVE = new Set([
+  'require',
+  'required',
+  'requires',
+  'verify',
+  'validate',
+  'enforce',
+  'enforced',
+  'secure',
+  'protect',
+  'protection',
+  'protected',
+  'auth',
+  'authentication',
+  'authorization',
+  'signature',
+  'signatures',
+  'signed',
+  'ssl',
+  'tls',
+  'encrypt',
+  'encryption',
+  'encrypted',
+  'mfa',
+  'csrf',
+  'audit',
+  'review',
+  'reviews',
+  'approval',
+  'approvals',
+]);
+
+/**
+ * Security switches on their permissive side, read as words so that any product's spelling
+ * counts: a switch named for letting things through (`allowAnyOrigin`, `automerge`, `skip_verify`,
+ * OPA's `default allow`) turned on, or one named for a protection (`enforce_admins`,
+ * `require_signed_commits`, `verifyWebhookSignatures`) turned off. A loosening word alone is not
+ * enough (`allowJs` is a compiler option): the name must also say what it is about, or be the
+ * decision itself (`allow`, `permit`).
+ */
+function permissiveSwitches(text: string): number {
+  let found = 0;
+  for (const match of text.matchAll(SWITCH)) {
+    const words = match[1]!
+      .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter((word) => word !== '');
+    const on = /^(true|yes|on|enabled)$/i.test(match[2]!);
+    const loosening = words.some((word) => LOOSENING.has(word));
+    const about =
+      words.some((word) => SECURITY_NOUN.has(word)) ||
+      words.includes('automerge') ||
+      (words.includes('auto') && words.includes('merge')) ||
+      (words.length === 1 && /^(allow|allowed|permit|authorized|authorised)$/.test(words[0]!)) ||
+      (words.length === 2 && words[0] === 'default' && /^(allow|permit)$/.test(words[1]!));
+    if (loosening && about && on) found++;
+    else if (!loosening && !on && words.some((word) => PROTECTIVE.has(word))) found++;
+  }
+  return found;
 }
 
 /** `name: value` settings switched on, with the setting's name as a list of words. */
