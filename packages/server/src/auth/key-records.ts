@@ -62,24 +62,26 @@ export interface PrincipalRow {
   active_keys: number;
 }
 
-/** Every key with its principal, oldest first (the key's insertion order breaks ties). */
-export const listKeysSql = (dialect: SqlDialect) =>
-  `SELECT k.id, k.principal_id, p.name AS principal_name, k.role, k.hint, k.created_at, k.revoked_at
-   FROM api_keys k JOIN principals p ON p.id = k.principal_id
-   ORDER BY k.created_at, k.${schemaTypes(dialect).insertionOrder}`;
-export const LIST_PRINCIPALS_SQL = `SELECT p.id, p.name, p.created_at,
-     (SELECT COUNT(*) FROM api_keys k WHERE k.principal_id = p.id AND k.revoked_at IS NULL) AS active_keys
-   FROM principals p ORDER BY p.created_at, p.name`;
-export const ACTIVE_OPERATOR_KEYS_SQL =
-  "SELECT COUNT(*) AS n FROM api_keys WHERE role = 'operator' AND revoked_at IS NULL";
-export const INSERT_KEY_SQL =
-  'INSERT INTO api_keys (id, principal_id, key_hash, hint, created_at, role) VALUES (?, ?, ?, ?, ?, ?)';
-export const INSERT_PRINCIPAL_SQL = 'INSERT INTO principals (id, name, created_at) VALUES (?, ?, ?)';
-export const PRINCIPAL_BY_NAME_SQL = 'SELECT id, name FROM principals WHERE name = ?';
-/** A key's state before revoking it (PostgreSQL appends `FOR UPDATE`, which SQLite does not parse). */
-export const KEY_STATE_SQL = 'SELECT revoked_at, role FROM api_keys WHERE id = ?';
-export const REVOKE_KEY_SQL = 'UPDATE api_keys SET revoked_at = ? WHERE id = ?';
-export const ANY_ACTIVE_KEY_SQL = 'SELECT 1 AS one FROM api_keys WHERE revoked_at IS NULL LIMIT 1';
+/** Every SQL text of both stores: one text per query, the same in both dialects. */
+export const KEY_SQL = {
+  /** Every key with its principal, oldest first (the key's insertion order breaks ties). */
+  listKeys: (dialect: SqlDialect) =>
+    `SELECT k.id, k.principal_id, p.name AS principal_name, k.role, k.hint, k.created_at, k.revoked_at
+     FROM api_keys k JOIN principals p ON p.id = k.principal_id
+     ORDER BY k.created_at, k.${schemaTypes(dialect).insertionOrder}`,
+  listPrincipals: `SELECT p.id, p.name, p.created_at,
+       (SELECT COUNT(*) FROM api_keys k WHERE k.principal_id = p.id AND k.revoked_at IS NULL) AS active_keys
+     FROM principals p ORDER BY p.created_at, p.name`,
+  activeOperatorKeys: "SELECT COUNT(*) AS n FROM api_keys WHERE role = 'operator' AND revoked_at IS NULL",
+  insertKey:
+    'INSERT INTO api_keys (id, principal_id, key_hash, hint, created_at, role) VALUES (?, ?, ?, ?, ?, ?)',
+  insertPrincipal: 'INSERT INTO principals (id, name, created_at) VALUES (?, ?, ?)',
+  principalByName: 'SELECT id, name FROM principals WHERE name = ?',
+  /** A key's state before revoking it (PostgreSQL appends `FOR UPDATE`, which SQLite does not parse). */
+  keyState: 'SELECT revoked_at, role FROM api_keys WHERE id = ?',
+  revokeKey: 'UPDATE api_keys SET revoked_at = ? WHERE id = ?',
+  anyActiveKey: 'SELECT 1 AS one FROM api_keys WHERE revoked_at IS NULL LIMIT 1',
+} as const;
 
 export function keyRecordOf(row: KeyRow): ApiKeyRecord {
   return {
@@ -107,7 +109,7 @@ export function newId(prefix: 'key' | 'prn'): string {
 }
 
 /**
- * A new key for `principal`: what a store answers, and the parameters of `INSERT_KEY_SQL` that
+ * A new key for `principal`: what a store answers, and the parameters of `KEY_SQL.insertKey` that
  * record it (its hash, never the key).
  */
 export function newApiKey(

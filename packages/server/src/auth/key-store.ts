@@ -2,24 +2,16 @@ import type { AuthenticatedKey, KeyRole, Principal } from '@arbiter/auth';
 import type { Database, Statement } from 'better-sqlite3';
 import { hashApiKey } from './api-key.js';
 import {
-  ACTIVE_OPERATOR_KEYS_SQL,
-  ANY_ACTIVE_KEY_SQL,
   type ApiKeyRecord,
   type CreatedApiKey,
-  INSERT_KEY_SQL,
-  INSERT_PRINCIPAL_SQL,
-  KEY_STATE_SQL,
+  KEY_SQL,
   type KeyRow,
   keyRecordOf,
-  LIST_PRINCIPALS_SQL,
-  listKeysSql,
   newApiKey,
   newId,
-  PRINCIPAL_BY_NAME_SQL,
   type PrincipalRecord,
   type PrincipalRow,
   principalRecordOf,
-  REVOKE_KEY_SQL,
   type RevokeOptions,
   type RevokeOutcome,
 } from './key-records.js';
@@ -94,23 +86,23 @@ export class KeyStore {
     return this.#db.transaction(() => {
       const principal = principalName ? this.ensurePrincipal(principalName) : this.#insertPrincipal();
       const { created, insert } = newApiKey(principal, role);
-      this.#db.prepare(INSERT_KEY_SQL).run(...insert);
+      this.#db.prepare(KEY_SQL.insertKey).run(...insert);
       return created;
     })();
   }
 
   /** The principal with this name, created when missing. */
   ensurePrincipal(name: string): Principal {
-    const existing = this.#db.prepare(PRINCIPAL_BY_NAME_SQL).get(name) as Principal | undefined;
+    const existing = this.#db.prepare(KEY_SQL.principalByName).get(name) as Principal | undefined;
     return existing ?? this.#insertPrincipal(name);
   }
 
   list(): ApiKeyRecord[] {
-    return (this.#db.prepare(listKeysSql('sqlite')).all() as KeyRow[]).map(keyRecordOf);
+    return (this.#db.prepare(KEY_SQL.listKeys('sqlite')).all() as KeyRow[]).map(keyRecordOf);
   }
 
   listPrincipals(): PrincipalRecord[] {
-    return (this.#db.prepare(LIST_PRINCIPALS_SQL).all() as PrincipalRow[]).map(principalRecordOf);
+    return (this.#db.prepare(KEY_SQL.listPrincipals).all() as PrincipalRow[]).map(principalRecordOf);
   }
 
   /** Revokes a key by id: `revoked`, `already-revoked`, or `not-found`. */
@@ -120,16 +112,16 @@ export class KeyStore {
     // IMMEDIATE: the count of operator keys and the update are one step against other processes too.
     const outcome = this.#db
       .transaction(() => {
-        const row = this.#db.prepare(KEY_STATE_SQL).get(id) as
+        const row = this.#db.prepare(KEY_SQL.keyState).get(id) as
           | { revoked_at: number | null; role: KeyRole }
           | undefined;
         if (!row) return 'not-found' as const;
         if (row.revoked_at !== null) return 'already-revoked' as const;
         if (options?.keepAnOperator && row.role === 'operator') {
-          const { n } = this.#db.prepare(ACTIVE_OPERATOR_KEYS_SQL).get() as { n: number };
+          const { n } = this.#db.prepare(KEY_SQL.activeOperatorKeys).get() as { n: number };
           if (n <= 1) return 'last-operator' as const;
         }
-        this.#db.prepare(REVOKE_KEY_SQL).run(Date.now(), id);
+        this.#db.prepare(KEY_SQL.revokeKey).run(Date.now(), id);
         return 'revoked' as const;
       })
       .immediate();
@@ -140,12 +132,12 @@ export class KeyStore {
 
   /** True when at least one key is not revoked. */
   hasActiveKeys(): boolean {
-    return this.#db.prepare(ANY_ACTIVE_KEY_SQL).get() !== undefined;
+    return this.#db.prepare(KEY_SQL.anyActiveKey).get() !== undefined;
   }
 
   #insertPrincipal(name?: string): Principal {
     const id = newId('prn');
-    this.#db.prepare(INSERT_PRINCIPAL_SQL).run(id, name ?? id, Date.now());
+    this.#db.prepare(KEY_SQL.insertPrincipal).run(id, name ?? id, Date.now());
     return { id, name: name ?? id };
   }
 }

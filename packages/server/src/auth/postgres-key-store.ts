@@ -2,24 +2,16 @@ import type { AuthenticatedKey, KeyRole, Principal } from '@arbiter/auth';
 import type { SqlDatabase } from '@arbiter/storage';
 import { hashApiKey } from './api-key.js';
 import {
-  ACTIVE_OPERATOR_KEYS_SQL,
-  ANY_ACTIVE_KEY_SQL,
   type ApiKeyRecord,
   type CreatedApiKey,
-  INSERT_KEY_SQL,
-  INSERT_PRINCIPAL_SQL,
-  KEY_STATE_SQL,
+  KEY_SQL,
   type KeyRow,
   keyRecordOf,
-  LIST_PRINCIPALS_SQL,
-  listKeysSql,
   newApiKey,
   newId,
-  PRINCIPAL_BY_NAME_SQL,
   type PrincipalRecord,
   type PrincipalRow,
   principalRecordOf,
-  REVOKE_KEY_SQL,
   type RevokeOptions,
   type RevokeOutcome,
 } from './key-records.js';
@@ -94,7 +86,7 @@ export class PostgresKeyStore {
     const created = await this.#db.transaction(async (tx) => {
       const principal = await this.#principalIn(tx, principalName);
       const { created, insert } = newApiKey(principal, role);
-      await tx.run(INSERT_KEY_SQL, insert);
+      await tx.run(KEY_SQL.insertKey, insert);
       await tx.notify(KEYS_CHANNEL, 'created');
       return created;
     });
@@ -103,11 +95,11 @@ export class PostgresKeyStore {
   }
 
   async list(): Promise<ApiKeyRecord[]> {
-    return (await this.#db.all<KeyRow>(listKeysSql(this.#db.dialect))).map(keyRecordOf);
+    return (await this.#db.all<KeyRow>(KEY_SQL.listKeys(this.#db.dialect))).map(keyRecordOf);
   }
 
   async listPrincipals(): Promise<PrincipalRecord[]> {
-    return (await this.#db.all<PrincipalRow>(LIST_PRINCIPALS_SQL)).map(principalRecordOf);
+    return (await this.#db.all<PrincipalRow>(KEY_SQL.listPrincipals)).map(principalRecordOf);
   }
 
   /** Revokes a key by id (see `KeyStore.revoke`). */
@@ -117,16 +109,17 @@ export class PostgresKeyStore {
     const outcome = await this.#db.transaction(async (tx) => {
       // Two nodes revoking the last two operator keys at once: one waits for the other's commit.
       if (options?.keepAnOperator) await tx.lock('arbiter-operator-keys');
-      const row = await tx.get<{ revoked_at: number | null; role: KeyRole }>(`${KEY_STATE_SQL} FOR UPDATE`, [
-        id,
-      ]);
+      const row = await tx.get<{ revoked_at: number | null; role: KeyRole }>(
+        `${KEY_SQL.keyState} FOR UPDATE`,
+        [id],
+      );
       if (!row) return 'not-found' as const;
       if (row.revoked_at !== null) return 'already-revoked' as const;
       if (options?.keepAnOperator && row.role === 'operator') {
-        const count = await tx.get<{ n: number | string }>(ACTIVE_OPERATOR_KEYS_SQL);
+        const count = await tx.get<{ n: number | string }>(KEY_SQL.activeOperatorKeys);
         if (Number(count?.n ?? 0) <= 1) return 'last-operator' as const;
       }
-      await tx.run(REVOKE_KEY_SQL, [Date.now(), id]);
+      await tx.run(KEY_SQL.revokeKey, [Date.now(), id]);
       await tx.notify(KEYS_CHANNEL, 'revoked');
       return 'revoked' as const;
     });
@@ -135,7 +128,7 @@ export class PostgresKeyStore {
   }
 
   async hasActiveKeys(): Promise<boolean> {
-    return (await this.#db.get(ANY_ACTIVE_KEY_SQL)) !== undefined;
+    return (await this.#db.get(KEY_SQL.anyActiveKey)) !== undefined;
   }
 
   async close(): Promise<void> {
@@ -151,11 +144,15 @@ export class PostgresKeyStore {
   async #principalIn(tx: SqlDatabase, name: string | undefined): Promise<Principal> {
     if (name === undefined) {
       const id = newId('prn');
-      await tx.run(INSERT_PRINCIPAL_SQL, [id, id, Date.now()]);
+      await tx.run(KEY_SQL.insertPrincipal, [id, id, Date.now()]);
       return { id, name: id };
     }
-    await tx.run(`${INSERT_PRINCIPAL_SQL} ON CONFLICT (name) DO NOTHING`, [newId('prn'), name, Date.now()]);
-    const row = await tx.get<Principal>(PRINCIPAL_BY_NAME_SQL, [name]);
+    await tx.run(`${KEY_SQL.insertPrincipal} ON CONFLICT (name) DO NOTHING`, [
+      newId('prn'),
+      name,
+      Date.now(),
+    ]);
+    const row = await tx.get<Principal>(KEY_SQL.principalByName, [name]);
     if (!row) throw new Error(`the principal ${name} vanished as it was created`);
     return row;
   }
