@@ -54,6 +54,25 @@ describe('loadServerConfig', () => {
   });
 });
 
+describe('limits.diskBytesPerPrincipal', () => {
+  it('takes bytes from 1 MiB, or null for no quota, and names the field otherwise', () => {
+    expect(
+      loadServerConfig(write('disk.yaml', 'limits:\n  diskBytesPerPrincipal: 1048576\n')).limits,
+    ).toEqual({ diskBytesPerPrincipal: 1048576 });
+    expect(
+      loadServerConfig(write('no-disk.yaml', 'limits:\n  diskBytesPerPrincipal: null\n')).limits,
+    ).toEqual({ diskBytesPerPrincipal: null });
+    const small = write('small-disk.yaml', 'limits:\n  diskBytesPerPrincipal: 1000\n');
+    expect(() => loadServerConfig(small)).toThrow(
+      `invalid configuration file ${small}:\n  limits.diskBytesPerPrincipal: Too small: expected number to be >=1048576`,
+    );
+    const fraction = write('fraction-disk.yaml', 'limits:\n  diskBytesPerPrincipal: 1048576.5\n');
+    expect(() => loadServerConfig(fraction)).toThrow(
+      /limits\.diskBytesPerPrincipal: Invalid input: expected int/,
+    );
+  });
+});
+
 describe('resolveDataDir', () => {
   it('prefers the option, then ARBITER_DATA_DIR, then ~/.arbiter, always absolute', () => {
     expect(resolveDataDir('rel', { ARBITER_DATA_DIR: '/env' })).toBe(path.resolve('rel'));
