@@ -75,8 +75,26 @@ export interface StateReading {
   readonly weights: LexicalWeights;
 }
 
+/**
+ * A sentence addressed to whoever answers rather than about the subject: it tells the reader to
+ * drop its instructions or claims a system's authority. ("Reply with STOP" is not one: a message
+ * telling its human reader what to do is evidence about the message, spam for one.) The state is data
+ * (the System One specification's injection rule), so such a sentence is no evidence about the
+ * document and is not read; a statement about the subject keeps its words however it is phrased.
+ */
+const READER_INSTRUCTION =
+  /\b(ignore|disregard|forget|override)\b[^.!?\n]{0,60}\b(instructions?|questions?|prompt|rules|previous|above|system)\b|^\W*(system|assistant)\s*(override|prompt|message)?\s*:|\bsystem override\b/i;
+
+function withoutReaderInstructions(text: string): string {
+  if (!/\b(ignore|disregard|forget|override|system|assistant)\b/i.test(text)) return text;
+  return text
+    .split(/(?<=[.!?\n])\s+/)
+    .filter((sentence) => !READER_INSTRUCTION.test(sentence))
+    .join(' ');
+}
+
 export function readState(state: State, vectors: WordVectors, weights = LEXICAL_WEIGHTS): StateReading {
-  const text = textOf(state).slice(0, MAX_STATE_CHARACTERS);
+  const text = withoutReaderInstructions(textOf(state)).slice(0, MAX_STATE_CHARACTERS);
   return {
     terms: termsOf(state),
     text,
