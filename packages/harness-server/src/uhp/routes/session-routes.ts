@@ -111,6 +111,25 @@ export const sessionRoutes = fastifyPlugin(
       };
     };
 
+    /**
+     * Where a page of sessions starts: after a `cursor` this server issued, or after the caller's own
+     * session named by `after` (its creation time and id are the same cursor). Another principal's
+     * session id is unknown here, as everywhere.
+     */
+    const listStart = async (
+      principalId: string,
+      query: { cursor?: string | undefined; after?: string | undefined },
+    ): Promise<Cursor | undefined> => {
+      if (query.cursor !== undefined && query.after !== undefined)
+        throw invalidInput('cursor and after both say where a page starts; give one of them.', 'after');
+      if (query.after !== undefined) {
+        const session = await store.getSession(principalId, query.after);
+        if (!session) throw invalidInput('after names none of your sessions.', 'after');
+        return { createdAt: session.createdAt, id: session.id };
+      }
+      return query.cursor ? decodeCursor(query.cursor) : undefined;
+    };
+
     app.get(
       '/v1/sessions',
       {
@@ -122,6 +141,12 @@ export const sessionRoutes = fastifyPlugin(
           querystring: z.object({
             limit: integerQuery(1, 100).describe('Sessions per page; default 20'),
             cursor: z.string().optional().describe('`next_cursor` of the previous page'),
+            after: z
+              .string()
+              .optional()
+              .describe(
+                'A session id: the sessions listed after it (older), as `cursor` would; not with `cursor`',
+              ),
             harness: z.string().optional().describe('Only the sessions of this harness'),
           }),
           response: {
@@ -134,7 +159,7 @@ export const sessionRoutes = fastifyPlugin(
       },
       async (request) => {
         const limit = request.query.limit ?? 20;
-        const after = request.query.cursor ? decodeCursor(request.query.cursor) : undefined;
+        const after = await listStart(request.principal!.id, request.query);
         // One extra row tells whether another page exists, so the last page says so explicitly.
         const rows = await store.listSessions(request.principal!.id, {
           limit: limit + 1,
