@@ -81,6 +81,11 @@ export interface RunningServer {
   readonly sandbox: ProcessSandbox | null;
   /** This node's name in task leases: the configuration's `cluster.nodeId`, else random per start. */
   readonly nodeId: string;
+  /** The quotas each principal's UHP tasks are held to (null: none; both null without the UHP API). */
+  readonly principalQuotas: {
+    readonly concurrentTasks: number | null;
+    readonly diskBytes: number | null;
+  };
   close(): Promise<void>;
 }
 
@@ -108,6 +113,19 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     (options.harness ? options.harness.cluster?.nodeId : undefined) ??
     config?.cluster?.nodeId ??
     `node_${randomBytes(6).toString('hex')}`;
+  // The principal quotas of `arbiter serve`, then a caller's own harness limits over them; both the
+  // harness and the banner read the result.
+  const quotaLimits = {
+    maxConcurrentTasksPerPrincipal:
+      config?.limits?.concurrentTasksPerPrincipal === undefined
+        ? DEFAULT_CONCURRENT_TASKS_PER_PRINCIPAL
+        : config.limits.concurrentTasksPerPrincipal,
+    maxDiskBytesPerPrincipal:
+      config?.limits?.diskBytesPerPrincipal === undefined
+        ? DEFAULT_DISK_BYTES_PER_PRINCIPAL
+        : config.limits.diskBytesPerPrincipal,
+    ...(options.harness ? options.harness.limits : {}),
+  };
   const sql = await openStorage({ dataDir, ...(database ? { database } : {}) }, migrations);
   let keyStore: AnyKeyStore | null = null;
   try {
@@ -150,17 +168,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
               ...(config?.toolGating ? { toolGating: harnessToolGating(config.toolGating) } : {}),
               ...options.harness,
               ...(sandbox ? { sandbox } : {}),
-              limits: {
-                maxConcurrentTasksPerPrincipal:
-                  config?.limits?.concurrentTasksPerPrincipal === undefined
-                    ? DEFAULT_CONCURRENT_TASKS_PER_PRINCIPAL
-                    : config.limits.concurrentTasksPerPrincipal,
-                maxDiskBytesPerPrincipal:
-                  config?.limits?.diskBytesPerPrincipal === undefined
-                    ? DEFAULT_DISK_BYTES_PER_PRINCIPAL
-                    : config.limits.diskBytesPerPrincipal,
-                ...options.harness?.limits,
-              },
+              limits: quotaLimits,
             },
           }),
     });
@@ -189,6 +197,13 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       localModel: local.latest,
       sandbox,
       nodeId,
+      principalQuotas:
+        options.harness === false
+          ? { concurrentTasks: null, diskBytes: null }
+          : {
+              concurrentTasks: quotaLimits.maxConcurrentTasksPerPrincipal ?? null,
+              diskBytes: quotaLimits.maxDiskBytesPerPrincipal ?? null,
+            },
       close: () => app.close(),
     };
   } catch (error) {

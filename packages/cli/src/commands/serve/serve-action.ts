@@ -2,6 +2,7 @@ import { CatalogConfigError } from '@arbiter/engine/catalog';
 import {
   loadServerConfig,
   ReadableLogStream,
+  type RunningServer,
   resolveDatabaseSetting,
   resolveDataDir,
   SERVER_VERSION,
@@ -101,6 +102,7 @@ export async function serve(options: ServeOptions): Promise<undefined> {
   say(
     `  Request log     ${options.logFormat === 'json' ? 'JSON lines on stdout' : 'one line per request on stdout (--log-format json for JSON)'}`,
   );
+  if (server.sandbox) say(`  Per principal   ${describeQuotas(server)}`);
   say('');
   // On its own line, at the margin: with no sandbox this is the loud WARNING an operator must see.
   if (server.sandbox) say(server.sandbox.describe());
@@ -120,4 +122,26 @@ export async function serve(options: ServeOptions): Promise<undefined> {
     process.once('SIGTERM', stop);
   });
   return undefined;
+}
+
+const GIB = 1024 * 1024 * 1024;
+const gib = (bytes: number) => `${Number((bytes / GIB).toFixed(2))} GiB`;
+
+/**
+ * The quotas each principal's tasks are held to, and the memory bound they imply: tasks at once ×
+ * one command sandbox's processes × memory limit, in address space (docs/security.md, "Memory per
+ * principal"). Said as a bound only where every factor is one.
+ */
+function describeQuotas(server: RunningServer): string {
+  const { concurrentTasks, diskBytes } = server.principalQuotas;
+  const perSandbox = server.sandbox?.memoryBoundMiB('command') ?? null;
+  const memory =
+    concurrentTasks === null || perSandbox === null
+      ? 'memory not bounded per principal (a quota or rlimit is lifted, or no sandbox)'
+      : `commands' memory at most ${concurrentTasks} × ${perSandbox} MiB = ${gib(concurrentTasks * perSandbox * 1024 * 1024)} of address space (rlimits; no memory cgroup)`;
+  return [
+    concurrentTasks === null ? 'tasks at once not bounded' : `${concurrentTasks} tasks at once`,
+    diskBytes === null ? 'disk not bounded' : `${gib(diskBytes)} on disk`,
+    memory,
+  ].join(', ');
 }

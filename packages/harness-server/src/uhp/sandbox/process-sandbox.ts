@@ -370,6 +370,17 @@ export class ProcessSandbox {
     return running;
   }
 
+  /**
+   * The address space, in MiB, that one sandbox's programs can hold together at most: its process
+   * limit × its per-process memory limit (both rlimits, docs/security.md "Memory per principal").
+   * null when either is lifted, or when no sandbox runs (nothing bounds the programs then).
+   */
+  memoryBoundMiB(purpose: SandboxSpawn['purpose']): number | null {
+    if (this.state.kind !== 'bubblewrap') return null;
+    const { processes, memoryMiB } = this.limitsFor(purpose, {});
+    return processes === null || memoryMiB === null ? null : processes * memoryMiB;
+  }
+
   private limitsFor(purpose: SandboxSpawn['purpose'], extra: Partial<ProcessLimits>): ProcessLimits {
     return purpose === 'agent'
       ? { ...DEFAULT_AGENT_LIMITS, ...this.config.agentLimits, ...extra }
