@@ -3,6 +3,9 @@ import type { FindingFamily } from '../finding-catalogue.js';
 import { RISK } from '../risk-scale.js';
 import type { CommandRule, CommandScope } from '../shell-command.js';
 import { taskMentions } from '../task-scope.js';
+import { options } from '../vocabulary/option-vocabulary.js';
+import { OPTION_SPECS } from '../vocabulary/program-options.js';
+import { parseArguments, specOf } from './option-parse.js';
 
 /**
  * Database clients: the SQL (or Redis / Mongo command) they are given in arguments or on
@@ -128,51 +131,34 @@ function taskNamesEveryObject(task: string, statement: string): boolean {
   });
 }
 
-const OPTIONS_WITH_VALUE = new Set([
-  '-h',
-  '--host',
-  '-p',
-  '--port',
-  '-U',
-  '--username',
-  '-u',
-  '--user',
-  '-d',
-  '--dbname',
-  '-D',
-  '--database',
-  '-P',
-  '--password',
-  '-S',
-  '--socket',
-  '-W',
-]);
-
-function sqlClient(commandFlags: readonly string[], positionalSql: boolean): CommandRule {
+/**
+ * A SQL client: its command options (`psql -c`, `mysql -e`) carry SQL, and `sqlite3 db 'SQL'` takes
+ * it as operands. `clusters`: whether its short options cluster (`psql -qAc`); sqlite's and
+ * sqlcmd's single-dash options are whole words (`-batch`, `-cmd`).
+ */
+function sqlClient(commandFlags: readonly string[], positionalSql: boolean, clusters = true): CommandRule {
   return (scope) => {
     const { args, program } = scope.command;
     let found = false;
-    const operands: string[] = [];
-    for (let index = 0; index < args.length; index += 1) {
-      const arg = args[index]!;
-      const eq = arg.indexOf('=');
-      const name = arg.startsWith('--') && eq > 0 ? arg.slice(0, eq) : arg;
-      if (commandFlags.includes(name)) {
+    const spec = specOf(
+      options(commandFlags.map((flag) => `${flag}=`).join(' ')),
+      OPTION_SPECS['sql client'],
+    );
+    const parsed = parseArguments(args, spec, { negativeNumbers: 'option', clusters });
+    for (const option of parsed.options) {
+      if (commandFlags.includes(option.name)) {
         found = true;
-        judgeSql(scope, eq > 0 && arg.startsWith('--') ? arg.slice(eq + 1) : (args[++index] ?? ''), program);
-      } else if (/^-[ce].+/.test(arg) && commandFlags.includes(arg.slice(0, 2))) {
-        found = true;
-        judgeSql(scope, arg.slice(2), program);
-      } else if (arg === '-f' || arg === '--file') {
+        judgeSql(scope, option.value ?? '', program);
+      } else if (option.name === '-f' || option.name === '--file') {
         found = true;
         scope.add({
-          code: `sql.${program}.file:${args[++index] ?? ''}`,
+          code: `sql.${program}.file:${option.value ?? ''}`,
           destructive: RISK.askLow,
           onTask: 0.6,
         });
-      } else if (OPTIONS_WITH_VALUE.has(arg)) index += 1;
-      else if (!arg.startsWith('-')) operands.push(arg);
+      }
     }
+    const operands = parsed.positionals.filter((operand) => operand !== '-');
     if (positionalSql && operands.length >= 2) {
       found = true;
       judgeSql(scope, operands.slice(1).join(' '), program);
@@ -255,10 +241,10 @@ export const DATABASE_RULES: ReadonlyMap<string, CommandRule> = new Map<string, 
   ['psql', sqlClient(['-c', '--command'], false)],
   ['mysql', sqlClient(['-e', '--execute'], false)],
   ['mariadb', sqlClient(['-e', '--execute'], false)],
-  ['sqlite3', sqlClient(['-cmd'], true)],
-  ['sqlite', sqlClient(['-cmd'], true)],
-  ['duckdb', sqlClient(['-c', '-cmd'], true)],
-  ['sqlcmd', sqlClient(['-Q', '-q'], false)],
+  ['sqlite3', sqlClient(['-cmd'], true, false)],
+  ['sqlite', sqlClient(['-cmd'], true, false)],
+  ['duckdb', sqlClient(['-c', '-cmd'], true, false)],
+  ['sqlcmd', sqlClient(['-Q', '-q'], false, false)],
   ['clickhouse-client', sqlClient(['-q', '--query'], false)],
   ['cockroach', sqlClient(['-e', '--execute'], false)],
   ['cqlsh', sqlClient(['-e', '--execute'], false)],

@@ -9,7 +9,8 @@ import { RISK } from '../risk-scale.js';
 import { isCredentialPath } from '../secret-source.js';
 import type { CommandRule, CommandScope } from '../shell-command.js';
 import { taskMentions } from '../task-scope.js';
-import { hasFlag, parseOptions } from './option-parse.js';
+import { OPTION_SPECS } from '../vocabulary/program-options.js';
+import { hasFlag, parseArguments, parseOptions } from './option-parse.js';
 
 /** Severity of destroying `target`; recursive removal of a directory tree is the broad case. */
 export function deletionSeverity(
@@ -131,7 +132,7 @@ const rm: CommandRule = (scope) => {
 };
 
 const shred: CommandRule = (scope) => {
-  const parsed = parseOptions(scope.command.args, new Set(['-n', '-s', '--iterations', '--size']));
+  const parsed = parseOptions(scope.command.args, OPTION_SPECS.shred);
   const recursive = hasFlag(parsed, '-r', '-R', '--recursive');
   for (const operand of parsed.operands) {
     const path = scope.path(operand);
@@ -146,7 +147,7 @@ const shred: CommandRule = (scope) => {
 };
 
 const truncate: CommandRule = (scope) => {
-  const parsed = parseOptions(scope.command.args, new Set(['-s', '--size', '-r', '--reference']));
+  const parsed = parseOptions(scope.command.args, OPTION_SPECS.truncate);
   for (const operand of parsed.operands) {
     const path = scope.path(operand);
     if (judgeAgentControl(scope, path.normalised, 'shell.truncate')) continue;
@@ -185,7 +186,7 @@ const permissions: CommandRule = (scope) => {
   const dashMode = program === 'chmod' ? args.findIndex((arg) => /^-[rwxXst]+$/.test(arg)) : -1;
   const parsed = parseOptions(
     dashMode === -1 ? args : args.filter((_, index) => index !== dashMode),
-    new Set(['--reference', '--from']),
+    OPTION_SPECS.chmod,
   );
   const recursive = hasFlag(parsed, '-R', '--recursive');
   const targets = dashMode === -1 ? parsed.operands.slice(1) : parsed.operands;
@@ -237,10 +238,7 @@ const permissions: CommandRule = (scope) => {
 /** mv/cp/ln/install: overwriting or moving away things outside the workspace. */
 const copyOrMove: CommandRule = (scope) => {
   const { program } = scope.command;
-  const parsed = parseOptions(
-    scope.command.args,
-    new Set(['-t', '--target-directory', '-S', '--suffix', '-m', '--mode', '-o', '-g']),
-  );
+  const parsed = parseOptions(scope.command.args, OPTION_SPECS.cp);
   if (parsed.operands.length < 2) return;
   const destination = parsed.operands[parsed.operands.length - 1]!;
   const sources = parsed.operands.slice(0, -1);
@@ -322,7 +320,7 @@ const creating: CommandRule = (scope) => {
     scope.command.args.some((arg) => /^(-[dtr]|--date|--reference)(=|$)/.test(arg))
   )
     scope.add({ code: 'tamper.touch-times', destructive: RISK.askLow, uncertain: true, onTask: 0.3 });
-  const parsed = parseOptions(scope.command.args, new Set(['-m', '--mode']));
+  const parsed = parseOptions(scope.command.args, OPTION_SPECS.mkdir);
   for (const operand of parsed.operands) {
     const path = scope.path(operand);
     if (judgePersistenceTarget(scope, path.normalised, `shell.${scope.command.program}`)) continue;
@@ -378,36 +376,43 @@ const tee: CommandRule = (scope) => {
 const SED_EXECUTE = /(?:^|[;\n{}])\s*(?:\d+|\$|\/(?:[^/\\]|\\.)*\/)?\s*e\s+([^;\n}]+)/g;
 
 const sed: CommandRule = (scope) => {
-  const parsed = parseOptions(scope.command.args, new Set(['-e', '-f', '--expression', '--file']));
+  const read = parseArguments(scope.command.args, OPTION_SPECS.sed);
+  const parsed = parseOptions(scope.command.args, OPTION_SPECS.sed);
   const inPlace = parsed.flags.some((flag) => flag === '-i' || flag.startsWith('--in-place'));
-  const program = scope.command.args.find((arg) => !arg.startsWith('-'));
+  // The scripts: every `-e` (`-e s`, `-es`, `--expression=s`), else the first operand unless `-f`
+  // names a script file.
+  const scripts = read.options
+    .filter(
+      (option) => (option.name === '-e' || option.name === '--expression') && option.value !== undefined,
+    )
+    .map((option) => option.value!);
+  const scriptOperand = scripts.length === 0 && !hasFlag(parsed, '-f', '--file');
+  const programs = scriptOperand ? parsed.operands.slice(0, 1) : scripts;
+  const files = parsed.operands.slice(scriptOperand ? 1 : 0);
   // GNU sed's `e` command and `w` to a file run commands or write elsewhere. The command of an
   // `e` (after an optional address: `1e cmd`, `$e cmd`, `/re/e cmd`) is shell and is analysed.
-  if (program !== undefined && /(^|[;\n{}])\s*[\d$]*\s*e\s|\/e\s*$|\/w\s+\/|\/\s*e\s+\S/.test(program)) {
+  for (const program of programs) {
+    if (!/(^|[;\n{}])\s*[\d$]*\s*e\s|\/e\s*$|\/w\s+\/|\/\s*e\s+\S/.test(program)) continue;
     scope.add({ code: 'shell.sed.executes-or-writes', uncertain: true, destructive: RISK.askLow });
     for (const match of program.matchAll(SED_EXECUTE)) scope.runShell(match[1]!.trim(), 'sed-e');
   }
   if (!inPlace) return readFiles(scope);
   // Principle 5: an in-place substitution is an edit; what it removes and inserts is judged as an
   // Edit of the file would be (`s/requireAuth(),//` drops a check).
-  const scripts = scope.command.args.flatMap((arg, index) => {
-    const previous = scope.command.args[index - 1];
-    return previous === '-e' || previous === '--expression' ? [arg] : [];
-  });
-  const edits = substitutionsOf(scripts.length > 0 ? scripts : parsed.operands.slice(0, 1));
+  const edits = substitutionsOf(programs);
   // A script that deletes every line, or replaces each whole line with nothing, empties the file.
-  const scriptText = scripts.length > 0 ? scripts.join(';') : (parsed.operands[0] ?? '');
+  const scriptText = programs.join(';');
   const empties =
     /^\s*(1\s*,\s*\$\s*)?d\s*$/.test(scriptText) ||
     edits.some((edit) => edit.inserted === '' && /^\^?\.[*+]\$?$|^\^?\.\\\+\$?$/.test(edit.removed));
   if (empties)
-    for (const operand of parsed.operands.slice(scripts.length > 0 ? 0 : 1))
+    for (const operand of files)
       scope.add({
         code: `shell.sed.empties:${scope.path(operand).normalised}`,
         destructive: RISK.ask,
         onTask: 0.3,
       });
-  for (const operand of parsed.operands.slice(scripts.length > 0 ? 0 : 1)) {
+  for (const operand of files) {
     const path = scope.path(operand);
     for (const edit of edits) scope.wroteText(path.normalised, edit.inserted, edit.removed);
     // An edit in place is a write: a hook, a start-up file or the agent's settings changed so.

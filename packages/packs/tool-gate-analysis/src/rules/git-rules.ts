@@ -2,6 +2,7 @@ import { GIT_GLOBAL_OPTIONS_WITH_VALUE } from '@arbiter/tool-gate/git-global-opt
 import { RISK } from '../risk-scale.js';
 import type { CommandRule, CommandScope } from '../shell-command.js';
 import { taskMentions, taskNamesWord } from '../task-scope.js';
+import { OPTION_SPECS } from '../vocabulary/program-options.js';
 import { judgeTestDeletion } from './file-system-rules.js';
 import { hasFlag, parseOptions } from './option-parse.js';
 
@@ -181,10 +182,7 @@ type SubcommandJudge = (scope: CommandScope, args: string[]) => void;
  * so a script run from it later in the call is code nobody has read (principle 2).
  */
 function clonedInto(scope: CommandScope, args: string[]): void {
-  const { operands } = parseOptions(
-    args,
-    new Set(['-b', '--branch', '-o', '--origin', '--depth', '-c', '--config', '--reference', '--name']),
-  );
+  const { operands } = parseOptions(args, OPTION_SPECS['git clone']);
   const [url, folder] = operands;
   if (url === undefined) return;
   const name =
@@ -208,7 +206,7 @@ const SUBCOMMANDS: Readonly<Record<string, SubcommandJudge>> = {
     else if (hasFlag(parsed, '--merge', '--keep')) discardsWork(scope, 'reset.merge', RISK.deny);
   },
   clean: (scope, args) => {
-    const parsed = parseOptions(args, new Set(['-e', '--exclude']));
+    const parsed = parseOptions(args, OPTION_SPECS['git clean']);
     if (hasFlag(parsed, '-n', '--dry-run')) return;
     if (hasFlag(parsed, '-f', '--force')) {
       discardsWork(
@@ -221,7 +219,7 @@ const SUBCOMMANDS: Readonly<Record<string, SubcommandJudge>> = {
   },
   checkout: (scope, args) => {
     const separator = args.indexOf('--');
-    const parsed = parseOptions(args, new Set(['-b', '-B', '--orphan']));
+    const parsed = parseOptions(args, OPTION_SPECS['git checkout']);
     if (hasFlag(parsed, '-f', '--force')) discardsWork(scope, 'checkout.force', RISK.deny);
     else if (separator >= 0 && args.length > separator + 1)
       discardsWork(scope, 'checkout.discard-paths', RISK.deny);
@@ -232,18 +230,18 @@ const SUBCOMMANDS: Readonly<Record<string, SubcommandJudge>> = {
       discardsWork(scope, 'checkout.discard-all', RISK.deny);
   },
   switch: (scope, args) => {
-    const parsed = parseOptions(args, new Set(['-c', '-C', '--create', '--force-create', '--orphan']));
+    const parsed = parseOptions(args, OPTION_SPECS['git switch']);
     if (hasFlag(parsed, '-f', '--force', '--discard-changes'))
       discardsWork(scope, 'switch.discard-changes', RISK.deny);
   },
   restore: (scope, args) => {
-    const parsed = parseOptions(args, new Set(['-s', '--source']));
+    const parsed = parseOptions(args, OPTION_SPECS['git restore']);
     const staged = hasFlag(parsed, '-S', '--staged');
     const worktree = hasFlag(parsed, '-W', '--worktree');
     if (!staged || worktree) discardsWork(scope, 'restore.worktree', RISK.deny);
   },
   push: (scope, args) => {
-    const parsed = parseOptions(args, new Set(['-o', '--push-option', '--repo', '--receive-pack', '--exec']));
+    const parsed = parseOptions(args, OPTION_SPECS['git push']);
     const forced = parsed.flags.some(
       (flag) =>
         flag === '-f' ||

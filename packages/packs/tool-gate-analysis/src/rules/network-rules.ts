@@ -9,9 +9,11 @@ import {
   urlCarriesSecret,
 } from '../secret-source.js';
 import type { CommandRule, CommandScope } from '../shell-command.js';
+import { options } from '../vocabulary/option-vocabulary.js';
+import { OPTION_SPECS } from '../vocabulary/program-options.js';
 import { classifyVerb } from './cli-verb.js';
 import { deletionSeverity } from './file-system-rules.js';
-import { unbundleShortOptions } from './option-parse.js';
+import { parseArguments, specOf } from './option-parse.js';
 
 /**
  * Network clients. Each registers what it sends (a sink) and what it reads (a source) for the
@@ -64,100 +66,36 @@ function decodeURIComponentSafely(text: string): string {
   }
 }
 
-const CURL_WITH_VALUE = new Set([
-  '-d',
-  '--data',
-  '--data-raw',
-  '--data-binary',
-  '--data-urlencode',
-  '--data-ascii',
-  '--json',
-  '-F',
-  '--form',
-  '--form-string',
-  '-T',
-  '--upload-file',
-  '-X',
-  '--request',
-  '-H',
-  '--header',
-  '-u',
-  '--user',
-  '-o',
-  '--output',
-  '-A',
-  '--user-agent',
-  '-e',
-  '--referer',
-  '-b',
-  '--cookie',
-  '-c',
-  '--cookie-jar',
-  '-K',
-  '--config',
-  '--url',
-  '-x',
-  '--proxy',
-  '-m',
-  '--max-time',
-  '--connect-timeout',
-  '-w',
-  '--write-out',
-  '-E',
-  '--cert',
-  '--key',
-  '--cacert',
-  '-r',
-  '--range',
-  '--retry',
-  '-C',
-  '--continue-at',
-  '-z',
-  '--time-cond',
-  '--resolve',
-  '-U',
-  '--proxy-user',
-  '--oauth2-bearer',
-  '--limit-rate',
-  '-Y',
-  '-y',
-  '--interface',
-  '--dns-servers',
-]);
+/** curl's options that take a value (`vocabulary/program-options.ts`). */
+const CURL_OPTIONS = specOf(OPTION_SPECS.curl);
 const CURL_SENDS = /^(-d|--data.*|--json|-F|--form.*|-T|--upload-file)$/;
 
 const curl: CommandRule = (scope) => {
-  const args = unbundleShortOptions(scope.command.args, (flag) => CURL_WITH_VALUE.has(flag));
+  const parsed = parseArguments(scope.command.args, CURL_OPTIONS, { negativeNumbers: 'option' });
   let method: string | undefined;
   let sends = false;
   const urls: string[] = [];
-  for (let index = 0; index < args.length; index += 1) {
-    const arg = args[index]!;
-    const [flag, inline] =
-      arg.startsWith('--') && arg.includes('=')
-        ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
-        : [arg, undefined];
-    const shortInline = /^-[dFTXHo]./.test(arg) ? arg.slice(2) : undefined;
-    const name = shortInline !== undefined ? arg.slice(0, 2) : flag;
-    if (CURL_WITH_VALUE.has(name)) {
-      const value = inline ?? shortInline ?? args[index + 1] ?? '';
-      if (inline === undefined && shortInline === undefined) index += 1;
-      if (name === '-X' || name === '--request') method = value.toUpperCase();
-      else if (CURL_SENDS.test(name)) {
-        sends = true;
-        judgeSentData(scope, value, name);
-      } else if (name === '--url') urls.push(value);
-      else if (name === '-o' || name === '--output') judgeDownloadTarget(scope, value);
-      else if (name === '-u' || name === '--user' || name === '-H' || name === '--header') {
-        if (secretLiteralKind(value) !== undefined)
-          scope.add({ code: 'net.literal-credential-in-arguments', exfil: RISK.askLow });
-      }
+  for (const token of parsed.tokens) {
+    if (token.kind === 'positional') {
+      if (token.value !== '-') urls.push(token.value);
       continue;
     }
-    if (!arg.startsWith('-')) urls.push(arg);
+    const { name } = token;
+    if (CURL_OPTIONS(name)?.takesValue !== true) continue;
+    const value = token.value ?? '';
+    if (name === '-X' || name === '--request') method = value.toUpperCase();
+    else if (CURL_SENDS.test(name)) {
+      sends = true;
+      judgeSentData(scope, value, name);
+    } else if (name === '--url') urls.push(value);
+    else if (name === '-o' || name === '--output') judgeDownloadTarget(scope, value);
+    else if (name === '-u' || name === '--user' || name === '-H' || name === '--header') {
+      if (secretLiteralKind(value) !== undefined)
+        scope.add({ code: 'net.literal-credential-in-arguments', exfil: RISK.askLow });
+    }
   }
   // `-O` / `--remote-name` saves each URL under its last path segment.
-  if (args.includes('-O') || args.includes('--remote-name') || args.includes('--remote-name-all'))
+  if (parsed.options.some((option) => /^(-O|--remote-name|--remote-name-all)$/.test(option.name)))
     for (const url of urls) judgeDownloadTarget(scope, remoteName(url));
   if (sends) scope.networkSink(`curl:${hostOf(urls[0] ?? '') ?? 'unknown'}`);
   for (const url of urls) judgeUrl(scope, url, sends);
@@ -238,58 +176,42 @@ function judgeHttpMethod(scope: CommandScope, method: string, urls: string[]): v
   } else scope.add({ code: `net.http-get`, onTask: 0.85 });
 }
 
-/** wget's short options that take a value (`-qO- URL`, `-qO /etc/x URL`). */
-const WGET_SHORT_WITH_VALUE = new Set([
-  '-O',
-  '-P',
-  '-o',
-  '-a',
-  '-e',
-  '-i',
-  '-U',
-  '-t',
-  '-T',
-  '-w',
-  '-Q',
-  '-l',
-  '-A',
-  '-R',
-  '-D',
-  '-I',
-  '-X',
-  '-B',
-]);
+/** wget's options that take a value: its short ones, and the long ones the rule reads. */
+const WGET_OPTIONS = specOf(
+  OPTION_SPECS.wget,
+  options(
+    '--post-data= --body-data= --post-file= --body-file= --method= --output-document= --directory-prefix=',
+  ),
+);
 
 const wget: CommandRule = (scope) => {
-  const args = unbundleShortOptions(scope.command.args, (flag) => WGET_SHORT_WITH_VALUE.has(flag));
+  const parsed = parseArguments(scope.command.args, WGET_OPTIONS, { negativeNumbers: 'option' });
   let method = 'GET';
   const urls: string[] = [];
-  for (let index = 0; index < args.length; index += 1) {
-    const arg = args[index]!;
-    const [flag, inline] =
-      arg.includes('=') && arg.startsWith('--')
-        ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
-        : [arg, undefined];
-    const value = () => {
-      if (inline !== undefined) return inline;
-      index += 1;
-      return args[index] ?? '';
-    };
-    if (flag === '--post-data' || flag === '--body-data') {
+  for (const token of parsed.tokens) {
+    if (token.kind === 'positional') {
+      if (token.value !== '-') urls.push(token.value);
+      continue;
+    }
+    const { name } = token;
+    const value = token.value ?? '';
+    if (name === '--post-data' || name === '--body-data') {
       method = method === 'GET' ? 'POST' : method;
       scope.networkSink('wget');
-      judgeSentData(scope, value(), '--data');
-    } else if (flag === '--post-file' || flag === '--body-file') {
+      judgeSentData(scope, value, '--data');
+    } else if (name === '--post-file' || name === '--body-file') {
       method = method === 'GET' ? 'POST' : method;
       scope.networkSink('wget');
-      judgeSentData(scope, value(), '-T');
-    } else if (flag === '--method') method = value().toUpperCase();
-    else if (flag === '-O' || flag === '--output-document') judgeDownloadTarget(scope, value());
-    else if (flag === '-P' || flag === '--directory-prefix') judgeDownloadTarget(scope, `${value()}/x`);
-    else if (!arg.startsWith('-')) urls.push(arg);
+      judgeSentData(scope, value, '-T');
+    } else if (name === '--method') method = value.toUpperCase();
+    else if (name === '-O' || name === '--output-document') judgeDownloadTarget(scope, value);
+    else if (name === '-P' || name === '--directory-prefix') judgeDownloadTarget(scope, `${value}/x`);
+    // The value of a short option the rule does not read (`-i list`, `-e cmd`, `-U agent`) is judged
+    // as an address, as it always was: `-i` reads addresses from it and `-e` runs a wgetrc command.
+    else if (!name.startsWith('--') && token.value !== undefined && !value.startsWith('-')) urls.push(value);
   }
   // Without -O, wget saves each URL under its last path segment.
-  if (!args.some((arg) => arg === '-O' || arg.startsWith('--output-document') || /^-[a-zA-Z]*O/.test(arg)))
+  if (!parsed.options.some((option) => option.name === '-O' || option.name === '--output-document'))
     for (const url of urls) judgeDownloadTarget(scope, remoteName(url));
   for (const url of urls) judgeUrl(scope, url, method !== 'GET');
   judgeHttpMethod(scope, method, urls);

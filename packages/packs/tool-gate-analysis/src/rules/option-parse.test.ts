@@ -1,50 +1,119 @@
 import { describe, expect, it } from 'vitest';
-import { parseOptions, unbundleShortOptions } from './option-parse.js';
+import { options } from '../vocabulary/option-vocabulary.js';
+import { OPTION_SPECS } from '../vocabulary/program-options.js';
+import { hasFlag, parseArguments, parseOptions, specOf } from './option-parse.js';
 
-const CURL_VALUES = new Set(['-d', '-X', '-o', '-H', '-F', '-T']);
-const takesValue = (flag: string) => CURL_VALUES.has(flag);
+const CURL = options('-d= -X= -o= -H= -F= -T= --data= --header= -s -S -L -f --silent');
 
-describe('short options', () => {
-  it('parseOptions unbundles flags and keeps operands', () => {
-    expect(parseOptions(['-rf', 'build', '--', '-x'])).toEqual({
-      flags: ['-r', '-f'],
-      operands: ['build', '-x'],
-    });
+/** Each option as `name` or `name=value`, for short expectations. */
+const read = (args: string[], spec = CURL, negativeNumbers?: 'positional' | 'option') => {
+  const parsed = parseArguments(args, spec, negativeNumbers ? { negativeNumbers } : {});
+  return {
+    options: parsed.options.map((each) =>
+      each.value === undefined ? each.name : `${each.name}=${each.value}`,
+    ),
+    positionals: parsed.positionals,
+  };
+};
+
+describe('parseArguments', () => {
+  it('splits clusters of short options', () => {
+    expect(read(['-fsSL', 'u'])).toEqual({ options: ['-f', '-s', '-S', '-L'], positionals: ['u'] });
   });
 
   it.each([
     [
-      ['-sd', '@.env', 'https://x.example'],
-      ['-s', '-d', '@.env', 'https://x.example'],
+      ['-sd', '@.env', 'u'],
+      ['-s', '-d=@.env'],
     ],
     [
-      ['-sd@.env', 'https://x.example'],
-      ['-s', '-d', '@.env', 'https://x.example'],
+      ['-sd@.env', 'u'],
+      ['-s', '-d=@.env'],
     ],
     [
       ['-sXPOST', 'u'],
-      ['-s', '-X', 'POST', 'u'],
-    ],
-    [['-d@f'], ['-d', '@f']],
-    [
-      ['-fsSL', 'u'],
-      ['-f', '-s', '-S', '-L', 'u'],
+      ['-s', '-X=POST'],
     ],
     [
       ['-sLo', 'out.tgz', 'u'],
-      ['-s', '-L', '-o', 'out.tgz', 'u'],
+      ['-s', '-L', '-o=out.tgz'],
     ],
-  ])('a value-taking letter in a bundle takes the rest or the next argument: %j', (args, expected) => {
-    expect(unbundleShortOptions(args, takesValue)).toEqual(expected);
+  ])('a value-taking letter in a cluster takes the rest or the next argument: %j', (args, expected) => {
+    expect(read(args)).toEqual({ options: expected, positionals: ['u'] });
   });
 
-  it('leaves long options, operands, a lone dash and everything after -- alone', () => {
-    expect(unbundleShortOptions(['--data=@x', '-', 'u', '--', '-sd'], takesValue)).toEqual([
-      '--data=@x',
-      '-',
-      'u',
-      '--',
-      '-sd',
+  it('reads `--opt=value`, `--opt value` and `-o value`, and a value that looks like an option', () => {
+    expect(read(['--data=@x', '--header', 'A: b', '-o', '-', '-H', '-sd', 'u'])).toEqual({
+      options: ['--data=@x', '--header=A: b', '-o=-', '-H=-sd'],
+      positionals: ['u'],
+    });
+  });
+
+  it('ends the options at --, and keeps a lone dash positional', () => {
+    expect(read(['-s', '-', 'u', '--', '-sd', '--data'])).toEqual({
+      options: ['-s'],
+      positionals: ['-', 'u', '-sd', '--data'],
+    });
+    expect(parseArguments(['-s', '--', 'x'], CURL).endOfOptions).toBe(1);
+  });
+
+  it('reports unknown options as unknown, taking no value, whole or in a cluster', () => {
+    const parsed = parseArguments(['--retry-delay', '3', '-zs', '-q'], CURL);
+    expect(parsed.options.map((each) => [each.name, each.known, each.clustered])).toEqual([
+      ['--retry-delay', false, false],
+      ['-z', false, true],
+      ['-s', true, true],
+      ['-q', false, false],
     ]);
+    expect(parsed.positionals).toEqual(['3']);
+  });
+
+  it('keeps repeated options, each with its value, in order', () => {
+    expect(read(['-H', 'a: 1', '-H', 'b: 2', '--header=c: 3', '-ss'])).toEqual({
+      options: ['-H=a: 1', '-H=b: 2', '--header=c: 3', '-s', '-s'],
+      positionals: [],
+    });
+  });
+
+  it('reads a single-dash spelling the specification lists whole as one option', () => {
+    const spec = options('-vv -out= -t=');
+    expect(read(['-vv', '-out', 'f', '-t=app'], spec)).toEqual({
+      options: ['-vv', '-out=f', '-t==app'],
+      positionals: [],
+    });
+  });
+
+  it('reads `-5` as a positional unless told it is an option', () => {
+    expect(read(['-5', 'f'])).toEqual({ options: [], positionals: ['-5', 'f'] });
+    expect(read(['-1', 'f'], CURL, 'option')).toEqual({ options: ['-1'], positionals: ['f'] });
+  });
+
+  it('a valued option at the end takes nothing', () => {
+    expect(read(['u', '-d'])).toEqual({ options: ['-d'], positionals: ['u'] });
+    expect(read(['u', '--data'])).toEqual({ options: ['--data'], positionals: ['u'] });
+  });
+
+  it('the first table that lists a spelling decides', () => {
+    const spec = specOf(options('-t='), options('-t'));
+    expect(spec('-t')).toEqual({ takesValue: true });
+    expect(spec('-x')).toBeUndefined();
+  });
+});
+
+describe('parseOptions', () => {
+  it('gives flags and operands', () => {
+    expect(parseOptions(['-rf', 'build', '--force=yes', '--', '-x'])).toEqual({
+      flags: ['-r', '-f', '--force=yes'],
+      operands: ['build', '-x'],
+    });
+    expect(hasFlag(parseOptions(['--force=yes']), '--force')).toBe(true);
+  });
+
+  it('an option value in a cluster is not an operand (`git checkout -fb topic`)', () => {
+    expect(parseOptions(['-fb', 'topic'], OPTION_SPECS['git checkout'])).toEqual({
+      flags: ['-f', '-b'],
+      operands: [],
+    });
+    expect(parseOptions(['-fdxe', 'keep', 'src'], OPTION_SPECS['git clean']).operands).toEqual(['src']);
   });
 });

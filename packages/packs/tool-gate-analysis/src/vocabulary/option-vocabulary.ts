@@ -8,6 +8,8 @@
  * value, not a subcommand or operand), and single letters likewise (`-t=`). A role other than
  * `routine` is judged by `judgeOptionRoles`.
  */
+import { type ParsedOption, parseArguments, specOf } from '../rules/option-parse.js';
+
 export type OptionRole = 'routine' | 'publish' | 'secret' | 'code';
 
 export type OptionTable = Readonly<Record<string, OptionRole>>;
@@ -38,37 +40,30 @@ export interface VocabularyReading {
   unknownSubcommand: string | undefined;
 }
 
-function lookup(
-  tables: readonly OptionTable[],
-  name: string,
-): { role: OptionRole; takesValue: boolean } | undefined {
+/** The role a table gives a spelling (`--tag` or `--tag=`), the first table that lists it deciding. */
+function roleOf(tables: readonly OptionTable[], name: string): OptionRole | undefined {
   for (const table of tables) {
-    const flag = table[name];
-    if (flag !== undefined) return { role: flag, takesValue: false };
-    const valued = table[`${name}=`];
-    if (valued !== undefined) return { role: valued, takesValue: true };
+    const role = table[name] ?? table[`${name}=`];
+    if (role !== undefined) return role;
   }
   return undefined;
 }
 
 /**
- * Reads `args` (after the program name) against a vocabulary. Options after `--` are operands.
+ * Reads `args` (after the program name) against a vocabulary, through the one option parser
+ * (`rules/option-parse.ts`) with the vocabulary's tables as the specification. Options after `--`
+ * are operands.
  */
 export function readOptions(vocabulary: ProgramVocabulary, args: readonly string[]): VocabularyReading {
   const global = vocabulary.global ?? {};
   const subcommands = vocabulary.subcommands ?? {};
-  // The subcommand is the longest listed path made of the leading non-option words.
-  const words: string[] = [];
-  for (let index = 0; index < args.length && words.length < 3; index++) {
-    const arg = args[index]!;
-    if (arg === '--') break;
-    if (arg.startsWith('-')) {
-      const known = lookup([global], arg.split('=')[0]!);
-      if (known?.takesValue === true && !arg.includes('=')) index++;
-      continue;
-    }
-    words.push(arg);
-  }
+  // The subcommand is the longest listed path made of the leading non-option words; only the
+  // program's global options are known before it, so only theirs take the next word as a value.
+  const leading = parseArguments(args, specOf(global), { negativeNumbers: 'option' });
+  const words = leading.tokens
+    .filter((token) => token.kind === 'positional' && token.index < (leading.endOfOptions ?? args.length))
+    .slice(0, 3)
+    .map((token) => (token.kind === 'positional' ? token.value : ''));
   let subcommand: string | undefined;
   for (let length = words.length; length >= 1 && subcommand === undefined; length--) {
     const path = words.slice(0, length).join(' ');
@@ -81,32 +76,24 @@ export function readOptions(vocabulary: ProgramVocabulary, args: readonly string
     return reading;
   }
   const tables = [subcommands[subcommand]!, global];
-  for (let index = 0; index < args.length; index++) {
+  const parsed = parseArguments(args, specOf(...tables), { negativeNumbers: 'option' });
+  const end = parsed.endOfOptions ?? args.length;
+  // The options of one word together: a cluster (`-it`) is understood only when every letter is.
+  const byWord = new Map<number, ParsedOption[]>();
+  for (const option of parsed.options) {
+    if (option.index > end) continue;
+    byWord.set(option.index, [...(byWord.get(option.index) ?? []), option]);
+  }
+  for (const [index, word] of byWord) {
+    for (const option of word) {
+      const role = option.known ? roleOf(tables, option.name) : undefined;
+      if (role !== undefined && role !== 'routine') reading.roles.push({ option: option.name, role });
+    }
+    if (word.every((option) => option.known)) continue;
     const arg = args[index]!;
-    if (arg === '--') break;
-    if (!arg.startsWith('-') || arg === '-') continue;
-    const name = arg.split('=')[0]!;
-    const known = lookup(tables, name);
-    if (known !== undefined) {
-      if (known.role !== 'routine') reading.roles.push({ option: name, role: known.role });
-      if (known.takesValue && !arg.includes('=')) index++;
-      continue;
-    }
-    // A cluster of single-letter flags (`-it`, `-aq`): each letter must be known.
-    if (/^-[A-Za-z]{2,}$/.test(arg)) {
-      const letters = [...arg.slice(1)].map((letter) => lookup(tables, `-${letter}`));
-      if (letters.every((letter) => letter !== undefined)) {
-        for (const [position, letter] of letters.entries())
-          if (letter!.role !== 'routine')
-            reading.roles.push({ option: `-${arg[position + 1]}`, role: letter!.role });
-        continue;
-      }
-    }
-    // `-j4`, `-n5`: a single letter with its value attached.
-    if (/^-[A-Za-z].+$/.test(arg) && lookup(tables, arg.slice(0, 2))?.takesValue === true) continue;
     const next = args[index + 1];
     reading.unknown.push({
-      option: name,
+      option: word.length === 1 ? word[0]!.name : arg.split('=')[0]!,
       valued: arg.includes('=') || (next !== undefined && next !== '--' && !next.startsWith('-')),
     });
   }

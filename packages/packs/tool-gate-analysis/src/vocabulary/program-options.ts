@@ -155,3 +155,43 @@ export const PROGRAM_VOCABULARIES: ReadonlyMap<string, ProgramVocabulary> = new 
   ['pip3', PIP],
   ['npm', NPM],
 ]);
+
+/**
+ * The option specifications rules read a command's arguments with (`rules/option-parse.ts`): the
+ * options of each program that take a value (spelled `-t=`, `--target=`), so that their value is
+ * not read as an operand. Unlike the vocabularies above these are not closed: an option missing
+ * here is read as a flag, and the rule judges what it knows. Keyed by program, or program and
+ * subcommand.
+ */
+export const OPTION_SPECS = {
+  'git clone': options('-b= --branch= -o= --origin= --depth= -c= --config= --reference= --name='),
+  'git clean': options('-e= --exclude='),
+  'git checkout': options('-b= -B= --orphan='),
+  'git switch': options('-c= -C= --create= --force-create= --orphan='),
+  'git restore': options('-s= --source='),
+  'git push': options('-o= --push-option= --repo= --receive-pack= --exec='),
+  /** And `srm`, `wipe`. */
+  shred: options('-n= -s= --iterations= --size='),
+  /** And `fallocate`. */
+  truncate: options('-s= --size= -r= --reference='),
+  /** And `chown`, `chgrp`, `chattr`, `setfacl`. */
+  chmod: options('--reference= --from='),
+  /** And `mv`, `ln`, `install`. */
+  cp: options('-t= --target-directory= -S= --suffix= -m= --mode= -o= -g='),
+  /** And `mkfifo`, `touch`. */
+  mkdir: options('-m= --mode='),
+  sed: options('-e= -f= --expression= --file='),
+  curl: options(
+    '-d= --data= --data-raw= --data-binary= --data-urlencode= --data-ascii= --json= -F= --form= --form-string= ' +
+      '-T= --upload-file= -X= --request= -H= --header= -u= --user= -o= --output= -A= --user-agent= -e= --referer= ' +
+      '-b= --cookie= -c= --cookie-jar= -K= --config= --url= -x= --proxy= -m= --max-time= --connect-timeout= ' +
+      '-w= --write-out= -E= --cert= --key= --cacert= -r= --range= --retry= -C= --continue-at= -z= --time-cond= ' +
+      '--resolve= -U= --proxy-user= --oauth2-bearer= --limit-rate= -Y= -y= --interface= --dns-servers=',
+  ),
+  /** The connection options SQL clients share (`psql`, `mysql`, `sqlite3`, `sqlcmd`, …), and `-f` for a script file. */
+  'sql client': options(
+    '-h= --host= -p= --port= -U= --username= -u= --user= -d= --dbname= -D= --database= -P= --password= -S= --socket= -W= -f= --file=',
+  ),
+  /** wget's short options that take a value (`-qO- URL`, `-qO /etc/x URL`); its long ones carry `=`. */
+  wget: options('-O= -P= -o= -a= -e= -i= -U= -t= -T= -w= -Q= -l= -A= -R= -D= -I= -X= -B='),
+} as const satisfies Readonly<Record<string, OptionTable>>;
