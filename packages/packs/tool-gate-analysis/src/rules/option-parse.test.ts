@@ -1,4 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { analyseToolCallSync } from '../analyse-tool-call.js';
+import { loadBashParser } from '../bash-parser.js';
 import { options } from '../vocabulary/option-vocabulary.js';
 import { OPTION_SPECS } from '../vocabulary/program-options.js';
 import { hasFlag, parseArguments, parseOptions, specOf } from './option-parse.js';
@@ -115,5 +117,44 @@ describe('parseOptions', () => {
       operands: [],
     });
     expect(parseOptions(['-fdxe', 'keep', 'src'], OPTION_SPECS['git clean']).operands).toEqual(['src']);
+  });
+});
+
+describe('the rules read options through it', () => {
+  const destructive = (command: string) =>
+    analyseToolCallSync({ tool: 'Bash', arguments: { command }, grant: ['Bash'], task: 'Fix the bug.' })
+      .answers.destructive.noul;
+
+  beforeAll(async () => {
+    await loadBashParser();
+  });
+
+  // Before the one parser, `-qAc` hid psql's SQL (an unknown word, then an operand), and `-f`'s
+  // script file hid the file sed edits in place.
+  it.each([
+    'psql -qAc "DROP TABLE users"',
+    'mysql -Bse "DELETE FROM users"',
+    'sqlite3 -batch app.db "DROP TABLE sessions;"',
+    'sed -i -f fix.sed /etc/hosts',
+  ])('%j is destructive', (command) => {
+    expect(destructive(command)).toBeGreaterThanOrEqual(0.7);
+  });
+
+  it.each(['psql -qAc "SELECT count(*) FROM users"', 'sqlite3 -batch app.db "SELECT 1"'])(
+    '%j is not destructive',
+    (command) => {
+      expect(destructive(command)).toBeLessThan(0.2);
+    },
+  );
+
+  it('a parser without clusters reads whole words and attached values', () => {
+    const parsed = parseArguments(['-batch', '-cmd', '.tables', '-cSELECT 1'], options('-c= -cmd='), {
+      clusters: false,
+    });
+    expect(parsed.options.map((each) => [each.name, each.value])).toEqual([
+      ['-batch', undefined],
+      ['-cmd', '.tables'],
+      ['-c', 'SELECT 1'],
+    ]);
   });
 });
