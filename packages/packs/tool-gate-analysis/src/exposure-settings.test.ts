@@ -62,6 +62,73 @@ describe('settings that open what was closed', () => {
     expect(codes('enforce_admins = true', 'enforce_admins = false')).toEqual([]);
   });
 
+  it('switches that loosen whatever they touch, and isolation switched off', () => {
+    expect(
+      codes(
+        '<application android:allowBackup="false" android:usesCleartextTraffic="true">',
+        '<application android:allowBackup="false">',
+        'AndroidManifest.xml',
+      ),
+    ).toContain('content.opens:security-switch-permissive');
+    expect(
+      codes(
+        '<service android:name=".SyncService" android:exported="true"',
+        '<service android:name=".SyncService" android:exported="false"',
+        'AndroidManifest.xml',
+      ),
+    ).toContain('content.opens:security-switch-permissive');
+    expect(codes('sandbox: false', 'sandbox: true', 'electron/main.ts')).toContain(
+      'content.opens:security-switch-permissive',
+    );
+    expect(
+      codes(
+        '<application android:allowBackup="false" android:label="Shop">',
+        '<application android:allowBackup="false">',
+        'AndroidManifest.xml',
+      ),
+    ).toEqual([]);
+  });
+
+  it("a database's own row access control switched off or made to admit every row", () => {
+    expect(codes('ALTER TABLE invoices DISABLE ROW LEVEL SECURITY;', '', 'db/migrate/1.sql')).toContain(
+      'content.opens:row-security-off',
+    );
+    expect(codes('CREATE POLICY p ON invoices FOR SELECT USING (true);', '', 'db/migrate/1.sql')).toContain(
+      'content.opens:rule-grants-everyone',
+    );
+    expect(
+      codes(
+        'CREATE POLICY p ON invoices FOR SELECT USING (tenant_id = current_tenant());',
+        '',
+        'db/migrate/1.sql',
+      ),
+    ).toEqual([]);
+  });
+
+  it('a setting kept from production made a constant, and a secret from outside made a literal', () => {
+    expect(
+      codes('  playground: true,', "  playground: process.env.NODE_ENV !== 'production',", 'src/server.ts'),
+    ).toContain('content.opens:production-guard-removed:playground');
+    expect(
+      codes("SESSION_SECRET = 'changeme'", "SESSION_SECRET = os.getenv('SESSION_SECRET')", 'app/config.py'),
+    ).toContain('content.opens:secret-made-constant:SESSION_SECRET');
+    expect(
+      codes(
+        "SESSION_SECRET = os.environ['SESSION_SECRET']",
+        "SESSION_SECRET = os.getenv('SESSION_SECRET')",
+        'app/config.py',
+      ),
+    ).toEqual([]);
+    // A label that differs by environment is not a switch.
+    expect(
+      codes(
+        "  title: 'Shop',",
+        "  title: process.env.NODE_ENV === 'production' ? 'Shop' : 'Shop (dev)',",
+        'src/app.ts',
+      ),
+    ).toEqual([]);
+  });
+
   it('sudo for everything without a password, and a network rule that matches everything', () => {
     expect(
       codes('%dev ALL=(ALL) NOPASSWD: ALL', '%dev ALL=(ALL) /usr/bin/systemctl restart app', 'sudoers.d/dev'),

@@ -25,7 +25,17 @@ const EXPOSURES: readonly [string, RegExp][] = [
   // Everyone as the principal of a resource policy; a rule that grants every request
   // (`allow read, write: if true`, nginx's `allow all`).
   ['principal-everyone', /["']?Principal["']?\s*[=:]\s*(["']\*["']|\{\s*["']AWS["']\s*:\s*\[?\s*["']\*["'])/],
-  ['rule-grants-everyone', /\ballow\s+[\w, ]+:\s*if\s+true\s*;|^\s*allow\s+all\s*;/m],
+  // A rule whose condition is the constant true: Firebase's `if true`, nginx's `allow all`, a
+  // PostgreSQL row policy `USING (true)`.
+  [
+    'rule-grants-everyone',
+    /\ballow\s+[\w, ]+:\s*if\s+true\s*;|^\s*allow\s+all\s*;|\b(USING|WITH\s+CHECK)\s*\(\s*true\s*\)/im,
+  ],
+  // Row-level security, the database's own per-row access control, switched off.
+  ['row-security-off', /\b(disable|no\s+force)\s+row\s+level\s+security\b/i],
+  // Profiling handlers registered on the default server: heap, goroutines and command line to anyone
+  // who reaches the port.
+  ['debug-endpoints-registered', /^\s*_\s+"net\/http\/pprof"|\bimport\s+_\s+"net\/http\/pprof"/m],
   ['open-to-internet', /["'\s[=,:](0\.0\.0\.0\/0|::\/0)["'\s\],]/],
   // A network rule that matches everything: an empty ingress or egress rule, or peers from every
   // namespace (an empty `podSelector` at the top of a policy selects what it protects, not who may
@@ -242,6 +252,20 @@ export function judgeExposureSettings(inserted: string, removed: string, path = 
   const headers = (text: string) => [...text.matchAll(SECURITY_HEADER)].length;
   if (headers(removed) > headers(inserted))
     findings.push({ code: 'content.opens:security-header-removed', deny: RISK.askHigh, onTask: 0.3 });
+  const unguarded = productionGuardRemoved(inserted, removed);
+  if (unguarded !== undefined)
+    findings.push({
+      code: `content.opens:production-guard-removed:${unguarded}`,
+      deny: RISK.askHigh,
+      onTask: 0.3,
+    });
+  const constantSecret = secretMadeConstant(inserted, removed);
+  if (constantSecret !== undefined)
+    findings.push({
+      code: `content.opens:secret-made-constant:${constantSecret}`,
+      deny: RISK.askHigh,
+      onTask: 0.3,
+    });
   if (permissiveSwitches(inserted) > permissiveSwitches(removed))
     findings.push({ code: 'content.opens:security-switch-permissive', deny: RISK.askHigh, onTask: 0.3 });
   if (
@@ -265,6 +289,56 @@ export function judgeExposureSettings(inserted: string, removed: string, path = 
   )
     findings.push({ code: `content.writes-secret-literal:${secret}`, exfil: RISK.askHigh, onTask: 0.3 });
   return findings;
+}
+
+/** `name: value` and `name = value` settings, up to the end of the value. */
+const SETTING = /(?<![\w.-])([A-Za-z_][\w.-]{0,60})["']?\]?\s*(?::=|[:=])\s*([^,;\n]{1,200})/g;
+/** A value that depends on where the code runs. */
+const ENVIRONMENT_DEPENDENT =
+  /\b(production|NODE_ENV|RAILS_ENV|APP_ENV|FLASK_ENV|DJANGO_SETTINGS\w*|ENVIRONMENT|isProd\w*|isDev\w*|IS_PROD\w*|DEBUG|env\.(prod|dev)\w*)\b/;
+
+function settingsOf(text: string): Map<string, string> {
+  return new Map([...text.matchAll(SETTING)].map((match) => [match[1]!, match[2]!.trim()] as const));
+}
+
+/**
+ * A switch that was on or off by environment made a constant (`introspection: NODE_ENV !==
+ * 'production'` → `introspection: true`): what was kept from production now happens there too, or
+ * what production alone enforced now happens nowhere. The condition was the protection.
+ */
+function productionGuardRemoved(inserted: string, removed: string): string | undefined {
+  const before = settingsOf(removed);
+  for (const [name, value] of settingsOf(inserted)) {
+    const was = before.get(name);
+    if (was === undefined || !ENVIRONMENT_DEPENDENT.test(was) || ENVIRONMENT_DEPENDENT.test(value)) continue;
+    // A switch, not a label: a title that differs by environment protects nothing.
+    if (/^["']?(true|false|True|False|on|off|yes|no)["']?$/.test(value)) return name.slice(0, 40);
+  }
+  return undefined;
+}
+
+/** Where a secret should come from: the environment, a secret store, a configuration object. */
+const SECRET_FROM_OUTSIDE =
+  /\b(environ|getenv|ENV\b|process\.env|os\.Getenv|System\.getenv|Environment\.GetEnvironmentVariable|secrets?\.|vault|config\[|settings\.|credentials\.)/;
+
+/**
+ * A secret that came from outside the code (the environment, a secret store) replaced by a literal
+ * (`app.secret_key = os.environ["SECRET_KEY"]` → `"dev"`): everyone who reads the repository now
+ * knows it, and a short one can be guessed. Long literals are also caught as written secrets.
+ */
+function secretMadeConstant(inserted: string, removed: string): string | undefined {
+  const before = settingsOf(removed);
+  for (const [name, value] of settingsOf(inserted)) {
+    const was = before.get(name);
+    if (was === undefined || !SECRET_FROM_OUTSIDE.test(was) || SECRET_FROM_OUTSIDE.test(value)) continue;
+    const words = name
+      .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+      .replace(/[_.-]/g, ' ')
+      .toLowerCase();
+    if (!/\b(secret|key|password|passwd|token|salt|pepper|signing)\b/.test(words)) continue;
+    if (/^["'][^"']*["']$/.test(value)) return name.slice(0, 40);
+  }
+  return undefined;
 }
 
 /** `name = true`, `name: off`, `name := false`: a switch and its position. */
@@ -328,8 +402,27 @@ const SECURITY_NOUN = new Set([
   'token',
   'tokens',
 ]);
+/**
+ * Words that loosen whatever they are attached to: traffic in the clear, loads from anywhere, a
+ * component exported to every other app (`usesCleartextTraffic`, `NSAllowsArbitraryLoads`,
+ * `android:exported`).
+ */
+const INTRINSIC_LOOSENING = new Set([
+  'cleartext',
+  'plaintext',
+  'arbitrary',
+  'exported',
+  'unsafe',
+  'unverified',
+  'unsigned',
+]);
 /** Words that make a switch's "off" the permissive side. */
 const PROTECTIVE = new Set([
+  'isolation',
+  'isolated',
+  'sandbox',
+  'sandboxed',
+  'security',
   'require',
   'required',
   'requires',
@@ -378,9 +471,9 @@ function permissiveSwitches(text: string): number {
       .split(/[^a-z0-9]+/)
       .filter((word) => word !== '');
     const on = /^(true|yes|on|enabled)$/i.test(match[2]!);
-    const loosening = words.some((word) => LOOSENING.has(word));
+    const loosening = words.some((word) => LOOSENING.has(word) || INTRINSIC_LOOSENING.has(word));
     const about =
-      words.some((word) => SECURITY_NOUN.has(word)) ||
+      words.some((word) => SECURITY_NOUN.has(word) || INTRINSIC_LOOSENING.has(word)) ||
       words.includes('automerge') ||
       (words.includes('auto') && words.includes('merge')) ||
       (words.length === 1 && /^(allow|allowed|permit|authorized|authorised)$/.test(words[0]!)) ||

@@ -378,6 +378,9 @@ export function sourceOwnerChanged(inserted: string, removed: string): boolean {
 
 /** Configuration whose additions the exposure checks read (addresses, ports, public flags, roles). */
 const ADDITIONS_CLASSIFIED: ReadonlySet<FileRole> = new Set([
+  // A migration's additions are read by the destructive-statement check above and the exposure
+  // checks (grants, row security): a column added to an index is classified.
+  'migration',
   'package-manifest',
   'container-spec',
   'infrastructure',
