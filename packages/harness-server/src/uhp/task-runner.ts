@@ -21,6 +21,9 @@ import {
   WorkspaceTools,
 } from './workspace/workspace-tools.js';
 
+/** How long a cancel waits for the task's terminal state before answering what it has (docs/uhp-server.md). */
+const CANCEL_WAIT_MS = 2_500;
+
 /** A task accepted and recorded (its `response.created` is in the log), ready to execute. */
 export interface PreparedTask {
   readonly initial: UhpResponse;
@@ -228,9 +231,12 @@ export class TaskRunner {
 
   /**
    * Asks a running task to stop and waits up to `waitMs` for its terminal state. A task running on
-   * another node is asked through the database, and its terminal event arrives the same way.
+   * another node is asked through the database, and its terminal event arrives the same way. The
+   * wait covers a turn's end after the abort (the sandbox's processes killed, artifacts collected,
+   * the workspace measured for the disk quota), which takes longer than a second on a loaded host:
+   * a fresh-clone CI run saw a cancel answer `in_progress` with the one-second wait this had.
    */
-  async cancel(responseId: string, waitMs = 1000): Promise<void> {
+  async cancel(responseId: string, waitMs = CANCEL_WAIT_MS): Promise<void> {
     const task = this.running.get(responseId);
     if (task) {
       task.controller.abort('cancelled' satisfies StopReason);
@@ -244,7 +250,7 @@ export class TaskRunner {
     });
   }
 
-  async cancelSession(sessionId: string, waitMs = 1000): Promise<void> {
+  async cancelSession(sessionId: string, waitMs = CANCEL_WAIT_MS): Promise<void> {
     const ids = [...this.running].filter(([, task]) => task.sessionId === sessionId).map(([id]) => id);
     await Promise.all(ids.map((id) => this.cancel(id, waitMs)));
     if (this.store.db.dialect !== 'postgres') return;
