@@ -1,0 +1,7 @@
+export {
+  type AtomicWriteOptions,
+  replaceFileAtomic,
+  replaceFileAtomicSync,
+  writeFileAtomic,
+  writeFileAtomicSync,
+} from './atomic-file.js';
