@@ -104,18 +104,27 @@ describe('the workspace packages', () => {
     expect(importCycles(imported).map((cycle) => cycle.join(' → '))).toEqual([]);
   });
 
-  it('keep the harness server and storage below the server: neither imports it, storage imports no workspace package', () => {
+  it('keep the harness server and storage below the server: neither imports it, storage imports only atomic-file', () => {
     for (const lower of [
       '@arbiter/harness-server',
       '@arbiter/storage',
       '@arbiter/json-body',
       '@arbiter/auth',
+      '@arbiter/atomic-file',
     ]) {
       expect(names.has(lower)).toBe(true);
       expect([...(imports.get(lower)?.keys() ?? [])]).not.toContain('@arbiter/server');
       expect(workspaces.find(({ name }) => name === lower)?.dependencies).not.toContain('@arbiter/server');
     }
-    expect([...(imports.get('@arbiter/storage')?.keys() ?? [])]).toEqual([]);
+    expect([...(imports.get('@arbiter/storage')?.keys() ?? [])]).toEqual(['@arbiter/atomic-file']);
+    // The one atomic file write sits under the light packages (engine, uhp, the tool gate) too, so
+    // it imports nothing of the workspace and depends on nothing at all.
+    expect([...(imports.get('@arbiter/atomic-file')?.keys() ?? [])]).toEqual([]);
+    expect(workspaces.find(({ name }) => name === '@arbiter/atomic-file')?.dependencies).toEqual([]);
+    for (const light of ['@arbiter/engine', '@arbiter/uhp', '@arbiter/tool-gate']) {
+      expect([...(imports.get(light)?.keys() ?? [])]).toContain('@arbiter/atomic-file');
+      expect([...(imports.get(light)?.keys() ?? [])]).not.toContain('@arbiter/storage');
+    }
     expect([...(imports.get('@arbiter/json-body')?.keys() ?? [])]).toEqual([]);
     expect([...(imports.get('@arbiter/auth')?.keys() ?? [])]).toEqual([]);
     // The server mounts the harness server; the arrow the test above forbids the other way is real.

@@ -1,16 +1,7 @@
-import {
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { writeFileAtomicSync } from '@arbiter/atomic-file';
 import { z } from 'zod';
 import { isSafeRepositoryPath } from './model-reference.js';
 
@@ -168,11 +159,8 @@ export class ModelCache {
   }
 
   writeManifest(dir: string, manifest: ModelManifest): void {
-    const temporary = path.join(dir, `${MANIFEST_FILE}.tmp`);
-    // Removed, then created exclusively: a link planted under that name is not written through.
-    rmSync(temporary, { force: true });
-    writeFileSync(temporary, `${JSON.stringify(manifest, null, 2)}\n`, { flag: 'wx' });
-    renameSync(temporary, path.join(dir, MANIFEST_FILE));
+    // The temporary file is created exclusively: a link planted beside the manifest is not written through.
+    writeFileAtomicSync(path.join(dir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
   }
 
   /** Removes every revision a reference names (and partial pulls of that repository); returns them. */

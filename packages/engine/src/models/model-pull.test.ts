@@ -90,6 +90,9 @@ describe('pullModel against a local server that answers like the Hub', () => {
       createHash('sha256').update(weights.subarray(0, 50_000)).digest('hex'),
     );
     expect(existsSync(path.join(dir, MANIFEST_FILE))).toBe(true);
+    // The manifest is written whole, with a new file's default mode, and no temporary name is left.
+    expect(statSync(path.join(dir, MANIFEST_FILE)).mode & 0o777).toBe(0o666 & ~process.umask());
+    expect(readdirSync(dir).filter((name) => name.includes('.partial'))).toEqual([]);
     expect(events[0]).toBe('resolved');
     expect(events.filter((type) => type === 'verified')).toHaveLength(3);
     expect(cache.find('acme/tiny-nli')?.dir).toBe(dir);

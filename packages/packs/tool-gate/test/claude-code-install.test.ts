@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -20,6 +20,8 @@ describe('installClaudeCodeHook', () => {
       changed: true,
       backupPath: null,
     });
+    // The mode of any new file (0666 less the umask), as the install has always written it.
+    expect((await stat(path)).mode & 0o777).toBe(0o666 & ~process.umask());
     expect(await read(path)).toEqual({
       hooks: {
         PreToolUse: [

@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -129,6 +129,9 @@ describe('createToolGate', () => {
     onTestFinished(() => rm(directory, { recursive: true, force: true }));
     const manager = new FilePermissionManager(join(directory, 'permissions.json'));
     await manager.remember('Bash(npm test)', 'deny');
+    // Remembered decisions are the user's own policy: written whole, readable by nobody else.
+    expect((await stat(join(directory, 'permissions.json'))).mode & 0o777).toBe(0o600);
+    expect(await readdir(directory)).toEqual(['permissions.json']);
     const { engine, calls } = scriptedEngine(allowAnswers);
     const gate = createToolGate({ client: clientFor(engine), permissionManager: manager });
     expect(await gate.check(state)).toMatchObject({

@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeFileAtomic } from '@arbiter/atomic-file';
 import { z } from 'zod';
 
 const savedConnectionSchema = z.object({
@@ -123,9 +123,7 @@ export class UhpLocalStore {
     await mkdir(this.directory, { recursive: true, mode: 0o700 });
     // mkdir's mode does not apply to a directory that already exists, nor escape the umask.
     await chmod(this.directory, 0o700);
-    const temporary = join(this.directory, `.${UHP_STORE_FILE}.${randomBytes(6).toString('hex')}`);
-    await writeFile(temporary, `${JSON.stringify(this.#state, null, 2)}\n`, { mode: 0o600 });
-    await chmod(temporary, 0o600);
-    await rename(temporary, this.path);
+    // Exactly 0600 whatever the umask, before a byte of the keys is written.
+    await writeFileAtomic(this.path, `${JSON.stringify(this.#state, null, 2)}\n`, { mode: 0o600 });
   }
 }

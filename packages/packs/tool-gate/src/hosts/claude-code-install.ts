@@ -1,5 +1,6 @@
-import { copyFile, mkdir, rename, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { writeFileAtomic } from '@arbiter/atomic-file';
 import { readClaudeSettingsFile } from './claude-settings-file.js';
 
 export const DEFAULT_CLAUDE_CODE_HOOK_COMMAND = 'arbiter gate hook claude-code';
@@ -86,8 +87,6 @@ async function writeSettings(
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     backupPath = null;
   }
-  const temporary = `${settingsPath}.${process.pid}.tmp`;
-  await writeFile(temporary, `${JSON.stringify(settings, null, 2)}\n`);
-  await rename(temporary, settingsPath);
+  await writeFileAtomic(settingsPath, `${JSON.stringify(settings, null, 2)}\n`);
   return { settingsPath, changed: true, backupPath };
 }

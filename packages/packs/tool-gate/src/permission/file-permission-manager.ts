@@ -1,5 +1,6 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { writeFileAtomic } from '@arbiter/atomic-file';
 import { z } from 'zod';
 import { parsePermissionRule } from '../policy/permission-rule.js';
 import { StaticPolicy, type ToolCallContext } from '../policy/static-policy.js';
@@ -72,9 +73,7 @@ export class FilePermissionManager implements PermissionManager {
 
   async #save(file: PermissionFile): Promise<void> {
     await mkdir(dirname(this.#path), { recursive: true });
-    const temporary = `${this.#path}.${process.pid}.tmp`;
-    await writeFile(temporary, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });
-    await rename(temporary, this.#path);
+    await writeFileAtomic(this.#path, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });
     this.#cache = { file, policy: policyOf(file) };
   }
 }

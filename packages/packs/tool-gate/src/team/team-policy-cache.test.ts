@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -29,6 +29,15 @@ describe('the cached team policy', () => {
     expect(readCachedTeamPolicy(directory)).toBeNull();
     writeCachedTeamPolicy(join(directory, 'gate-reports'), policy);
     expect(readCachedTeamPolicy(join(directory, 'gate-reports'))).toEqual(policy);
+  });
+
+  it('is written 0600, replacing the previous one whole, with no temporary file left', () => {
+    const cache = join(directory, 'gate-reports');
+    writeCachedTeamPolicy(cache, policy);
+    writeCachedTeamPolicy(cache, { ...policy, updated_at: '2026-11-28T08:00:00.000Z' });
+    expect(statSync(teamPolicyCachePath(cache)).mode & 0o777).toBe(0o600);
+    expect(readCachedTeamPolicy(cache)?.updated_at).toBe('2026-11-28T08:00:00.000Z');
+    expect(readdirSync(cache)).toEqual([teamPolicyCachePath(cache).slice(cache.length + 1)]);
   });
 
   it('hashes the rules, not their spelling: key order does not change the hash', () => {

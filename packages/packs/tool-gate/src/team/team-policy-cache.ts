@@ -1,5 +1,6 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeFileAtomicSync } from '@arbiter/atomic-file';
 import { teamPolicySha256 } from './team-policy-hash.js';
 import { type TeamPolicy, teamPolicySchema } from './team-report.js';
 
@@ -39,8 +40,7 @@ export function writeCachedTeamPolicy(directory: string, policy: TeamPolicy): vo
   const problem = teamPolicyProblem(policy);
   if (problem !== null) throw new Error(`refusing to cache the team policy: ${problem}`);
   mkdirSync(directory, { recursive: true, mode: 0o700 });
-  const path = teamPolicyCachePath(directory);
-  const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(policy, null, 2)}\n`, { mode: 0o600 });
-  renameSync(temporary, path);
+  writeFileAtomicSync(teamPolicyCachePath(directory), `${JSON.stringify(policy, null, 2)}\n`, {
+    mode: 0o600,
+  });
 }

@@ -1,5 +1,13 @@
 import { execFile } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -64,6 +72,15 @@ describe('TeamReportQueue', () => {
     queue.append(record(4)); // a hook appends while the batch is on the wire
     expect(queue.remove(new Set(batch.map((entry) => entry.id)))).toBe(2);
     expect(ids(queue.peek(100))).toEqual([3, 4]);
+  });
+
+  it('rewrites its queue and state files whole and 0600, leaving no temporary file', () => {
+    const queue = new TeamReportQueue({ directory, maxRecords: 2 });
+    for (let n = 1; n <= 3; n++) queue.append(record(n)); // the third rewrites both files
+    expect(ids(queue.peek(100))).toEqual([2, 3]);
+    expect(queue.status()).toMatchObject({ dropped: 1 });
+    for (const file of [queue.queuePath, queue.statePath]) expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(readdirSync(directory).filter((name) => name.includes('partial'))).toEqual([]);
   });
 
   it('removes unreadable lines on reading and counts them as dropped', () => {

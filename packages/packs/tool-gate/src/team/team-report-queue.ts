@@ -1,5 +1,6 @@
-import { appendFileSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeFileAtomicSync } from '@arbiter/atomic-file';
 import { acquireFileLock, type ReleaseFileLock } from './exclusive-file-lock.js';
 import { type TeamRecord, teamRecordSchema } from './team-report.js';
 
@@ -231,15 +232,11 @@ export class TeamReportQueue {
   }
 
   #rewrite(lines: readonly string[]): void {
-    const temporary = `${this.queuePath}.${process.pid}.tmp`;
-    writeFileSync(temporary, lines.length === 0 ? '' : `${lines.join('\n')}\n`, { mode: 0o600 });
-    renameSync(temporary, this.queuePath);
+    writeFileAtomicSync(this.queuePath, lines.length === 0 ? '' : `${lines.join('\n')}\n`, { mode: 0o600 });
   }
 
   #updateState(change: (state: TeamQueueState) => TeamQueueState): void {
-    const temporary = `${this.statePath}.${process.pid}.tmp`;
-    writeFileSync(temporary, `${JSON.stringify(change(this.state()))}\n`, { mode: 0o600 });
-    renameSync(temporary, this.statePath);
+    writeFileAtomicSync(this.statePath, `${JSON.stringify(change(this.state()))}\n`, { mode: 0o600 });
   }
 }
 
