@@ -1,4 +1,5 @@
-import { callText, formatInstant, lateReceipt, outcomeWords, shortHash } from './team-row-format.js';
+import { recordedCall } from './call-summary.js';
+import { formatInstant, lateReceipt, outcomeWords, shortHash } from './team-row-format.js';
 import type { TeamRecordRow } from './team-types.js';
 
 /** The team's verdicts, newest first, one row a judged call: the call as recorded and what became of it. */
@@ -19,7 +20,7 @@ export function TeamRecordTable({ rows }: { rows: readonly TeamRecordRow[] }) {
       </thead>
       <tbody>
         {rows.map((row) => {
-          const call = callText(row);
+          const call = recordedCall(row.record.call);
           const record = row.record;
           return (
             <tr

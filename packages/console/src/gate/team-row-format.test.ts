@@ -1,13 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  callText,
-  deciderName,
-  formatInstant,
-  lateReceipt,
-  MAX_ROW_CALL,
-  outcomeWords,
-  shortHash,
-} from './team-row-format.js';
+import { deciderName, formatInstant, lateReceipt, outcomeWords, shortHash } from './team-row-format.js';
 import type { TeamCall, TeamRecordRow } from './team-types.js';
 
 function rowWith(call: TeamCall): TeamRecordRow {
@@ -41,32 +33,6 @@ function rowWith(call: TeamCall): TeamRecordRow {
     },
   };
 }
-
-describe('callText', () => {
-  it('shows the command, else the path, else the URL, else the summary, as recorded', () => {
-    expect(callText(rowWith({ command: 'npm run build', summary: 'Bash: npm run build' }))).toEqual({
-      text: 'npm run build',
-      kind: 'command',
-      cut: false,
-    });
-    expect(callText(rowWith({ path: 'src/a.ts', summary: 'Edit src/a.ts' })).kind).toBe('path');
-    expect(callText(rowWith({ url: 'https://x.example/', summary: 'fetch' })).text).toBe(
-      'https://x.example/',
-    );
-    expect(callText(rowWith({ summary: 'mcp__db__query' }))).toEqual({
-      text: 'mcp__db__query',
-      kind: 'summary',
-      cut: false,
-    });
-  });
-
-  it('cuts a long call and says so', () => {
-    const shown = callText(rowWith({ command: 'x'.repeat(MAX_ROW_CALL + 5), summary: 's' }));
-    expect(shown.text.length).toBe(MAX_ROW_CALL);
-    expect(shown.text.endsWith('…')).toBe(true);
-    expect(shown.cut).toBe(true);
-  });
-});
 
 describe('words and numbers', () => {
   it('says each outcome', () => {

@@ -1,30 +1,5 @@
 import type { TeamOutcome, TeamRecordRow, TeamSuggestion } from './team-types.js';
 
-/** Longest call text a row shows in full; the rest is behind the row's title. */
-export const MAX_ROW_CALL = 300;
-
-/**
- * The call as the row shows it: the command line, else the path, else the URL, else the summary,
- * as the hook recorded them (already redacted on the developer's machine; the console adds no text).
- */
-export function callText(row: TeamRecordRow): {
-  text: string;
-  kind: 'command' | 'path' | 'url' | 'summary';
-  cut: boolean;
-} {
-  const call = row.record.call;
-  const [kind, whole] =
-    call.command !== undefined
-      ? (['command', call.command] as const)
-      : call.path !== undefined
-        ? (['path', call.path] as const)
-        : call.url !== undefined
-          ? (['url', call.url] as const)
-          : (['summary', call.summary] as const);
-  const cut = whole.length > MAX_ROW_CALL;
-  return { text: cut ? `${whole.slice(0, MAX_ROW_CALL - 1)}…` : whole, kind, cut };
-}
-
 const OUTCOME_WORDS: Record<TeamOutcome, string> = {
   allowed: 'allowed',
   denied: 'denied',
