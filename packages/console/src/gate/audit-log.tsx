@@ -2,6 +2,12 @@ import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api-client.js';
 import { ErrorNote, Section } from '../shared.js';
 import { summarizeCall } from './call-summary.js';
+import { type FieldOption, FilterField } from './filter-field.js';
+
+const VERDICTS: readonly FieldOption[] = [
+  { value: '', label: 'any' },
+  ...['ALLOW', 'DENY', 'ASK'].map((value) => ({ value })),
+];
 
 interface AuditEntry {
   seq: number;
@@ -81,23 +87,15 @@ export function AuditLogBrowser() {
   return (
     <Section title="Audit log of your harness runs">
       <form class="row" onSubmit={load} aria-label="audit filters">
-        <label>
-          Verdict
-          <select name="audit-verdict" value={verdict} onChange={(e) => setVerdict(e.currentTarget.value)}>
-            <option value="">any</option>
-            <option value="ALLOW">ALLOW</option>
-            <option value="DENY">DENY</option>
-            <option value="ASK">ASK</option>
-          </select>
-        </label>
-        <label>
-          Tool
-          <input name="audit-tool" value={tool} onInput={(e) => setTool(e.currentTarget.value)} />
-        </label>
-        <label>
-          Since
-          <input type="datetime-local" value={since} onInput={(e) => setSince(e.currentTarget.value)} />
-        </label>
+        <FilterField
+          label="Verdict"
+          name="audit-verdict"
+          value={verdict}
+          onValue={setVerdict}
+          options={VERDICTS}
+        />
+        <FilterField label="Tool" name="audit-tool" value={tool} onValue={setTool} />
+        <FilterField label="Since" type="datetime-local" value={since} onValue={setSince} />
         <button type="submit">Filter</button>
       </form>
       <ErrorNote error={error} />

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiFailure, api } from '../api-client.js';
 import { ErrorNote, Section } from '../shared.js';
+import { type FieldOption, FilterField } from './filter-field.js';
 import { NO_TEAM_FILTERS, nextPageQuery, TEAM_RANGES, type TeamFilters, teamQuery } from './team-filters.js';
 import { ApprovalRate, MostAskedPrograms, VerdictsPerDay } from './team-plots.js';
 import { TeamRecordTable } from './team-records.js';
@@ -9,6 +10,19 @@ import type { TeamRecordPage, TeamRecordRow, TeamStats } from './team-types.js';
 
 /** Rows a page asks for; "Load more" asks the next as many. */
 const PAGE_SIZE = 50;
+
+const HOST_OPTIONS: readonly FieldOption[] = [
+  { value: '', label: 'any' },
+  ...['claude-code', 'gemini', 'codex', 'acp', 'other'].map((value) => ({ value })),
+];
+const VERDICT_OPTIONS: readonly FieldOption[] = [
+  { value: '', label: 'any' },
+  ...['ALLOW', 'ASK', 'DENY'].map((value) => ({ value })),
+];
+const RANGE_OPTIONS: readonly FieldOption[] = TEAM_RANGES.map((range) => ({
+  value: range.id,
+  label: range.label,
+}));
 
 interface PrincipalEntry {
   id: string;
@@ -126,8 +140,13 @@ export function TeamPage() {
     }
   };
 
-  const set = <K extends keyof TeamFilters>(name: K, value: TeamFilters[K]) =>
-    setFilters({ ...filters, [name]: value });
+  // A field's name, value and setter: the form's values are the filters' own, so the string a
+  // field reports is one of the values it offered (or, for a typed field, any text).
+  const field = (name: keyof TeamFilters) => ({
+    name,
+    value: filters[name],
+    onValue: (value: string) => setFilters({ ...filters, [name]: value }),
+  });
 
   if (access.status === 'checking') return <p class="muted">Checking what this key may read…</p>;
   if (access.status === 'failed')
@@ -166,96 +185,24 @@ export function TeamPage() {
           }}
         >
           {access.status === 'operator' ? (
-            <label>
-              Principal
-              <select
-                name="principal"
-                value={filters.principal}
-                onChange={(e) => set('principal', e.currentTarget.value)}
-              >
-                <option value="">everyone</option>
-                {access.principals.map((principal) => (
-                  <option key={principal.id} value={principal.id}>
-                    {principal.name}
-                  </option>
-                ))}
-              </select>
-            </label>
+            <FilterField
+              label="Principal"
+              {...field('principal')}
+              options={[
+                { value: '', label: 'everyone' },
+                ...access.principals.map((principal) => ({ value: principal.id, label: principal.name })),
+              ]}
+            />
           ) : null}
-          <label>
-            Host
-            <select name="host" value={filters.host} onChange={(e) => set('host', e.currentTarget.value)}>
-              <option value="">any</option>
-              <option value="claude-code">claude-code</option>
-              <option value="gemini">gemini</option>
-              <option value="codex">codex</option>
-              <option value="acp">acp</option>
-              <option value="other">other</option>
-            </select>
-          </label>
-          <label>
-            Verdict
-            <select
-              name="verdict"
-              value={filters.verdict}
-              onChange={(e) => set('verdict', e.currentTarget.value as TeamFilters['verdict'])}
-            >
-              <option value="">any</option>
-              <option value="ALLOW">ALLOW</option>
-              <option value="ASK">ASK</option>
-              <option value="DENY">DENY</option>
-            </select>
-          </label>
-          <label>
-            Tool
-            <input
-              name="tool"
-              size={10}
-              value={filters.tool}
-              onInput={(e) => set('tool', e.currentTarget.value)}
-            />
-          </label>
-          <label>
-            Program
-            <input
-              name="program"
-              size={10}
-              value={filters.program}
-              onInput={(e) => set('program', e.currentTarget.value)}
-            />
-          </label>
-          <label>
-            Time
-            <select
-              name="range"
-              value={filters.range}
-              onChange={(e) => set('range', e.currentTarget.value as TeamFilters['range'])}
-            >
-              {TEAM_RANGES.map((range) => (
-                <option key={range.id} value={range.id}>
-                  {range.label}
-                </option>
-              ))}
-            </select>
-          </label>
+          <FilterField label="Host" {...field('host')} options={HOST_OPTIONS} />
+          <FilterField label="Verdict" {...field('verdict')} options={VERDICT_OPTIONS} />
+          <FilterField label="Tool" {...field('tool')} size={10} />
+          <FilterField label="Program" {...field('program')} size={10} />
+          <FilterField label="Time" {...field('range')} options={RANGE_OPTIONS} />
           {filters.range === 'custom' ? (
             <>
-              <label>
-                Since
-                <input
-                  type="datetime-local"
-                  value={filters.since}
-                  onInput={(e) => set('since', e.currentTarget.value)}
-                />
-              </label>
-              <label>
-                Until
-                <input
-                  type="datetime-local"
-                  value={filters.until}
-                  onInput={(e) => set('until', e.currentTarget.value)}
-                />
-              </label>
+              <FilterField label="Since" type="datetime-local" {...field('since')} />
+              <FilterField label="Until" type="datetime-local" {...field('until')} />
             </>
           ) : null}
           <button type="submit" disabled={listing.status === 'loading'}>
