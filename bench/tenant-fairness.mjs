@@ -10,6 +10,7 @@ import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
@@ -19,6 +20,8 @@ const { values } = parseArgs({
     quiet: { type: 'string', default: '10' },
     'poll-ms': { type: 'string', default: '100' },
     serve: { type: 'string' },
+    // Options of the server's `sandbox` section, as JSON (to compare settings run by run).
+    sandbox: { type: 'string' },
   },
 });
 
@@ -30,10 +33,46 @@ if (values.serve) {
     host: '127.0.0.1',
     dataDir: values.serve,
     logger: false,
-    harness: { offlineChunkDelayMs: 0 },
+    harness: {
+      offlineChunkDelayMs: 0,
+      ...(process.env.FAIRNESS_SANDBOX ? { sandbox: JSON.parse(process.env.FAIRNESS_SANDBOX) } : {}),
+    },
   });
+  // The server's own event-loop delay and CPU time, phase by phase of the heavy turn: a stall of
+  // the event loop shows here, while CPU or I/O contention from the tenant's programs does not.
+  const delay = monitorEventLoopDelay({ resolution: 5 });
+  delay.enable();
+  let cpu = process.cpuUsage();
+  // The main thread's time waiting for a CPU while runnable (/proc schedstat, Linux): what the
+  // scheduler, not the server's code, added to the event loop's delay.
+  const runQueueWait = () => {
+    try {
+      return Number(fs.readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[1]) / 1e6;
+    } catch {
+      return Number.NaN;
+    }
+  };
+  let waited = runQueueWait();
+  let since = performance.now();
   process.on('message', (message) => {
     if (message === 'stop') void server.close().then(() => process.exit(0));
+    if (message === 'phase') {
+      const used = process.cpuUsage(cpu);
+      process.send({
+        phase: {
+          maxMs: delay.max / 1e6,
+          p99Ms: delay.percentile(99) / 1e6,
+          meanMs: delay.mean / 1e6,
+          cpuMs: (used.user + used.system) / 1000,
+          waitMs: runQueueWait() - waited,
+          wallMs: performance.now() - since,
+        },
+      });
+      delay.reset();
+      cpu = process.cpuUsage();
+      waited = runQueueWait();
+      since = performance.now();
+    }
   });
   process.send({ url: server.url, key: server.initialKey });
 } else {
@@ -49,6 +88,7 @@ if (values.serve) {
       ...(process.env.FAIRNESS_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.FAIRNESS_PROF}`] : []),
     ],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env: { ...process.env, ...(values.sandbox ? { FAIRNESS_SANDBOX: values.sandbox } : {}) },
   });
   const { url, key: operator } = await new Promise((resolve, reject) => {
     child.once('message', resolve);
@@ -105,25 +145,65 @@ if (values.serve) {
   const quietHealth = [];
   for (let i = 0; i < 20; i++) quietHealth.push((await timed(health)).ms);
 
-  // The heavy turn, with the polls and the other principal's tasks running beside it.
+  // The heavy turn, with the polls and the other principal's tasks running beside it. It is
+  // streamed, and a `@say` after the `@shell` marks when the program ended, so each figure below is
+  // counted in its phase: `program` (the tenant's sandboxed program runs) or `end` (the turn's end in
+  // the server: artifact collection, workspace measurement, the terminal write).
   const command = `mkdir -p many && cd many && seq 1 ${fileCount} | xargs touch`;
+  const phaseFigures = () =>
+    new Promise((resolve) => {
+      child.once('message', (message) => resolve(message.phase));
+      child.send('phase');
+    });
+  await phaseFigures();
+  let phase = 'program';
+  const phases = {};
   let heavyDone = false;
-  const heavy = timed(() => task(heavyKey, `@shell ${command}`)).finally(() => {
+  const heavy = timed(async () => {
+    const response = await fetch(`${harness}/v1/responses`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${heavyKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ input: `@shell ${command}\n@say program-ended`, stream: true }),
+    });
+    let text = '';
+    let completed = null;
+    for await (const chunk of response.body.pipeThrough(new TextDecoderStream())) {
+      text += chunk;
+      if (phase === 'program' && text.includes('program-ended')) {
+        phases.program = await phaseFigures();
+        phase = 'end';
+      }
+    }
+    for (const block of text.split('\n\n')) {
+      const data = block.split('\n').find((line) => line.startsWith('data: '));
+      if (!data) continue;
+      const event = JSON.parse(data.slice(6));
+      if (event.response && event.type !== 'response.output_text.delta') completed = event.response;
+    }
+    phases.end = await phaseFigures();
+    return completed;
+  }).finally(() => {
     heavyDone = true;
   });
   const healthPolls = [];
   const polling = (async () => {
     while (!heavyDone) {
-      healthPolls.push((await timed(health)).ms);
+      const at = phase;
+      healthPolls.push({ ...(await timed(health)), phase: at });
       await new Promise((resolve) => setTimeout(resolve, pollMs));
     }
   })();
   const busy = [];
   const tasking = (async () => {
-    while (!heavyDone) busy.push((await timed(() => task(lightKey, '@say hi'))).ms);
+    while (!heavyDone) {
+      const at = phase;
+      busy.push({ ...(await timed(() => task(lightKey, '@say hi'))), phase: at });
+    }
   })();
   const heavyTurn = await heavy;
   await Promise.all([polling, tasking]);
+  const busyMs = busy.map((entry) => entry.ms);
+  const healthMs = healthPolls.map((entry) => entry.ms);
   const heavyBody = heavyTurn.result ?? {};
   const session = heavyBody.metadata?.session_id;
   const auth = { authorization: `Bearer ${heavyKey}` };
@@ -163,11 +243,25 @@ if (values.serve) {
     `other principal's task, quiet: median ${seconds(quietMedian)}, max ${seconds(Math.max(...quiet))}`,
   );
   console.log(
-    `other principal's task, during the heavy turn: ${busy.length} tasks, median ${seconds(percentile(busy, 50))}, p95 ${seconds(percentile(busy, 95))}, max ${seconds(Math.max(...busy, 0))} (${(Math.max(...busy, 0) / quietMedian).toFixed(1)}× quiet median; aim ≤ 3×)`,
+    `other principal's task, during the heavy turn: ${busy.length} tasks, median ${seconds(percentile(busyMs, 50))}, p95 ${seconds(percentile(busyMs, 95))}, max ${seconds(Math.max(...busyMs, 0))} (${(Math.max(...busyMs, 0) / quietMedian).toFixed(1)}× quiet median; aim ≤ 3×)`,
   );
   console.log(`/health quiet: max ${seconds(Math.max(...quietHealth))}`);
   console.log(
-    `/health during the heavy turn: ${healthPolls.length} polls, p50 ${seconds(percentile(healthPolls, 50))}, p95 ${seconds(percentile(healthPolls, 95))}, max ${seconds(Math.max(...healthPolls, 0))}, over 0.5 s: ${healthPolls.filter((ms) => ms > 500).length}`,
+    `/health during the heavy turn: ${healthPolls.length} polls, p50 ${seconds(percentile(healthMs, 50))}, p95 ${seconds(percentile(healthMs, 95))}, max ${seconds(Math.max(...healthMs, 0))}, over 0.5 s: ${healthMs.filter((ms) => ms > 500).length}`,
+  );
+  for (const name of ['program', 'end']) {
+    const figures = phases[name];
+    const tasks = busy.filter((entry) => entry.phase === name).map((entry) => entry.ms);
+    const polls = healthPolls.filter((entry) => entry.phase === name).map((entry) => entry.ms);
+    console.log(
+      `phase ${name}: other task ${tasks.length}× median ${seconds(percentile(tasks, 50))} max ${seconds(Math.max(...tasks, 0))}; /health max ${seconds(Math.max(...polls, 0))}; server event-loop delay max ${figures ? `${figures.maxMs.toFixed(1)} ms, p99 ${figures.p99Ms.toFixed(1)} ms, mean ${figures.meanMs.toFixed(1)} ms, server main thread over ${figures.wallMs.toFixed(0)} ms: CPU (all threads) ${figures.cpuMs.toFixed(0)} ms, waiting for a CPU ${figures.waitMs.toFixed(0)} ms` : 'n/a'}`,
+    );
+  }
+  console.log(
+    `load average at the end: ${os
+      .loadavg()
+      .map((load) => load.toFixed(2))
+      .join(' ')}`,
   );
   console.log(`requests that failed (connection reset, …): ${failures}`);
   console.log(`session file list, whole: ${seconds(list.ms)}, ${list.result?.byteLength} bytes`);

@@ -116,7 +116,7 @@ describe('ProcessSandbox with the real bubblewrap', () => {
   it('is in force here and says so in one line', () => {
     expect(sandbox.state).toMatchObject({ kind: 'bubblewrap', limitSetter: 'shell' });
     expect(sandbox.describe()).toMatch(
-      /^Sandbox: bubblewrap \(.*bwrap\); .*limits per command: CPU 1 s.* \(set by the sandbox's \/bin\/sh \(ulimit\)\)\.$/,
+      /^Sandbox: bubblewrap \(.*bwrap\); .*limits per command: CPU 1 s.* \(set by the sandbox's \/bin\/sh \(ulimit\)\); below the server: nice 10, .*\.$/,
     );
   });
 
@@ -190,7 +190,7 @@ describe('ProcessSandbox with the real bubblewrap', () => {
   it('falls back to prlimit with the same limits, said at start', async () => {
     const withPrlimit = await ProcessSandbox.open({ commandLimits: limits }, { limitSetters: ['prlimit'] });
     expect(withPrlimit.state).toMatchObject({ kind: 'bubblewrap', limitSetter: 'prlimit' });
-    expect(withPrlimit.describe()).toMatch(/\(set by prlimit \(util-linux\)\)\.$/);
+    expect(withPrlimit.describe()).toMatch(/\(set by prlimit \(util-linux\)\); below the server: .*\.$/);
     const result = await withPrlimit.run(
       {
         argv: ['/bin/sh', '-c', 'ulimit -Ht unlimited; cat /proc/self/limits'],
@@ -290,6 +290,47 @@ describe('ProcessSandbox with the real bubblewrap', () => {
     expect(second.output).toBe('written as rootappended\n');
     expect(fs.statSync(path.join(outside, 'host-file')).uid).toBe(process.getuid?.());
     expect(fs.statSync(outside).uid).toBe(process.getuid?.());
+  });
+
+  it('starts every program below the server (nice 10, lowest best-effort I/O); the nice value cannot be raised back', async () => {
+    expect(sandbox.priority).toEqual(expect.objectContaining({ nice: 10, io: 'lowest' }));
+    expect(sandbox.describe()).toMatch(/below the server: nice 10, I\/O best-effort 7\.$/);
+    // Field 19 of /proc/<pid>/stat is the nice value; the program then tries to raise both back: the
+    // nice value holds, and of the I/O classes the realtime one is refused (best-effort levels are
+    // any process's own to choose, so the I/O level is a default, not a bound: docs/security.md).
+    const result = await sandbox.run(
+      {
+        argv: [
+          '/bin/sh',
+          '-c',
+          'cut -d" " -f19 /proc/self/stat; ionice; renice -n 0 -p $$ >/dev/null 2>&1 || echo renice-refused; ionice -c1 -p $$ 2>/dev/null || echo realtime-refused; cut -d" " -f19 /proc/self/stat',
+        ],
+        workspace: workspace(),
+        purpose: 'command',
+      },
+      { signal: signal(), timeoutMs: 20_000, outputCapBytes: 4096 },
+    );
+    expect(result.output.trim().split('\n')).toEqual([
+      '10',
+      'best-effort: prio 7',
+      'renice-refused',
+      'realtime-refused',
+      '10',
+    ]);
+    const unlowered = await ProcessSandbox.open({
+      commandLimits: limits,
+      priority: { nice: 0, io: 'unchanged' },
+    });
+    expect(unlowered.priority.prefix).toEqual([]);
+    const same = await unlowered.run(
+      {
+        argv: ['/bin/sh', '-c', 'cut -d" " -f19 /proc/self/stat'],
+        workspace: workspace(),
+        purpose: 'command',
+      },
+      { signal: signal(), timeoutMs: 20_000, outputCapBytes: 4096 },
+    );
+    expect(same.output.trim()).toBe(String(os.getPriority()));
   });
 
   it('kills the whole tree on abort and on killAll', async () => {

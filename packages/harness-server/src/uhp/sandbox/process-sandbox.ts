@@ -20,6 +20,12 @@ import {
   sandboxConfigSchema,
 } from './sandbox-config.js';
 import { type LimitSetter, limitsMismatch, SANDBOX_SHELL } from './sandbox-limits.js';
+import {
+  describePriority,
+  type PriorityLowering,
+  priorityLowering,
+  provenPriorityLowering,
+} from './sandbox-priority.js';
 import { handOverWorkspace, SandboxUsers } from './sandbox-users.js';
 import { StagedEtc } from './staged-etc.js';
 
@@ -121,6 +127,8 @@ export class ProcessSandbox {
     private readonly identity: SandboxIdentity | null,
     private readonly limitSetter: LimitSetter | null,
     private readonly users: SandboxUsers,
+    /** How every program's CPU and I/O priority is lowered below the server's (`sandbox.priority`). */
+    readonly priority: PriorityLowering = priorityLowering(config.priority),
   ) {}
 
   /**
@@ -137,8 +145,9 @@ export class ProcessSandbox {
     const users = new SandboxUsers(config.users);
     const unavailable = (reason: string) =>
       new ProcessSandbox({ kind: 'unavailable', reason }, config, [], null, null, users);
+    const priority = await provenPriorityLowering(config.priority);
     if (config.mode === 'off-unsafe')
-      return new ProcessSandbox({ kind: 'off-unsafe' }, config, [], null, null, users);
+      return new ProcessSandbox({ kind: 'off-unsafe' }, config, [], null, null, users, priority);
     const bwrap = findExecutable(config.bwrap);
     if (!bwrap) return unavailable(`bubblewrap (${config.bwrap}) is not installed`);
     // These run inside the sandbox, so they are looked up where the sandbox can see them.
@@ -169,6 +178,7 @@ export class ProcessSandbox {
         identity,
         setter,
         users,
+        priority,
       );
       const failure = await sandbox.probe();
       if (failure === null) return sandbox;
@@ -202,7 +212,8 @@ export class ProcessSandbox {
         const setBy = `set by ${describeSetter(this.state.limitSetter)}`;
         return (
           `Sandbox: bubblewrap (${this.state.bwrap}); task programs run ${who}, see only the system and their workspace, ` +
-          `network ${this.config.network ? 'ON' : 'off'} for commands; limits per command: ${describeLimits(limits)} (${setBy}).`
+          `network ${this.config.network ? 'ON' : 'off'} for commands; limits per command: ${describeLimits(limits)} (${setBy}); ` +
+          `below the server: ${describePriority(this.priority)}.`
         );
       }
       case 'off-unsafe':
@@ -233,7 +244,8 @@ export class ProcessSandbox {
       TMPDIR: '/tmp',
     };
     if (this.state.kind === 'off-unsafe') {
-      const child = spawn(spec.argv[0] ?? '/bin/false', spec.argv.slice(1), {
+      const [program = '/bin/false', ...rest] = [...this.priority.prefix, ...spec.argv];
+      const child = spawn(program, rest, {
         cwd: spec.workspace,
         env: { ...env, TMPDIR: os.tmpdir() },
         stdio: [spec.stdin ?? 'ignore', 'pipe', 'pipe'],
@@ -277,7 +289,10 @@ export class ProcessSandbox {
       limits: this.limitsFor(spec.purpose, spec.limits ?? {}),
       stagedEtc,
     });
-    const child = spawn((this.state as { bwrap: string }).bwrap, args, {
+    // `nice` and `ionice` (when present) lower the priority and exec bubblewrap: the pid, and so the
+    // process group that `kill` signals, stays the one spawned here.
+    const [program, ...rest] = [...this.priority.prefix, (this.state as { bwrap: string }).bwrap, ...args];
+    const child = spawn(program as string, rest, {
       env: {},
       stdio: [spec.stdin ?? 'ignore', 'pipe', 'pipe'],
       // Its own process group, so one signal reaches bwrap and everything in it.

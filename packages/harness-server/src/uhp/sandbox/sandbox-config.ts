@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_PROGRAM_PRIORITY, programPrioritySchema } from './sandbox-priority.js';
 
 /**
  * Resource limits of one sandboxed process tree. `null` leaves a limit to the host's default. Each is
@@ -73,6 +74,8 @@ export const sandboxConfigSchema = z.strictObject({
   etc: z.enum(['staged', 'per-entry']).default('staged'),
   /** Host ids of sandboxes when the server runs as root. */
   users: userRangeSchema.default(DEFAULT_USER_RANGE),
+  /** The CPU and I/O priority every task program starts with: below the server's (nice 10). */
+  priority: programPrioritySchema.default(DEFAULT_PROGRAM_PRIORITY),
 });
 export type SandboxConfig = z.infer<typeof sandboxConfigSchema>;
 export type SandboxConfigInput = z.input<typeof sandboxConfigSchema>;
