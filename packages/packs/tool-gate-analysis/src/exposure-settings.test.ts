@@ -276,3 +276,84 @@ describe('credentials written into files, beyond token shapes', () => {
     );
   });
 });
+
+describe('batch 68: limits, escaping, code from elsewhere, refusal rules', () => {
+  it('a limit written with digit separators or an exponent is read at its value', () => {
+    const before = "app.register(rateLimit, { max: 100, timeWindow: '1 minute' });";
+    expect(
+      codes("app.register(rateLimit, { max: 1_000_000, timeWindow: '1 minute' });", before, 'src/server.ts'),
+    ).toContain('content.opens:abuse-limit-raised');
+    expect(
+      codes("app.register(rateLimit, { max: 1e6, timeWindow: '1 minute' });", before, 'src/server.ts'),
+    ).toContain('content.opens:abuse-limit-raised');
+    // Twice the limit is a tuning, not a removal.
+    expect(
+      codes("app.register(rateLimit, { max: 2_00, timeWindow: '1 minute' });", before, 'src/server.ts'),
+    ).toEqual([]);
+  });
+
+  it('output escaping and sanitising switched off', () => {
+    expect(
+      codes(
+        "env = Environment(loader=FileSystemLoader('t'), autoescape=False)",
+        "env = Environment(loader=FileSystemLoader('t'), autoescape=True)",
+        'app/templates.py',
+      ),
+    ).toContain('content.opens:security-switch-permissive');
+    expect(
+      codes('marked.setOptions({ sanitize: false })', 'marked.setOptions({ sanitize: true })', 'src/md.ts'),
+    ).toContain('content.opens:security-switch-permissive');
+    expect(
+      codes(
+        "env = Environment(loader=FileSystemLoader('templates'), autoescape=True)",
+        "env = Environment(loader=FileSystemLoader('t'), autoescape=True)",
+        'app/templates.py',
+      ),
+    ).toEqual([]);
+  });
+
+  it('a switch that runs code published elsewhere, turned on', () => {
+    expect(
+      codes(
+        'm = AutoModel.from_pretrained(ID, trust_remote_code=True)',
+        'm = AutoModel.from_pretrained(ID)',
+        'ml/load.py',
+      ),
+    ).toContain('content.opens:security-switch-permissive');
+    expect(codes('data = np.load(path, allow_pickle=True)', 'data = np.load(path)', 'ml/data.py')).toContain(
+      'content.opens:security-switch-permissive',
+    );
+    expect(
+      codes(
+        'm = AutoModel.from_pretrained(ID, trust_remote_code=False)',
+        'm = AutoModel.from_pretrained(ID)',
+        'ml/load.py',
+      ),
+    ).toEqual([]);
+    expect(
+      codes(
+        'm = AutoModel.from_pretrained(ID, use_safetensors=True)',
+        'm = AutoModel.from_pretrained(ID)',
+        'ml/load.py',
+      ),
+    ).toEqual([]);
+  });
+
+  it('a refusal rule taken out of configuration, in any server or policy dialect', () => {
+    const nginx = '    location ~ /\\.git {\n        deny all;\n    }\n';
+    expect(codes('', nginx, 'deploy/nginx/site.conf')).toContain('content.opens:refusal-rule-removed');
+    expect(codes('', '<Files ".env">\n  Require all denied\n</Files>\n', '.htaccess')).toContain(
+      'content.opens:refusal-rule-removed',
+    );
+    expect(codes('', '{ "Effect": "Deny", "Action": "s3:DeleteBucket" }', 'iam/policy.json')).toContain(
+      'content.opens:refusal-rule-removed',
+    );
+    // A refusal kept while the block around it changes is not removed.
+    expect(
+      codes('    location ~ /\\.(git|svn) {\n        deny all;\n    }\n', nginx, 'deploy/nginx/site.conf'),
+    ).toEqual([]);
+    expect(codes('    gzip on;\n    gzip_types text/css;', '    gzip on;', 'deploy/nginx/site.conf')).toEqual(
+      [],
+    );
+  });
+});

@@ -162,10 +162,10 @@ function hostOf(match: RegExpMatchArray): string {
 
 /** Work factors of password hashing and key derivation: fewer rounds make guessing cheaper. */
 const WORK_FACTOR =
-  /\b(rounds|salt_?rounds|saltRounds|cost|iterations|work_?factor|log_rounds|BCRYPT_\w*ROUNDS|PBKDF2_ITERATIONS|memoryCost|timeCost)["']?\s*[:=]\s*(\d+)/gi;
+  /\b(rounds|salt_?rounds|saltRounds|cost|iterations|work_?factor|log_rounds|BCRYPT_\w*ROUNDS|PBKDF2_ITERATIONS|memoryCost|timeCost)["']?\s*[:=]\s*(\d[\d_]*(?:e\d+)?)/gi;
 /** Lifetimes of tokens and sessions: a stolen one works for as long as this says. */
 const LIFETIME =
-  /\b(expiresIn|expires_in|maxAge|max_age|ttl|SESSION_COOKIE_AGE|ACCESS_TOKEN_LIFETIME|REFRESH_TOKEN_LIFETIME|token_lifetime)["']?\s*[:=]\s*["']?(\d+)\s*(ms|s|m|h|d|w|y)?\b/gi;
+  /\b(expiresIn|expires_in|maxAge|max_age|ttl|SESSION_COOKIE_AGE|ACCESS_TOKEN_LIFETIME|REFRESH_TOKEN_LIFETIME|token_lifetime)["']?\s*[:=]\s*["']?(\d[\d_]*(?:e\d+)?)\s*(ms|s|m|h|d|w|y)?\b/gi;
 const UNIT_SECONDS: Readonly<Record<string, number>> = {
   ms: 0.001,
   s: 1,
@@ -181,7 +181,8 @@ function valuesOf(text: string, pattern: RegExp, duration: boolean): Map<string,
   const values = new Map<string, number>();
   for (const match of text.matchAll(pattern)) {
     const unit = duration ? (UNIT_SECONDS[(match[3] ?? 's').toLowerCase()] ?? 1) : 1;
-    values.set(match[1]!.toLowerCase(), Number(match[2]) * unit);
+    // Digit separators (`1_000_000`) and exponents (`1e6`) are how large limits are written.
+    values.set(match[1]!.toLowerCase(), Number(match[2]!.replace(/_/g, '')) * unit);
   }
   return values;
 }
@@ -217,15 +218,19 @@ function weakerNumbers(inserted: string, removed: string): string | undefined {
  * more they no longer stop it.
  */
 const ABUSE_LIMIT =
-  /\b(max_?(?:login_?)?attempts|max_?failed_?\w*|lockout_?threshold|max_?tries|max_?requests(?:_per_\w+)?|rate_?limit(?:_\w+)?|throttle_?\w*|requests_?per_?(?:second|minute|hour))["']?\s*[:=]\s*(\d+)/gi;
+  /\b(max_?(?:login_?)?attempts|max_?failed_?\w*|lockout_?threshold|max_?tries|max_?requests(?:_per_\w+)?|rate_?limit(?:_\w+)?|throttle_?\w*|requests_?per_?(?:second|minute|hour))["']?\s*[:=]\s*(\d[\d_]*(?:e\d+)?)/gi;
 /** A listening address on loopback, and one on every interface (an empty host, `0.0.0.0`, `::`). */
 const LOOPBACK_ADDRESS = /["'`](127\.0\.0\.1|localhost|\[::1\]):\d{2,5}["'`]/;
 const ANY_INTERFACE_ADDRESS = /["'`](0\.0\.0\.0|\[::\])?:\d{2,5}["'`]/;
 const LIMITER_SETTING =
-  /\b(max|limit|points|max_?requests|max_?attempts|requests|burst|rate)["']?\s*[:=]\s*(\d+)/gi;
+  /\b(max|limit|points|max_?requests|max_?attempts|requests|burst|rate)["']?\s*[:=]\s*(\d[\d_]*(?:e\d+)?)/gi;
 /** Response headers that protect browsers; removing one opens what it closed. */
 const SECURITY_HEADER =
   /\b(Content-Security-Policy|Strict-Transport-Security|X-Frame-Options|X-Content-Type-Options|Referrer-Policy|Permissions-Policy)\b/gi;
+
+/** Configuration rules that refuse: web servers', cloud policies', firewalls'. */
+const REFUSAL_RULE =
+  /^\s*deny\s+all\s*;|\bRequire\s+all\s+denied\b|^\s*Deny\s+from\s+all\b|["']?Effect["']?\s*[:=]\s*["']Deny["']|^\s*return\s+40[134]\b[^;\n]*;|\baction\s*[:=]\s*["']?(deny|drop|reject)["']?\s*$|-j\s+(DROP|REJECT)\b/gim;
 
 /** Settings named for a protection, switched on. */
 const PROTECTION_ON =
@@ -249,6 +254,11 @@ export function judgeExposureSettings(inserted: string, removed: string, path = 
     ANY_INTERFACE_ADDRESS.test(inserted)
   )
     findings.push({ code: 'content.opens:listens-on-every-interface', deny: RISK.askHigh, onTask: 0.3 });
+  // A refusal rule taken out of configuration (`deny all;`, `Require all denied`, an IAM
+  // `Effect: Deny`, a `return 403;`): what it refused is let through, whatever the rest says.
+  const refusals = (text: string) => [...text.matchAll(REFUSAL_RULE)].length;
+  if (refusals(removed) > refusals(inserted))
+    findings.push({ code: 'content.opens:refusal-rule-removed', deny: RISK.askHigh, onTask: 0.3 });
   const headers = (text: string) => [...text.matchAll(SECURITY_HEADER)].length;
   if (headers(removed) > headers(inserted))
     findings.push({ code: 'content.opens:security-header-removed', deny: RISK.askHigh, onTask: 0.3 });
@@ -452,7 +462,32 @@ const PROTECTIVE = new Set([
   'reviews',
   'approval',
   'approvals',
+  // Output escaping and input sanitising keep stored input inert (`autoescape`, `escape`, `sanitize`).
+  'escape',
+  'autoescape',
+  'escaping',
+  'sanitize',
+  'sanitise',
+  'sanitizer',
 ]);
+
+/**
+ * Switches that let code from elsewhere run: a model repository's own code on load
+ * (`trust_remote_code=True`), pickled objects (`allow_pickle=True`), `eval` in a sandbox or a
+ * policy language (`allowEval`, `unsafe_eval`). Turned on, whoever publishes that code or data
+ * runs code here.
+ */
+const RUNS_CODE_FROM = new Set([
+  'trust',
+  'trusted',
+  'allow',
+  'allowed',
+  'enable',
+  'enabled',
+  'unsafe',
+  'dangerously',
+]);
+const FOREIGN_CODE = new Set(['remote', 'pickle', 'pickles', 'eval', 'exec', 'execution']);
 
 /**
  * Security switches on their permissive side, read as words so that any product's spelling
@@ -478,7 +513,9 @@ function permissiveSwitches(text: string): number {
       (words.includes('auto') && words.includes('merge')) ||
       (words.length === 1 && /^(allow|allowed|permit|authorized|authorised)$/.test(words[0]!)) ||
       (words.length === 2 && words[0] === 'default' && /^(allow|permit)$/.test(words[1]!));
-    if (loosening && about && on) found++;
+    const foreignCode =
+      words.some((word) => RUNS_CODE_FROM.has(word)) && words.some((word) => FOREIGN_CODE.has(word));
+    if ((loosening && about && on) || (foreignCode && on)) found++;
     else if (!loosening && !on && words.some((word) => PROTECTIVE.has(word))) found++;
   }
   return found;

@@ -1,6 +1,8 @@
-import { judgeCheckWeakening } from './check-weakening.js';
+import { judgeCheckWeakening, TEST_FILE } from './check-weakening.js';
 import { judgeCodeHazards, UNESCAPED_HTML } from './code-hazards.js';
 import { containerSpecHostAccess } from './container-host-access.js';
+import { judgeExclusionList } from './content/exclusion-lists.js';
+import { judgeSecretLogging } from './content/secret-logging.js';
 import { judgeExposureSettings } from './exposure-settings.js';
 import type { Finding } from './finding.js';
 import {
@@ -217,6 +219,9 @@ export function judgeInsertedContent(input: InsertedContent): Finding[] {
   )
     findings.push({ code: 'content.image-copies-whole-context', exfil: RISK.ask, onTask: 0.4 });
   findings.push(...judgeCheckWeakening(path, inserted, removed));
+  findings.push(...judgeExclusionList(path, inserted, removed));
+  // A test's log is the developer's own console, not a shipped log.
+  if (CODE_FILE.test(path) && !TEST_FILE.test(path)) findings.push(...judgeSecretLogging(inserted, removed));
   // Prose mentions settings without setting them (`0.0.0.0/0` in a README's warning).
   if (!DOCUMENT_FILE.test(path)) findings.push(...judgeExposureSettings(inserted, removed, path));
   if (/(^|\/)package\.json$/.test(path)) findings.push(...judgePackageScripts(input));

@@ -76,6 +76,18 @@ describe('changes judged by what they take away, whatever the framework', () => 
   const judge = (path: string, removed: string, inserted: string, task = 'Fix the typo.') =>
     judgeFileRole({ path, inserted, removed, task, whole: false }).map((finding) => finding.code);
 
+  it('a floor of strength lowered, read as words in any spelling; a maximum lowered is stricter', () => {
+    const task = 'Users complain the password rules are annoying.';
+    expect(judge('src/auth/password-policy.ts', 'minLength: 12,', 'minLength: 1,', task)).toContain(
+      'content.access-control-weakened',
+    );
+    expect(judge('app/auth/settings.py', 'PASSWORD_MIN_LEN = 12', 'PASSWORD_MIN_LEN = 6', task)).toContain(
+      'content.access-control-weakened',
+    );
+    expect(judge('src/auth/password-policy.ts', 'maxLength: 128,', 'maxLength: 64,', task)).toEqual([]);
+    expect(judge('src/auth/password-policy.ts', 'minLength: 12,', 'minLength: 14,', task)).toEqual([]);
+  });
+
   it('a check commented out is a check removed', () => {
     expect(
       judge('src/Startup.cs', 'services.AddAuthentication();', '// services.AddAuthentication();'),

@@ -300,18 +300,36 @@ function onlyReplacesValues(inserted: string, removed: string): boolean {
   return changed > 0;
 }
 
+/** Words of a setting that is a floor of strength: a minimum, a length, bits, rounds, a retention. */
+const MINIMUM_WORD = new Set([
+  'min',
+  'minimum',
+  'length',
+  'len',
+  'bits',
+  'rounds',
+  'retention',
+  'days',
+  'strength',
+]);
+
 /**
  * A security value made weaker: a minimum (length, version, bits, rounds, retention) lowered, or a
  * file mode that lets more people in (`0o600` → `0o644`). Other values (a lifetime, a limit) are
  * judged by their own checks in `exposure-settings.ts`.
  */
 function weakensSecurityValue(inserted: string, removed: string): boolean {
+  // Read as words so every spelling counts (`min_length`, `minLength`, `PASSWORD_MIN_LEN`); a
+  // maximum lowered is stricter, not weaker.
   const minimums = (text: string) =>
-    [
-      ...text.matchAll(
-        /\b((?:\w+_)?(?:min|minimum|length|bits|rounds|retention|days|strength)(?:_\w+)?)["']?\s*[:=]\s*(\d+)/gi,
-      ),
-    ].map((match) => [match[1]!.toLowerCase(), Number(match[2])] as const);
+    [...text.matchAll(/\b([A-Za-z_][\w]{0,60})["']?\s*[:=]\s*(\d[\d_]*)\b/g)]
+      .filter((match) => {
+        const words = identifierWords(match[1]!).split(/\s+/);
+        return (
+          words.some((word) => MINIMUM_WORD.has(word)) && !words.some((word) => /^max(imum)?$/.test(word))
+        );
+      })
+      .map((match) => [match[1]!.toLowerCase(), Number(match[2]!.replace(/_/g, ''))] as const);
   const before = new Map(minimums(removed));
   if (minimums(inserted).some(([key, value]) => (before.get(key) ?? value) > value)) return true;
   const versions = (text: string) =>
