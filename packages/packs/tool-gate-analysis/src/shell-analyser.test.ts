@@ -91,6 +91,40 @@ describe('wrappers that re-execute their arguments are peeled', () => {
   );
 });
 
+describe('wrappers read their own options with the one option parser', () => {
+  // Before the parser: `-nu` was one unknown option, so `root` was taken for the command; `-k` was
+  // taken for a query although sudo runs the command after it; `watch -d` took the command for
+  // its value; `env -` took `-` for the command; clusters hid `-S` and `-c`.
+  it.each([
+    'sudo -nu root rm -rf /',
+    'sudo -k rm -rf /',
+    'sudo -Eu root -- rm -rf /',
+    'watch -d "rm -rf /"',
+    'env - rm -rf /',
+    "env -iS'rm -rf /'",
+    'env --split-string="rm -rf" /',
+    'timeout -- 5 rm -rf /',
+    'timeout --signal=KILL 5 rm -rf /',
+    'nice -5 rm -rf /',
+    'nice -n -5 rm -rf /',
+    "flock -w 5 /tmp/lock -c 'rm -rf /'",
+    'stdbuf --output=L rm -rf /',
+  ])('%j is denied', (command) => {
+    expect(denied(command)).toBe(true);
+  });
+
+  // The wrapped command's own options stay its own: the wrapper's options end at its first operand.
+  it.each([
+    'sudo -u -v git status',
+    'env FOO=1 git status -s',
+    'timeout 5 git log -n 3',
+    'command -pv rm',
+    'sudo -- git status',
+  ])('%j is not destructive', (command) => {
+    expect(answersFor(command).destructive.noul).toBeLessThan(0.2);
+  });
+});
+
 describe('nested shells, substitutions and heredocs are analysed', () => {
   it.each([
     "bash -c 'rm -rf /'",

@@ -90,6 +90,21 @@ describe('parseArguments', () => {
     expect(read(['-1', 'f'], CURL, 'option')).toEqual({ options: ['-1'], positionals: ['f'] });
   });
 
+  it('ends the options at the first positional when told to, as wrappers read theirs', () => {
+    const parsed = parseArguments(['-nu', 'root', 'rm', '-rf', '/'], options('-u='), {
+      firstPositionalEndsOptions: true,
+    });
+    expect(parsed.options.map((each) => [each.name, each.value])).toEqual([
+      ['-n', undefined],
+      ['-u', 'root'],
+    ]);
+    expect(parsed.positionals).toEqual(['rm', '-rf', '/']);
+    expect(read(['rm', '-rf', '/'], options('-u='))).toEqual({
+      options: ['-r', '-f'],
+      positionals: ['rm', '/'],
+    });
+  });
+
   it('a valued option at the end takes nothing', () => {
     expect(read(['u', '-d'])).toEqual({ options: ['-d'], positionals: ['u'] });
     expect(read(['u', '--data'])).toEqual({ options: ['--data'], positionals: ['u'] });

@@ -62,6 +62,13 @@ export interface ParseSettings {
    * one option, or a listed letter with its value attached (`-cSELECT 1`). Default: true.
    */
   readonly clusters?: boolean;
+  /**
+   * Whether the first positional ends the options, as `getopt` with a leading `+` reads them (and
+   * POSIX requires): programs that run a command given after their own options (`sudo`, `env`,
+   * `nice`, `timeout`) say `true`, so the command's options stay the command's. Default: false, the
+   * GNU reading, where options and positionals mix (`rm dir -rf`).
+   */
+  readonly firstPositionalEndsOptions?: boolean;
 }
 
 /** A specification from option tables, the first that lists a spelling deciding. */
@@ -103,6 +110,11 @@ export function parseArguments(
       break;
     }
     if (!arg.startsWith('-') || arg === '-' || (numbersArePositional && /^-\d+$/.test(arg))) {
+      if (settings.firstPositionalEndsOptions === true) {
+        for (let rest = index; rest < args.length; rest += 1)
+          tokens.push({ kind: 'positional', value: args[rest]!, index: rest });
+        break;
+      }
       tokens.push({ kind: 'positional', value: arg, index });
       continue;
     }
