@@ -137,14 +137,11 @@ export function requireOperator(
     done();
     return;
   }
-  const error = new ApiError({
-    statusCode: 403,
-    type: 'permission_error',
-    code: 'operator_required',
-    message:
-      'this route needs an operator key; the key you sent is a member key, which uses the API as its principal but cannot list or manage principals, keys and budgets',
-  });
-  reply.code(403).send(error.toBody());
+  const error = ApiError.of(
+    'operator_required',
+    'this route needs an operator key; the key you sent is a member key, which uses the API as its principal but cannot list or manage principals, keys and budgets',
+  );
+  reply.code(error.statusCode).send(error.toBody());
 }
 
 /**
@@ -204,13 +201,11 @@ export async function keyAdminRoutes(
       if (after !== undefined) {
         const index = all.findIndex((record) => record.id === after);
         if (index < 0)
-          throw new ApiError({
-            statusCode: 400,
-            type: 'invalid_request_error',
-            code: 'invalid_request',
-            message: `after names no API key (${JSON.stringify(after.slice(0, 64))}); pass the next_after of the previous page`,
-            param: 'after',
-          });
+          throw ApiError.of(
+            'invalid_request',
+            `after names no API key (${JSON.stringify(after.slice(0, 64))}); pass the next_after of the previous page`,
+            { param: 'after' },
+          );
         start = index + 1;
       }
       const page = all.slice(start, start + limit);
@@ -260,21 +255,13 @@ export async function keyAdminRoutes(
       const { id } = request.params;
       const outcome = await keys.revoke(id, { keepAnOperator: true });
       if (outcome === 'not-found')
-        throw new ApiError({
-          statusCode: 404,
-          type: 'not_found_error',
-          code: 'not_found',
-          message: `no API key with id ${id}`,
-          param: 'id',
-        });
+        throw ApiError.of('not_found', `no API key with id ${id}`, { param: 'id' });
       if (outcome === 'last-operator')
-        throw new ApiError({
-          statusCode: 409,
-          type: 'invalid_request_error',
-          code: 'last_operator_key',
-          message: `${id} is the last operator key that is not revoked; revoking it would leave nobody able to manage keys over the API. Create another operator key first (role "operator"), then revoke this one`,
-          param: 'id',
-        });
+        throw ApiError.of(
+          'last_operator_key',
+          `${id} is the last operator key that is not revoked; revoking it would leave nobody able to manage keys over the API. Create another operator key first (role "operator"), then revoke this one`,
+          { param: 'id' },
+        );
       // Revoking twice is not an error: the key is revoked either way, and the record says since when.
       const record = (await keys.list()).find((entry) => entry.id === id);
       if (!record) throw new Error(`the key ${id} vanished as it was revoked`);

@@ -173,11 +173,7 @@ class PrincipalDirectory {
 }
 
 function notFound(id: string): ApiError {
-  return new ApiError({
-    statusCode: 404,
-    type: 'not_found_error',
-    code: 'not_found',
-    message: `no principal with id ${id} (GET /v1/admin/budgets lists them)`,
+  return ApiError.of('not_found', `no principal with id ${id} (GET /v1/admin/budgets lists them)`, {
     param: 'principal',
   });
 }
@@ -303,13 +299,11 @@ export async function budgetAdminRoutes(
       const { amount, currency, note } = request.body;
       const nanos = parseAmount(amount);
       if (nanos === null || nanos <= 0)
-        throw new ApiError({
-          statusCode: 400,
-          type: 'invalid_request_error',
-          code: 'invalid_amount',
-          message: `amount must be a positive decimal number in a string, up to 999999 with at most 9 decimals (such as "12.50"), not ${JSON.stringify(amount)}`,
-          param: 'amount',
-        });
+        throw ApiError.of(
+          'invalid_amount',
+          `amount must be a positive decimal number in a string, up to 999999 with at most 9 decimals (such as "12.50"), not ${JSON.stringify(amount)}`,
+          { param: 'amount' },
+        );
       const { principals } = await directory(request);
       const principal = principals.ref(request.params.principal);
       if (!principal) throw notFound(request.params.principal);
@@ -326,31 +320,25 @@ export async function budgetAdminRoutes(
       } catch (error) {
         // The one RangeError left once the amount is valid: the sum would leave exact integers.
         if (error instanceof RangeError)
-          throw new ApiError({
-            statusCode: 409,
-            type: 'invalid_request_error',
-            code: 'balance_limit',
-            message: `crediting ${amount} would take the balance of ${principal.name} past the largest amount it can hold exactly`,
-            param: 'amount',
-          });
+          throw ApiError.of(
+            'balance_limit',
+            `crediting ${amount} would take the balance of ${principal.name} past the largest amount it can hold exactly`,
+            { param: 'amount' },
+          );
         throw error;
       }
       if (outcome.outcome === 'currency-mismatch')
-        throw new ApiError({
-          statusCode: 409,
-          type: 'invalid_request_error',
-          code: 'currency_mismatch',
-          message: `the budget of ${principal.name} is in ${outcome.accountCurrency}, not ${currency}; nothing was credited`,
-          param: 'currency',
-        });
+        throw ApiError.of(
+          'currency_mismatch',
+          `the budget of ${principal.name} is in ${outcome.accountCurrency}, not ${currency}; nothing was credited`,
+          { param: 'currency' },
+        );
       if (outcome.outcome === 'key-reused')
-        throw new ApiError({
-          statusCode: 409,
-          type: 'invalid_request_error',
-          code: 'idempotency_key_reused',
-          message: `this Idempotency-Key was used for another credit (ledger entry ${outcome.entry.id}: ${formatAmount(outcome.entry.amountNanos)} to ${principals.ref(outcome.entry.principalId)?.name ?? outcome.entry.principalId}); nothing was credited. Use a new key for a new credit`,
-          param: 'idempotency-key',
-        });
+        throw ApiError.of(
+          'idempotency_key_reused',
+          `this Idempotency-Key was used for another credit (ledger entry ${outcome.entry.id}: ${formatAmount(outcome.entry.amountNanos)} to ${principals.ref(outcome.entry.principalId)?.name ?? outcome.entry.principalId}); nothing was credited. Use a new key for a new credit`,
+          { param: 'idempotency-key' },
+        );
       if (outcome.outcome === 'replayed') reply.code(200).header('idempotent-replayed', 'true');
       else reply.code(201);
       return {

@@ -59,12 +59,10 @@ export const consolePlugin = fastifyPlugin(
     const load = async () => {
       const root = options.root ?? defaultRoot();
       if (!fs.existsSync(path.join(root, 'index.html')))
-        throw new ApiError({
-          statusCode: 404,
-          type: 'invalid_request_error',
-          code: 'not_found',
-          message: 'the console is not built in this installation; run `npm run build -w @arbiter/console`',
-        });
+        throw ApiError.of(
+          'not_found',
+          'the console is not built in this installation; run `npm run build -w @arbiter/console`',
+        );
       const { default: fastifyStatic } = await import('@fastify/static');
       const instance = Fastify({ logger: false });
       await instance.register(fastifyStatic, {

@@ -9,7 +9,6 @@ import {
   resolveDocumentAlias,
 } from '@arbiter/decision';
 import { estimateContextTokens, type ModelCatalog } from '@arbiter/engine/catalog';
-import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -17,6 +16,7 @@ import { ApiError } from '../errors/api-error.js';
 import { gateCheckRoutes } from '../gate/gate-check-routes.js';
 import { connectionSignal } from './connection-signal.js';
 import type { ServerLimits } from './decision-limits.js';
+import { limitRequestsPerPrincipal } from './principal-rate-limit.js';
 import { zodRequestValidator } from './zod-request-validator.js';
 
 export interface DecisionRoutesOptions {
@@ -53,18 +53,10 @@ const errorResponses = {
 };
 
 /** A refused credential in the Decision API's envelope: 401 with `WWW-Authenticate: Bearer`. */
-export const renderAuthenticationFailure: AuthenticationFailureRenderer = (failure, _request, reply) =>
-  reply
-    .code(401)
-    .header('www-authenticate', 'Bearer')
-    .send(
-      new ApiError({
-        statusCode: 401,
-        type: 'authentication_error',
-        code: failure.code,
-        message: failure.message,
-      }).toBody(),
-    );
+export const renderAuthenticationFailure: AuthenticationFailureRenderer = (failure, _request, reply) => {
+  const error = ApiError.of(failure.code, failure.message);
+  return reply.code(error.statusCode).header('www-authenticate', 'Bearer').send(error.toBody());
+};
 
 /**
  * The Decision API: `POST /v1/decision` and `POST /v1/systemone` (the same handler, for clients of
@@ -80,36 +72,13 @@ export async function decisionRoutes(app: FastifyInstance, options: DecisionRout
   // them cost more than the built-in engine itself (see docs/benchmarks.md).
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   app.addHook('onRequest', requirePrincipal(renderAuthenticationFailure));
-  if (limits.requestsPerMinute !== null) {
-    const perMinute = limits.requestsPerMinute;
-    // Registered after the auth hook, so the limit counts per principal, not per address.
-    await app.register(rateLimit, {
-      max: perMinute,
-      timeWindow: 60_000,
-      hook: 'preParsing',
-      keyGenerator: (request) => request.principal?.id ?? request.ip,
-      errorResponseBuilder: (_request, context) =>
-        new ApiError({
-          statusCode: 429,
-          type: 'rate_limit_error',
-          code: 'rate_limited',
-          message: `more than ${perMinute} requests in a minute; retry after ${context.after}`,
-        }),
-    });
-  }
+  if (limits.requestsPerMinute !== null)
+    await limitRequestsPerPrincipal(app, limits.requestsPerMinute, 'requests');
   // The specification names the state `document`: read it as the state before validation.
   app.addHook('preValidation', (request, _reply, done) => {
     const alias = resolveDocumentAlias(request.body);
     if (!alias.ok) {
-      done(
-        new ApiError({
-          statusCode: 400,
-          type: 'invalid_request_error',
-          code: 'invalid_request',
-          message: `document: ${alias.message}`,
-          param: 'document',
-        }),
-      );
+      done(ApiError.of('invalid_request', `document: ${alias.message}`, { param: 'document' }));
       return;
     }
     request.body = alias.body;
@@ -121,14 +90,11 @@ export async function decisionRoutes(app: FastifyInstance, options: DecisionRout
     const { pin, engine } = catalog.resolve(body.model);
     const tokens = estimateContextTokens(body.state, body.questions);
     if (tokens > limits.maxContextTokens) {
-      throw new ApiError({
-        statusCode: 400,
-        type: 'invalid_request_error',
-        code: 'context_too_long',
-        message: `the state plus the longest question is about ${tokens} tokens (UTF-8 bytes / 3); the limit is ${limits.maxContextTokens}`,
-        param: 'state',
-        detail: { estimated_tokens: tokens, limit_tokens: limits.maxContextTokens },
-      });
+      throw ApiError.of(
+        'context_too_long',
+        `the state plus the longest question is about ${tokens} tokens (UTF-8 bytes / 3); the limit is ${limits.maxContextTokens}`,
+        { param: 'state', detail: { estimated_tokens: tokens, limit_tokens: limits.maxContextTokens } },
+      );
     }
     const signal = connectionSignal(request.raw.socket);
     // Engines that answer synchronously do not read the signal, so a gone client is checked here.

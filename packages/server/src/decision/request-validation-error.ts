@@ -97,11 +97,7 @@ export function requestValidationError(issues: readonly z.core.$ZodIssue[], body
     return { param, message: param ? `${param}: ${message}` : `request body: ${message}` };
   };
   const head = first ? describe(first) : { param: '', message: 'request body: invalid request' };
-  return new ApiError({
-    statusCode: 400,
-    type: 'invalid_request_error',
-    code: first ? codeOf(first, body) : 'invalid_request',
-    message: head.message,
+  return ApiError.of(first ? codeOf(first, body) : 'invalid_request', head.message, {
     param: head.param || null,
     detail: { issues: issues.slice(0, MAX_LISTED_ISSUES).map(describe) },
   });

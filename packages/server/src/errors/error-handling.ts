@@ -11,7 +11,6 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ApiError } from './api-error.js';
 
-const ENGINE_STATUS = { engine_error: 502, engine_unavailable: 503, engine_timeout: 504 } as const;
 const ENGINE_MESSAGE = {
   engine_error: 'the engine failed to produce answers',
   engine_unavailable: 'the engine is unavailable; retry later',
@@ -22,115 +21,63 @@ const ENGINE_MESSAGE = {
 export function toApiError(error: unknown, request: FastifyRequest): ApiError {
   if (ApiError.isInstance(error)) return error;
   if (ModelNotFoundError.isInstance(error)) {
-    return new ApiError({
-      statusCode: 404,
-      type: 'not_found_error',
-      code: 'model_not_found',
-      message: error.message,
+    return ApiError.of('model_not_found', error.message, {
       param: 'model',
       detail: { available: error.available },
     });
   }
   if (EngineError.isInstance(error)) {
-    return new ApiError({
-      statusCode: ENGINE_STATUS[error.code],
-      type: 'engine_error',
-      code: error.code,
-      message: ENGINE_MESSAGE[error.code],
-    });
+    return ApiError.of(error.code, ENGINE_MESSAGE[error.code]);
   }
   if (NulInTextError.isInstance(error)) {
-    return new ApiError({
-      statusCode: 400,
-      type: 'invalid_request_error',
-      code: 'invalid_request',
-      message: 'a text of the request contains a NUL character (U+0000), which the server does not store',
-    });
+    return ApiError.of(
+      'invalid_request',
+      'a text of the request contains a NUL character (U+0000), which the server does not store',
+    );
   }
   const fastifyError = error as Partial<FastifyError>;
   switch (fastifyError.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new ApiError({
-        statusCode: 415,
-        type: 'invalid_request_error',
-        code: 'unsupported_media_type',
-        message: `unsupported Content-Type ${JSON.stringify(request.headers['content-type'] ?? '')}; send application/json`,
-      });
+      return ApiError.of(
+        'unsupported_media_type',
+        `unsupported Content-Type ${JSON.stringify(request.headers['content-type'] ?? '')}; send application/json`,
+      );
     case 'FST_ERR_CTP_BODY_TOO_LARGE': {
       const limit = request.routeOptions.bodyLimit ?? request.server.initialConfig.bodyLimit;
-      return new ApiError({
-        statusCode: 413,
-        type: 'invalid_request_error',
-        code: 'body_too_large',
-        message: `the request body is larger than the limit of ${limit} bytes`,
+      return ApiError.of('body_too_large', `the request body is larger than the limit of ${limit} bytes`, {
         detail: { limit_bytes: limit },
       });
     }
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new ApiError({
-        statusCode: 400,
-        type: 'invalid_request_error',
-        code: 'invalid_json',
-        message: 'the request body is empty; send a JSON object',
-      });
+      return ApiError.of('invalid_json', 'the request body is empty; send a JSON object');
     case JSON_TOO_DEEP_CODE:
-      return new ApiError({
-        statusCode: 400,
-        type: 'invalid_request_error',
-        code: 'invalid_json',
-        message: fastifyError.message ?? 'the JSON body is nested too deeply',
+      return ApiError.of('invalid_json', fastifyError.message ?? 'the JSON body is nested too deeply', {
         detail: { max_depth: MAX_JSON_DEPTH },
       });
     case JSON_CHARSET_CODE:
-      return new ApiError({
-        statusCode: 415,
-        type: 'invalid_request_error',
-        code: 'unsupported_media_type',
-        message: fastifyError.message ?? 'send JSON as UTF-8',
-      });
+      return ApiError.of('unsupported_media_type', fastifyError.message ?? 'send JSON as UTF-8');
     case JSON_BODY_REFUSED_CODE:
-      return new ApiError({
-        statusCode: 400,
-        type: 'invalid_request_error',
-        code: 'invalid_json',
-        message: fastifyError.message ?? 'the JSON body is refused',
-      });
+      return ApiError.of('invalid_json', fastifyError.message ?? 'the JSON body is refused');
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return new ApiError({
-        statusCode: 400,
-        type: 'invalid_request_error',
-        code: 'invalid_json',
-        message:
-          'the request body is not valid JSON (members named __proto__ or constructor.prototype are refused)',
-      });
+      return ApiError.of(
+        'invalid_json',
+        'the request body is not valid JSON (members named __proto__ or constructor.prototype are refused)',
+      );
   }
   if (hasZodFastifySchemaValidationErrors(error)) {
     const first = error.validation[0];
     const where = first?.instancePath.replace(/^\//, '').replaceAll('/', '.') ?? '';
-    return new ApiError({
-      statusCode: 400,
-      type: 'invalid_request_error',
-      code: 'invalid_request',
-      message: `${where || 'request'}: ${first?.message ?? 'invalid request'}`,
-    });
+    return ApiError.of('invalid_request', `${where || 'request'}: ${first?.message ?? 'invalid request'}`);
   }
   const status = fastifyError.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
-    return new ApiError({
-      statusCode: status === 429 ? 429 : 400,
-      type: status === 429 ? 'rate_limit_error' : 'invalid_request_error',
-      code: status === 429 ? 'rate_limited' : 'invalid_request',
-      message: fastifyError.message ?? 'invalid request',
-    });
+    return ApiError.of(
+      status === 429 ? 'rate_limited' : 'invalid_request',
+      fastifyError.message ?? 'invalid request',
+    );
   }
-  return new ApiError({
-    statusCode: 500,
-    type: 'api_error',
-    code: 'internal_error',
-    // Server faults never show their details; the request id finds them in the log.
-    message: `internal server error (request id ${request.id})`,
-    cause: error,
-  });
+  // Server faults never show their details; the request id finds them in the log.
+  return ApiError.of('internal_error', `internal server error (request id ${request.id})`, { cause: error });
 }
 
 function sendApiError(error: ApiError, reply: FastifyReply) {
@@ -149,14 +96,6 @@ export function installErrorHandling(app: FastifyInstance): void {
     return sendApiError(apiError, reply);
   });
   app.setNotFoundHandler((request, reply) =>
-    sendApiError(
-      new ApiError({
-        statusCode: 404,
-        type: 'not_found_error',
-        code: 'not_found',
-        message: `no route ${request.method} ${request.url.split('?')[0]}`,
-      }),
-      reply,
-    ),
+    sendApiError(ApiError.of('not_found', `no route ${request.method} ${request.url.split('?')[0]}`), reply),
   );
 }

@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from './api-error.js';
+import type { OtherStatus } from './api-error-registry.js';
 
 /** Where the UHP API is mounted: its refusals use UHP's registered codes. */
 const UHP_PREFIX = '/api/harness/';
@@ -33,16 +34,11 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
       });
     return;
   }
-  const refusal = new ApiError({
-    statusCode: 400,
-    type: 'invalid_request_error',
-    code: 'invalid_request',
-    message,
-  });
-  void reply.code(400).type('application/json; charset=utf-8').send(refusal.toBody());
+  const refusal = ApiError.of('invalid_request', message);
+  void reply.code(refusal.statusCode).type('application/json; charset=utf-8').send(refusal.toBody());
 }
 
-const CLIENT_ERRORS: Record<string, { status: number; message: string }> = {
+const CLIENT_ERRORS: Record<string, { status: OtherStatus<'invalid_request'>; message: string }> = {
   ERR_HTTP_REQUEST_TIMEOUT: { status: 408, message: 'the request did not arrive in time' },
   HPE_HEADER_OVERFLOW: {
     status: 431,
@@ -58,18 +54,12 @@ const CLIENT_ERRORS: Record<string, { status: number; message: string }> = {
  */
 export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  const { status, message } = CLIENT_ERRORS[error.code ?? ''] ?? {
-    status: 400,
-    message: 'the request is not valid HTTP',
-  };
-  const body = JSON.stringify(
-    new ApiError({
-      statusCode: status,
-      type: 'invalid_request_error',
-      code: 'invalid_request',
-      message,
-    }).toBody(),
-  );
+  const known = CLIENT_ERRORS[error.code ?? ''];
+  const refusal = known
+    ? ApiError.of('invalid_request', known.message, { status: known.status })
+    : ApiError.of('invalid_request', 'the request is not valid HTTP');
+  const status = refusal.statusCode;
+  const body = JSON.stringify(refusal.toBody());
   if (socket.writable)
     socket.write(
       `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,

@@ -23,16 +23,13 @@ export async function gateCheckRoutes(app: FastifyInstance, options: GateCheckRo
     const body = checkBodySchema.safeParse(request.body);
     if (!body.success) {
       const param = body.error.issues[0]?.path.join('.') || null;
-      throw new ApiError({
-        statusCode: 400,
-        type: 'invalid_request_error',
-        code: 'invalid_request',
-        message:
-          param === 'model'
-            ? 'model: must be the name of a catalog model'
-            : 'the body must be a tool-gate state object: {tool, arguments, grant?, task?, cwd?, model?}',
-        param,
-      });
+      throw ApiError.of(
+        'invalid_request',
+        param === 'model'
+          ? 'model: must be the name of a catalog model'
+          : 'the body must be a tool-gate state object: {tool, arguments, grant?, task?, cwd?, model?}',
+        { param },
+      );
     }
     const { model, ...state } = body.data;
     const { pin, engine } = options.catalog.resolve(model);
@@ -44,13 +41,7 @@ export async function gateCheckRoutes(app: FastifyInstance, options: GateCheckRo
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const param = issue?.path.join('.') || null;
-      throw new ApiError({
-        statusCode: 400,
-        type: 'invalid_request_error',
-        code: 'invalid_request',
-        message: `${param ?? 'state'}: ${issue?.message ?? 'invalid'}`,
-        param,
-      });
+      throw ApiError.of('invalid_request', `${param ?? 'state'}: ${issue?.message ?? 'invalid'}`, { param });
     }
     // Nothing leaves the process, so the state is not redacted (the analysers must see a secret
     // in a command to recognise its exfiltration), as in the harness's own gate client.

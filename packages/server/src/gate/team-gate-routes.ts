@@ -7,11 +7,11 @@ import {
   teamReportBodySchema,
   teamReportResponseSchema,
 } from '@arbiter/tool-gate/team';
-import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type core, z } from 'zod';
 import { renderAuthenticationFailure } from '../decision/decision-routes.js';
 import { formatIssuePath } from '../decision/issue-path.js';
+import { limitRequestsPerPrincipal } from '../decision/principal-rate-limit.js';
 import { ApiError } from '../errors/api-error.js';
 import { DEFAULT_TEAM_GATE_CONFIG, type TeamGateConfig } from './team-gate-config.js';
 import {
@@ -71,23 +71,8 @@ export async function teamGateRoutes(app: FastifyInstance, options: TeamGateRout
   app.setValidatorCompiler(() => (data) => ({ value: data }));
   app.addHook('onRequest', requirePrincipal(renderAuthenticationFailure));
   const perMinute = options.requestsPerMinute ?? null;
-  if (perMinute !== null) {
-    // As the Decision API's: after authentication, so it counts per principal (a hook's flusher
-    // keeps what was refused queued and sends it later).
-    await app.register(rateLimit, {
-      max: perMinute,
-      timeWindow: 60_000,
-      hook: 'preParsing',
-      keyGenerator: (request) => request.principal?.id ?? request.ip,
-      errorResponseBuilder: (_request, context) =>
-        new ApiError({
-          statusCode: 429,
-          type: 'rate_limit_error',
-          code: 'rate_limited',
-          message: `more than ${perMinute} team gate requests in a minute; retry after ${context.after}`,
-        }),
-    });
-  }
+  // As the Decision API's (a hook's flusher keeps what was refused queued and sends it later).
+  if (perMinute !== null) await limitRequestsPerPrincipal(app, perMinute, 'team gate requests');
   const doc = (operationId: string, summary: string, parts: Record<string, unknown>) => ({
     operationId,
     summary,
@@ -242,13 +227,11 @@ export async function teamGateRoutes(app: FastifyInstance, options: TeamGateRout
       (suggestion) => suggestion.id === id,
     );
     if (found) return found;
-    throw new ApiError({
-      statusCode: 404,
-      type: 'not_found_error',
-      code: 'not_found',
-      message: `no suggestion with id ${id}: a kind of call becomes a suggestion once it was approved ${config.suggestAfter} times and never declined (GET /v1/gate/suggestions lists them)`,
-      param: 'id',
-    });
+    throw ApiError.of(
+      'not_found',
+      `no suggestion with id ${id}: a kind of call becomes a suggestion once it was approved ${config.suggestAfter} times and never declined (GET /v1/gate/suggestions lists them)`,
+      { param: 'id' },
+    );
   }
 
   /**
@@ -298,23 +281,15 @@ function principalOf(request: FastifyRequest) {
 }
 
 function notYours(request: FastifyRequest, principalId: string): ApiError {
-  return new ApiError({
-    statusCode: 403,
-    type: 'permission_error',
-    code: 'insufficient_scope',
-    message: `a ${request.role} key reads only its own principal's team gate records (${principalOf(request).id}); reading ${principalId}'s needs an operator key`,
-    param: 'principal',
-  });
+  return ApiError.of(
+    'insufficient_scope',
+    `a ${request.role} key reads only its own principal's team gate records (${principalOf(request).id}); reading ${principalId}'s needs an operator key`,
+    { param: 'principal' },
+  );
 }
 
 function invalidRequest(message: string, param: string | null): ApiError {
-  return new ApiError({
-    statusCode: 400,
-    type: 'invalid_request_error',
-    code: 'invalid_request',
-    message,
-    param,
-  });
+  return ApiError.of('invalid_request', message, { param });
 }
 
 function parseQuery<T extends z.ZodType>(schema: T, query: unknown): z.infer<T> {
