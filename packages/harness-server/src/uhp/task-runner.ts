@@ -98,6 +98,25 @@ function terminalEventType(status: UhpResponse['status']): string {
   return 'response.failed';
 }
 
+/** What a `TaskRunner` works with; what is optional has the default its comment names. */
+export interface TaskRunnerOptions {
+  readonly store: UhpStore;
+  readonly events: EventLog;
+  readonly layout: UhpDataLayout;
+  /** Runs the workspace tools' programs. */
+  readonly sandbox: ProcessSandbox;
+  /** Limits of the workspace tools; default `DEFAULT_WORKSPACE_TOOL_LIMITS`. */
+  readonly toolLimits?: WorkspaceToolLimits | undefined;
+  /** Prepaid balances each turn's usage is settled against; null or absent: nothing is metered. */
+  readonly budgets?: PrepaidBudgets | null | undefined;
+  /** This node among the nodes of one database; default: node `local`, `DEFAULT_LEASE_MS`. */
+  readonly lease?: TaskLeaseOptions | undefined;
+  /** A task's timeout and sleeps; default `systemClock`. */
+  readonly clock?: Clock | undefined;
+  /** What a turn's artifacts may hold; default `DEFAULT_ARTIFACT_LIMITS`. */
+  readonly artifactLimits?: ArtifactLimits | undefined;
+}
+
 /**
  * Executes tasks: runs the harness runtime for a turn, writes its events to the log, enforces the step,
  * time and output budgets, collects artifacts, and ends every response in exactly one terminal state.
@@ -105,17 +124,27 @@ function terminalEventType(status: UhpResponse['status']): string {
 export class TaskRunner {
   private readonly running = new Map<string, RunningTask>();
 
-  constructor(
-    private readonly store: UhpStore,
-    private readonly events: EventLog,
-    private readonly layout: UhpDataLayout,
-    private readonly sandbox: ProcessSandbox,
-    private readonly toolLimits: WorkspaceToolLimits = DEFAULT_WORKSPACE_TOOL_LIMITS,
-    private readonly budgets: PrepaidBudgets | null = null,
-    readonly lease: TaskLeaseOptions = { nodeId: 'local', clock: Date.now, leaseMs: DEFAULT_LEASE_MS },
-    private readonly clock: Clock = systemClock,
-    private readonly artifactLimits: ArtifactLimits = DEFAULT_ARTIFACT_LIMITS,
-  ) {}
+  private readonly store: UhpStore;
+  private readonly events: EventLog;
+  private readonly layout: UhpDataLayout;
+  private readonly sandbox: ProcessSandbox;
+  private readonly toolLimits: WorkspaceToolLimits;
+  private readonly budgets: PrepaidBudgets | null;
+  readonly lease: TaskLeaseOptions;
+  private readonly clock: Clock;
+  private readonly artifactLimits: ArtifactLimits;
+
+  constructor(options: TaskRunnerOptions) {
+    this.store = options.store;
+    this.events = options.events;
+    this.layout = options.layout;
+    this.sandbox = options.sandbox;
+    this.toolLimits = options.toolLimits ?? DEFAULT_WORKSPACE_TOOL_LIMITS;
+    this.budgets = options.budgets ?? null;
+    this.lease = options.lease ?? { nodeId: 'local', clock: Date.now, leaseMs: DEFAULT_LEASE_MS };
+    this.clock = options.clock ?? systemClock;
+    this.artifactLimits = options.artifactLimits ?? DEFAULT_ARTIFACT_LIMITS;
+  }
 
   /** When a lease taken or renewed now ends. */
   leaseExpiry(): number {

@@ -69,19 +69,43 @@ function fileIdsIn(value: unknown, found = new Set<string>()): Set<string> {
   return found;
 }
 
+/** What a `TaskService` works with. */
+export interface TaskServiceOptions {
+  readonly store: UhpStore;
+  readonly events: EventLog;
+  /** Executes the tasks this service records. */
+  readonly runner: TaskRunner;
+  readonly layout: UhpDataLayout;
+  /** The harnesses and the runtimes of their bases. */
+  readonly harnesses: HarnessService;
+  readonly limits: TaskLimits;
+  /** Prepaid balances; null or absent, or a principal without an account: unmetered. */
+  readonly budgets?: PrepaidBudgets | null | undefined;
+  /** Stamps and expiries; default `systemClock`. */
+  readonly clock?: Clock | undefined;
+}
+
 /** Turns a `POST /v1/responses` into a recorded response and a started execution. */
 export class TaskService {
-  constructor(
-    private readonly store: UhpStore,
-    private readonly events: EventLog,
-    private readonly runner: TaskRunner,
-    private readonly layout: UhpDataLayout,
-    private readonly harnesses: HarnessService,
-    readonly limits: TaskLimits,
-    /** Prepaid balances; principals without an account are unmetered. */
-    private readonly budgets: PrepaidBudgets | null = null,
-    private readonly clock: Clock = systemClock,
-  ) {}
+  private readonly store: UhpStore;
+  private readonly events: EventLog;
+  private readonly runner: TaskRunner;
+  private readonly layout: UhpDataLayout;
+  private readonly harnesses: HarnessService;
+  readonly limits: TaskLimits;
+  private readonly budgets: PrepaidBudgets | null;
+  private readonly clock: Clock;
+
+  constructor(options: TaskServiceOptions) {
+    this.store = options.store;
+    this.events = options.events;
+    this.runner = options.runner;
+    this.layout = options.layout;
+    this.harnesses = options.harnesses;
+    this.limits = options.limits;
+    this.budgets = options.budgets ?? null;
+    this.clock = options.clock ?? systemClock;
+  }
 
   /**
    * The steps of a task's creation, in order: an Idempotency-Key seen before answers at once; the

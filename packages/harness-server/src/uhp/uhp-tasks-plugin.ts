@@ -52,27 +52,23 @@ export const uhpTasksPlugin = fastifyPlugin<UhpTasksOptions>(
       options.sandbox instanceof ProcessSandbox
         ? options.sandbox
         : await ProcessSandbox.open(options.sandbox);
-    const runner = new TaskRunner(
+    const runner = new TaskRunner({
       store,
       events,
       layout,
       sandbox,
-      options.toolLimits,
+      toolLimits: options.toolLimits,
       budgets,
-      {
-        nodeId,
-        clock: options.cluster?.clock ?? Date.now,
-        leaseMs,
-      },
+      lease: { nodeId, clock: options.cluster?.clock ?? Date.now, leaseMs },
       clock,
       // The disk quota is one setting of the task limits, read by both the runner (a turn stores
       // nothing past it) and the task service (a principal over it starts nothing).
-      {
+      artifactLimits: {
         ...DEFAULT_ARTIFACT_LIMITS,
         maxDiskBytesPerPrincipal: options.limits.maxDiskBytesPerPrincipal ?? null,
         ...options.artifactLimits,
       },
-    );
+    });
     // The operator's threshold overrides reach both the analysis's disposition and the composition.
     const thresholds = resolveToolGateThresholds(options.toolGating?.thresholds);
     const gate = new HarnessToolGate(
@@ -98,7 +94,16 @@ export const uhpTasksPlugin = fastifyPlugin<UhpTasksOptions>(
         new AcpRuntime({ ...options.acp, gate }),
       ];
     const harnesses = new HarnessService(store, new Map(runtimes.map((runtime) => [runtime.base, runtime])));
-    const tasks = new TaskService(store, events, runner, layout, harnesses, options.limits, budgets, clock);
+    const tasks = new TaskService({
+      store,
+      events,
+      runner,
+      layout,
+      harnesses,
+      limits: options.limits,
+      budgets,
+      clock,
+    });
     app.decorate('uhpSandbox', sandbox);
     app.decorate('uhpEvents', events);
     app.decorate('uhpRunner', runner);
