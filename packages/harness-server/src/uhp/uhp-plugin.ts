@@ -51,8 +51,7 @@ export interface UhpPluginOptions {
    */
   readonly db: Database | SqlDatabase;
   readonly dataDir: string;
-  /** Harness bases; defaults to the `agent` base on the offline model. */
-  readonly runtimes?: readonly HarnessRuntime[];
+  /** The default `agent` base's pause between the offline model's chunks (ms); default 80. */
   readonly offlineChunkDelayMs?: number;
   readonly limits?: Partial<TaskLimits>;
   readonly toolLimits?: WorkspaceToolLimits;
@@ -69,11 +68,16 @@ export interface UhpPluginOptions {
   readonly pricing?: BudgetPricing;
   /** How harness tool calls are gated (static policy, asks); every verdict goes to `uhp/gate-audit.jsonl`. */
   readonly toolGating?: ToolGatingOptions;
-  /** The `agent` base's provider models and shell sandbox; without it the base serves the offline model only. */
-  readonly agent?: AgentBaseConfigInput;
-  /** Builds the harness bases with the server's gate; used instead of `runtimes` when given. */
+  /**
+   * The one way to choose the harness bases: builds them with the server's tool gate, which every
+   * base's tool calls must pass (a fixed list is `() => list`). Absent, the server serves its own
+   * two bases, `agent` and `acp`, configured by `agent` and `acp` below; given, it replaces both, so
+   * it may not be given with `agent` or `acp` (the plugin refuses to start rather than ignore them).
+   */
   readonly createRuntimes?: (gate: HarnessToolGate) => readonly HarnessRuntime[];
-  /** Operator-configured ACP agents of the `acp` base (served with the presets by default). */
+  /** The default `agent` base's provider models and shell sandbox; without it the base serves the offline model only. */
+  readonly agent?: AgentBaseConfigInput;
+  /** Operator-configured ACP agents of the default `acp` base (served with the presets by default). */
   readonly acp?: Omit<AcpRuntimeOptions, 'gate'>;
   /**
    * The process sandbox every task program starts in, or its configuration (default: bubblewrap;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { sleepOn, systemClock } from '@arbiter/decision';
+import { type Clock, sleepOn, systemClock } from '@arbiter/decision';
 import { createInProcessGateClient } from '@arbiter/engine/builtin';
 import { resolveToolGateThresholds } from '@arbiter/tool-gate/contract';
 import { createToolGateAnalyser } from '@arbiter/tool-gate-analysis';
@@ -8,6 +8,7 @@ import { DEFAULT_ARTIFACT_LIMITS } from './artifact-collection.js';
 import { HarnessService } from './harness/harness-service.js';
 import { AcpRuntime } from './runtime/acp/acp-runtime.js';
 import { createAgentRuntime } from './runtime/agent/agent-base-config.js';
+import type { HarnessRuntime } from './runtime/harness-runtime.js';
 import { OfflineAgentRuntime } from './runtime/offline/offline-runtime.js';
 import { HarnessToolGate } from './runtime/tool-gating/harness-tool-gate.js';
 import { secondOpinionEngine } from './runtime/tool-gating/second-opinion-engine.js';
@@ -19,7 +20,6 @@ import type { UhpPluginOptions } from './uhp-plugin.js';
 
 export type UhpTasksOptions = Pick<
   UhpPluginOptions,
-  | 'runtimes'
   | 'createRuntimes'
   | 'agent'
   | 'acp'
@@ -33,6 +33,24 @@ export type UhpTasksOptions = Pick<
 > & { readonly limits: TaskLimits };
 
 /**
+ * The server's own harness bases, configured by `agent` and `acp`: the `agent` base (on the offline
+ * model unless provider models are configured) and the `acp` base.
+ */
+async function defaultRuntimes(
+  options: UhpTasksOptions,
+  gate: HarnessToolGate,
+  clock: Clock,
+): Promise<readonly HarnessRuntime[]> {
+  const chunkDelayMs = options.offlineChunkDelayMs ?? 80;
+  return [
+    options.agent
+      ? await createAgentRuntime(options.agent, gate, { offlineChunkDelayMs: chunkDelayMs })
+      : new OfflineAgentRuntime({ chunkDelayMs, gate, sleep: (ms, signal) => sleepOn(clock, ms, signal) }),
+    new AcpRuntime({ ...options.acp, gate }),
+  ];
+}
+
+/**
  * Running tasks: the process sandbox, the event log, the task runner with its leases, the tool gate,
  * the harness bases and the services over them (`uhpSandbox`, `uhpEvents`, `uhpRunner`,
  * `uhpHarnesses`, `uhpTasks`). Owns their lifecycle: interrupted tasks are ended at start, running
@@ -41,6 +59,10 @@ export type UhpTasksOptions = Pick<
 export const uhpTasksPlugin = fastifyPlugin<UhpTasksOptions>(
   async (app, options) => {
     const { uhpDatabase: db, uhpStore: store, uhpLayout: layout, uhpBudgets: budgets } = app;
+    if (options.createRuntimes && (options.agent || options.acp))
+      throw new Error(
+        'uhpPlugin: createRuntimes replaces the default agent and acp bases, so its agent and acp options would be ignored; configure those bases in the runtimes createRuntimes builds',
+      );
     const clock = options.clock ?? systemClock;
     const nodeId = options.cluster?.nodeId ?? `node_${randomBytes(6).toString('hex')}`;
     const leaseMs = options.cluster?.leaseMs ?? DEFAULT_LEASE_MS;
@@ -80,19 +102,9 @@ export const uhpTasksPlugin = fastifyPlugin<UhpTasksOptions>(
       layout.gateAuditLog(),
       options.toolGating,
     );
-    const runtimes = options.createRuntimes?.(gate) ??
-      options.runtimes ?? [
-        options.agent
-          ? await createAgentRuntime(options.agent, gate, {
-              offlineChunkDelayMs: options.offlineChunkDelayMs ?? 80,
-            })
-          : new OfflineAgentRuntime({
-              chunkDelayMs: options.offlineChunkDelayMs ?? 80,
-              gate,
-              sleep: (ms, signal) => sleepOn(clock, ms, signal),
-            }),
-        new AcpRuntime({ ...options.acp, gate }),
-      ];
+    const runtimes = options.createRuntimes
+      ? options.createRuntimes(gate)
+      : await defaultRuntimes(options, gate, clock);
     const harnesses = new HarnessService(store, new Map(runtimes.map((runtime) => [runtime.base, runtime])));
     const tasks = new TaskService({
       store,

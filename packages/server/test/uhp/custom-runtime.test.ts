@@ -24,7 +24,7 @@ const key = TEST_KEYS.alice;
 let server: UhpTestServer;
 beforeAll(async () => {
   server = await startUhpTestServer({
-    runtimes: [new OfflineAgentRuntime({ chunkDelayMs: 0 }), new EchoRuntime()],
+    createRuntimes: () => [new OfflineAgentRuntime({ chunkDelayMs: 0 }), new EchoRuntime()],
   });
 });
 afterAll(() => server.close());
@@ -70,5 +70,13 @@ describe('a second harness runtime', () => {
     const message = result.json.output[0];
     expect(message.content[0].text).toBe('echo: hi\n\nFiles: given.txt');
     expect(message.content[0].annotations[0]).toMatchObject({ filename: 'given.txt' });
+  });
+});
+
+describe('choosing the harness bases', () => {
+  it('refuses createRuntimes together with the default bases’ agent or acp options instead of ignoring them', async () => {
+    await expect(
+      startUhpTestServer({ createRuntimes: () => [new EchoRuntime()], acp: { presets: false } }),
+    ).rejects.toThrow(/createRuntimes replaces the default agent and acp bases/);
   });
 });
