@@ -32,6 +32,12 @@ export const DEFAULT_CONCURRENT_TASKS_PER_PRINCIPAL = 16;
 /** Bytes one principal may hold on disk under `arbiter serve` (`limits.diskBytesPerPrincipal`): 10 GiB. */
 export const DEFAULT_DISK_BYTES_PER_PRINCIPAL = 10 * 1024 * 1024 * 1024;
 
+/**
+ * Files one principal may hold under `arbiter serve` (`limits.filesPerPrincipal`): five workspaces
+ * at the artifact walk's limit of 20,000 entries each.
+ */
+export const DEFAULT_FILES_PER_PRINCIPAL = 100_000;
+
 export interface StartServerOptions {
   /** 0 picks a free port. Default 7411. */
   readonly port?: number;
@@ -85,6 +91,8 @@ export interface RunningServer {
   readonly principalQuotas: {
     readonly concurrentTasks: number | null;
     readonly diskBytes: number | null;
+    /** `limits.filesPerPrincipal`: workspace entries and stored files; null when not bounded. */
+    readonly files: number | null;
   };
   close(): Promise<void>;
 }
@@ -124,6 +132,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       config?.limits?.diskBytesPerPrincipal === undefined
         ? DEFAULT_DISK_BYTES_PER_PRINCIPAL
         : config.limits.diskBytesPerPrincipal,
+    maxFilesPerPrincipal:
+      config?.limits?.filesPerPrincipal === undefined
+        ? DEFAULT_FILES_PER_PRINCIPAL
+        : config.limits.filesPerPrincipal,
     ...(options.harness ? options.harness.limits : {}),
   };
   const sql = await openStorage({ dataDir, ...(database ? { database } : {}) }, migrations);
@@ -199,10 +211,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       nodeId,
       principalQuotas:
         options.harness === false
-          ? { concurrentTasks: null, diskBytes: null }
+          ? { concurrentTasks: null, diskBytes: null, files: null }
           : {
               concurrentTasks: quotaLimits.maxConcurrentTasksPerPrincipal ?? null,
               diskBytes: quotaLimits.maxDiskBytesPerPrincipal ?? null,
+              files: quotaLimits.maxFilesPerPrincipal ?? null,
             },
       close: () => app.close(),
     };

@@ -26,6 +26,19 @@ export interface ArtifactLimits {
    * a principal at or over it is refused (`TaskService`). null or absent: no quota.
    */
   readonly maxDiskBytesPerPrincipal?: number | null;
+  /**
+   * Files one principal may hold: its stored files and the entries of its workspaces as counted at
+   * the end of each turn (a walk stopped at `maxWorkspaceEntries` counts one more than it saw). A
+   * turn over it stores no artifact; a new task of a principal at or over it is refused
+   * (`TaskService`). null or absent: no quota.
+   */
+  readonly maxFilesPerPrincipal?: number | null;
+}
+
+/** A principal quota a turn went over: what `detail` of the turn's error names. */
+export interface QuotaReached {
+  readonly quota: 'disk_bytes' | 'files';
+  readonly limit: number;
 }
 
 export const DEFAULT_ARTIFACT_LIMITS: ArtifactLimits = {
@@ -51,8 +64,8 @@ export interface CollectedArtifacts {
   readonly skipped: string[];
   /** The limit the turn went over, in words for the response's error; null when none was. */
   readonly overLimit: string | null;
-  /** The principal went over its disk quota (then `overLimit` says so). */
-  readonly overDiskQuota: boolean;
+  /** The principal quota the turn went over (then `overLimit` says so), or null. */
+  readonly quota: QuotaReached | null;
 }
 
 /**
@@ -80,44 +93,64 @@ export async function collectArtifacts(options: {
   try {
     after = await workspace.snapshot(limits.maxWorkspaceEntries);
   } catch {
-    return { cited, skipped: ['.'], overLimit: null, overDiskQuota: false };
+    return { cited, skipped: ['.'], overLimit: null, quota: null };
   }
-  // The workspace as it is now counts towards the principal's disk quota from this turn on, whatever
-  // is decided below, so the next task sees it even when no artifact could be stored.
+  // The workspace as it is now counts towards the principal's quotas from this turn on, whatever is
+  // decided below, so the next task sees it even when no artifact could be stored.
+  const workspaceFiles = after.entries + (after.truncated ? 1 : 0);
   await store.setWorkspaceBytes(turn.sessionId, after.bytes);
+  await store.setWorkspaceFiles(turn.sessionId, workspaceFiles);
   const quota = limits.maxDiskBytesPerPrincipal ?? null;
   let quotaRoom = Number.POSITIVE_INFINITY;
-  let overDiskQuota = false;
+  let reached: QuotaReached | null = null;
   if (quota !== null) {
     const used = (await store.principalDiskBytes(turn.principalId, turn.sessionId)) + after.bytes;
     quotaRoom = quota - used;
     if (quotaRoom < 0) {
-      overDiskQuota = true;
+      reached = { quota: 'disk_bytes', limit: quota };
       overLimit = `the principal holds ${used} bytes (its workspaces and stored files), over its disk quota of ${quota} bytes, so nothing more is stored`;
     }
   }
+  // Each artifact stored is one more file of the principal's.
+  const fileQuota = limits.maxFilesPerPrincipal ?? null;
+  let fileRoom = Number.POSITIVE_INFINITY;
+  if (fileQuota !== null) {
+    const used = (await store.principalFileCount(turn.principalId, turn.sessionId)) + workspaceFiles;
+    fileRoom = Math.max(0, fileQuota - used);
+    if (used > fileQuota && reached === null) {
+      reached = { quota: 'files', limit: fileQuota };
+      overLimit = `the principal holds ${used} files (the entries of its workspaces and its stored files), over its file quota of ${fileQuota}, so nothing more is stored`;
+    }
+  }
   skipped.push(...after.refused);
-  if (after.truncated)
+  // A quota reached is the more useful thing to say: it names what to free.
+  if (after.truncated && reached === null)
     overLimit = `the workspace holds more than ${limits.maxWorkspaceEntries} entries, so only the first ${limits.maxWorkspaceEntries} (in name order) were looked at`;
   const changed = [...after.files].filter(
     ([relative, signature]) => before.get(relative) !== signature || produced.has(relative),
   );
-  const room = Math.max(
+  const sessionRoom = Math.max(
     0,
     Math.min(
       limits.maxFilesPerTurn,
       limits.maxFilesPerSession - (await store.countSessionArtifacts(turn.sessionId)),
     ),
   );
-  if (changed.length > room)
+  const room = Math.min(sessionRoom, fileRoom);
+  if (changed.length > room) {
+    if (room < sessionRoom && reached === null) {
+      reached = { quota: 'files', limit: fileQuota as number };
+      overLimit ??= `the turn changed ${changed.length} files and the principal has room for ${room} more under its file quota of ${fileQuota}`;
+    }
     overLimit ??=
-      room < limits.maxFilesPerTurn
-        ? `the turn changed ${changed.length} files and the session has room for ${room} more artifacts (at most ${limits.maxFilesPerSession} per session)`
+      sessionRoom < limits.maxFilesPerTurn
+        ? `the turn changed ${changed.length} files and the session has room for ${sessionRoom} more artifacts (at most ${limits.maxFilesPerSession} per session)`
         : `the turn changed ${changed.length} files, more than the ${limits.maxFilesPerTurn} artifacts one turn may store`;
+  }
   // The bytes the turn may store: its own limit, or the principal's room under the quota if less.
   const perTurn = Math.min(limits.maxBytesPerTurn, Math.max(0, quotaRoom));
   let bytesLeft = perTurn;
-  for (const [relative] of changed.slice(0, overDiskQuota ? 0 : room)) {
+  for (const [relative] of changed.slice(0, reached?.quota === 'disk_bytes' ? 0 : room)) {
     const id = newObjectId('file');
     let size = 0;
     try {
@@ -131,7 +164,7 @@ export async function collectArtifacts(options: {
       await fs.promises.rm(layout.fileBlob(id), { force: true });
       if (error instanceof OverByteLimit) {
         if (perTurn < limits.maxBytesPerTurn) {
-          overDiskQuota = true;
+          reached ??= { quota: 'disk_bytes', limit: quota as number };
           overLimit ??= `the files of the turn are larger than the ${perTurn} bytes left under the principal's disk quota of ${quota} bytes`;
         } else
           overLimit ??= `the files of the turn are larger than the ${limits.maxBytesPerTurn} bytes one turn may store`;
@@ -161,7 +194,7 @@ export async function collectArtifacts(options: {
       download_url: `${turn.baseUrl}/v1/containers/${turn.containerId}/files/${id}/content`,
     });
   }
-  return { cited, skipped, overLimit, overDiskQuota };
+  return { cited, skipped, overLimit, quota: reached };
 }
 
 class OverByteLimit extends Error {}

@@ -496,7 +496,7 @@ export class TaskRunner {
     produced: ReadonlySet<string>,
     emit: (event: NewEvent) => unknown,
   ): Promise<{ cited: CitedFile[]; overLimit: UhpError | null }> {
-    const { cited, skipped, overLimit, overDiskQuota } = await collectArtifacts({
+    const { cited, skipped, overLimit, quota } = await collectArtifacts({
       workspace,
       before,
       produced,
@@ -531,14 +531,12 @@ export class TaskRunner {
               type: 'harness_error',
               code: 'arbiter_artifact_limit',
               message: `The turn's files were not all kept: ${overLimit}. The ${cited.length} files stored are cited; ${
-                overDiskQuota
+                quota
                   ? 'free space by deleting sessions (DELETE /v1/sessions/{id}) or files from the workspace.'
                   : 'delete files from the workspace or start a new session.'
               }`,
               param: null,
-              detail: overDiskQuota
-                ? { quota: 'disk_bytes', limit: this.artifactLimits.maxDiskBytesPerPrincipal ?? null }
-                : null,
+              detail: quota ? { ...quota } : null,
             },
     };
   }

@@ -41,6 +41,12 @@ export interface TaskLimits {
    * null: none.
    */
   readonly maxDiskBytesPerPrincipal?: number | null;
+  /**
+   * Files one principal may hold (stored files and workspace entries, `ArtifactLimits`); a task of
+   * a principal at or over it is refused with `429 quota_exhausted` (`detail.quota: "files"`).
+   * null: none.
+   */
+  readonly maxFilesPerPrincipal?: number | null;
 }
 
 export interface CreatedTask {
@@ -263,6 +269,19 @@ export class TaskService {
     );
   }
 
+  /** The principal's file quota, counted as the disk quota is (see `checkDiskQuota`). */
+  private async checkFileQuota(tx: UhpStore, principalId: string): Promise<void> {
+    const limit = this.limits.maxFilesPerPrincipal ?? null;
+    if (limit === null) return;
+    const used = await tx.principalFileCount(principalId);
+    if (used < limit) return;
+    throw new UhpFailure(
+      'quota_exhausted',
+      `This principal holds ${used} files (workspace entries and stored files), at or over its file quota of ${limit}; delete sessions (DELETE /v1/sessions/{id}) or files, then start this task again.`,
+      { detail: { quota: 'files', limit, used } },
+    );
+  }
+
   /** A session runs one task at a time; checked again inside the recording transaction. */
   private async checkSessionIdle(session: StoredSession): Promise<void> {
     const running = await this.store.runningResponseOfSession(session.id);
@@ -323,6 +342,7 @@ export class TaskService {
           throw new UhpFailure('session_busy', 'A task is already running in this session.');
         await this.checkConcurrentTasks(tx, principalId);
         await this.checkDiskQuota(tx, principalId);
+        await this.checkFileQuota(tx, principalId);
         const maxOutputTokens = await this.reserveBudget(tx, {
           principalId,
           responseId: task.initial.id,

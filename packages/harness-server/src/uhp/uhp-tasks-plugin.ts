@@ -88,6 +88,7 @@ export const uhpTasksPlugin = fastifyPlugin<UhpTasksOptions>(
       artifactLimits: {
         ...DEFAULT_ARTIFACT_LIMITS,
         maxDiskBytesPerPrincipal: options.limits.maxDiskBytesPerPrincipal ?? null,
+        maxFilesPerPrincipal: options.limits.maxFilesPerPrincipal ?? null,
         ...options.artifactLimits,
       },
     });

@@ -44,6 +44,11 @@ export const serverConfigSchema = z.strictObject({
         .max(Number.MAX_SAFE_INTEGER)
         .nullable()
         .optional(),
+      /**
+       * Files one principal may hold: the entries of its workspaces and its stored files (429
+       * quota_exhausted at or over it; a turn stores no artifact past it); null lifts it.
+       */
+      filesPerPrincipal: z.number().int().min(100).max(1_000_000_000).nullable().optional(),
     })
     .default({}),
   /** Output prices of prepaid budgets; see docs/harnesses.md. */

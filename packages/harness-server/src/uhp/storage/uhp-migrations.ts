@@ -106,4 +106,12 @@ export const uhpMigrations: readonly Migration[] = [
       CREATE INDEX uhp_files_principal ON uhp_files (principal_id);
     `,
   ),
+  // A principal's file quota counts its stored files and the entries of its workspaces, walked when
+  // each turn ends (the same walk that measures the bytes), kept here beside the bytes.
+  schemaMigration(
+    '0103-uhp-workspace-files',
+    ({ int64 }) => `
+      ALTER TABLE uhp_sessions ADD COLUMN workspace_files ${int64} NOT NULL DEFAULT 0;
+    `,
+  ),
 ];

@@ -381,6 +381,28 @@ export class UhpStore {
     return Number(files?.n ?? 0) + Number(workspaces?.n ?? 0);
   }
 
+  /** The entries of `sessionId`'s workspace as counted when its last turn ended. */
+  async setWorkspaceFiles(sessionId: string, files: number): Promise<void> {
+    await this.db.run('UPDATE uhp_sessions SET workspace_files = ? WHERE id = ?', [files, sessionId]);
+  }
+
+  /**
+   * The files a principal holds, as its file quota counts them: every stored file (uploads and
+   * artifacts) plus the entries of each workspace as counted at the end of its last turn.
+   * `exceptSession` leaves one workspace out, for a caller that has just counted it itself.
+   */
+  async principalFileCount(principalId: string, exceptSession: string | null = null): Promise<number> {
+    const files = await this.db.get<{ n: number | string | null }>(
+      'SELECT COUNT(*) AS n FROM uhp_files WHERE principal_id = ?',
+      [principalId],
+    );
+    const workspaces = await this.db.get<{ n: number | string | null }>(
+      'SELECT SUM(workspace_files) AS n FROM uhp_sessions WHERE principal_id = ? AND id <> ?',
+      [principalId, exceptSession ?? ''],
+    );
+    return Number(files?.n ?? 0) + Number(workspaces?.n ?? 0);
+  }
+
   /** How many tasks of a principal are running now, on every node. */
   async runningResponseCount(principalId: string): Promise<number> {
     const row = await this.db.get<{ n: number | string }>(

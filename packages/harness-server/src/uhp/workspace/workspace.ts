@@ -220,17 +220,18 @@ export class Workspace {
       const regular: string[] = [];
       const directories: string[] = [];
       for (const entry of listed) {
+        const name = strictUtf8(entry.name);
+        // The server's own folder is neither walked nor counted against the task's limits.
+        if (name !== null && `${prefix}${name}` === RESERVED_WORKSPACE_DIR) continue;
         if (entries >= maxEntries) {
           truncated = true;
           break;
         }
         entries++;
-        const name = strictUtf8(entry.name);
         if (name === null) {
           refused.push(`${prefix}${entry.name.toString('utf8')}`);
           continue;
         }
-        if (`${prefix}${name}` === RESERVED_WORKSPACE_DIR) continue;
         if (entry.isDirectory()) directories.push(name);
         else if (entry.isFile()) regular.push(name);
       }
@@ -271,7 +272,7 @@ export class Workspace {
     } finally {
       root.close();
     }
-    return { files, refused, truncated, bytes };
+    return { files, refused, truncated, bytes, entries };
   }
 
   /**
@@ -467,6 +468,11 @@ export interface WorkspaceSnapshot {
    * this errs towards counting too much). Files past a truncated walk are not in it.
    */
   readonly bytes: number;
+  /**
+   * Entries walked (files, folders, links, anything but the server's reserved folder's contents):
+   * what the principal's file quota counts. A truncated walk stopped at its limit, so there are more.
+   */
+  readonly entries: number;
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
