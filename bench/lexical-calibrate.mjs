@@ -1,11 +1,12 @@
-// Fits the built-in engine's calibration (packages/engine/src/builtin/lexical/builtin-calibration.ts):
-// one temperature per kind of evidence (`evidenceKindOf`: a topical claim, two texts compared, the
-// kind of answer a question asks for…), fitted by log-loss with `calibrateSamples` (the fit
-// `arbiter calibrate` uses) on the TUNE halves of the public development sets at --sets. It then
-// measures the engine with that calibration against the engine without one, through the engine
-// itself (each atom of a compound claim calibrated before the compound is derived), on the
-// held-out halves of --sets and of the hand-written suite (--check), never fitted. Copy the printed
-// calibration by hand.
+// Fits the built-in engine's calibration (packages/engine/src/builtin/lexical/builtin-calibration.ts)
+// on the TUNE halves of the public development sets at --sets: per kind of evidence
+// (`evidenceKindOf`), a monotone map of P(yes) for Nouls (`fitMonotoneMap`, isotonic over bins of
+// --bin-size answers shrunk towards one half by --prior-weight pseudo-answers) and a temperature
+// for Scores (`calibrateSamples`, the fit `arbiter calibrate` uses); per kind of question
+// (`choiceKindOf`, read from the wording alone) a temperature for Choices. It then measures the
+// engine with that calibration against the engine without one, through the engine itself (each
+// atom of a compound claim calibrated before the compound is derived), on the held-out halves of
+// --sets and of the hand-written suite (--check), never fitted. Copy the printed calibration by hand.
 //
 //   npx tsc -b && node bench/lexical-calibrate.mjs [--sets DIR[,DIR…]] [--check DIR] [--diagram FILE.png]
 //
@@ -14,20 +15,21 @@
 // --sets defaults to the public samples kept in the repository (bench/data/lexical-public-dev);
 // docs/benchmarks.md gives the command that also converts the sets kept out of it.
 //
-// Two texts compared (`relation-*` kinds) are only ever softened (temperature at least one): the
-// first hidden suite found them at chance on pairs unlike these (issue 28), and a sharpening fitted
-// on one public set's pairs would bet against that. Choices could only take one temperature for
-// their type (`temperatureOf`: a kind that changed when an option is removed would break the
-// choice-set law), and it is kept at one: the lexical weights' Choice sharpness was fitted on
-// BANKING77 train and CLINC150 val, and the type temperature fitted here (1.088) took their
-// held-out development answers, already less sure than right, from ECE 0.041 to 0.081.
+// Two texts compared (`relation-*` kinds) are only ever softened (each answer kept between its raw
+// value and one half): the first hidden suite found them at chance on pairs unlike these (issue
+// 28), and a sharpening fitted on one public set's pairs would bet against that. A Choice's
+// temperature is keyed to its kind of question, never to its evidence: a kind that changed when an
+// option is removed would break the choice-set law.
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import {
+  applyMonotoneMap,
   calibrateSamples,
+  choiceKindOf,
   createBuiltinEngine,
   evidenceKindOf,
+  fitMonotoneMap,
   renderReliabilityDiagram,
 } from '@arbiter/engine';
 import {
@@ -46,8 +48,11 @@ const { values } = parseArgs({
     sets: { type: 'string', default: PUBLIC_DEV },
     check: { type: 'string', default: DEV_SUITE },
     diagram: { type: 'string' },
+    'bin-size': { type: 'string', default: '40' },
+    'prior-weight': { type: 'string', default: '10' },
   },
 });
+const mapFit = { binSize: Number(values['bin-size']), priorWeight: Number(values['prior-weight']) };
 const publicSets = values.sets.split(',').flatMap((directory) => loadSets(directory));
 const handSets = loadSets(values.check);
 const raw = createBuiltinEngine({ calibration: {} });
@@ -58,23 +63,41 @@ for (const set of publicSets) {
   for (const example of splitOf(set, 'tune')) {
     const { request, gold } = requestOf(set, example);
     const answer = (await raw.evaluate(request)).answers.q;
-    const kind = answer.type === 'choice' ? 'choice' : evidenceKindOf(answer);
+    const kind = answer.type === 'choice' ? choiceKindOf(set.question) : evidenceKindOf(answer);
     if (kind !== undefined) samples.push({ kind, ...sampleOf(set, answer, gold) });
   }
 }
 const evidence = {};
 const byType = {};
-console.log('kind                      tune n  T      tune ECE       log-loss');
+console.log('kind                      tune n  calibration      tune ECE       log-loss');
 for (const kind of [...new Set(samples.map((sample) => sample.kind))].sort()) {
   const ofKind = samples.filter((sample) => sample.kind === kind);
   const type = kind.split(':')[0];
+  const before = calibrationMetricsOf(ofKind);
+  if (type === 'noul') {
+    // A Noul's kind takes a monotone map of P(yes); two texts compared are only ever softened.
+    const map = fitMonotoneMap(
+      ofKind.map((sample) => ({ probability: sample.probabilities[0], yes: sample.expected === 0 })),
+      { ...mapFit, sharpen: !kind.includes(':relation-') },
+    );
+    evidence[kind] = { map };
+    const after = calibrationMetricsOf(
+      ofKind.map((sample) => {
+        const p = applyMonotoneMap(map, sample.probabilities[0]);
+        return { probabilities: [p, 1 - p], expected: sample.expected };
+      }),
+    );
+    console.log(
+      `${kind.padEnd(26)}${String(ofKind.length).padStart(5)}  map of ${String(map.length).padStart(2)} knots  ${before.ece.toFixed(3)} → ${after.ece.toFixed(3)}  ${before.logLoss.toFixed(3)} → ${after.logLoss.toFixed(3)}`,
+    );
+    continue;
+  }
   const [fit] = calibrateSamples(ofKind.map((sample) => ({ ...sample, type }))).byType;
-  const temperature =
-    kind === 'choice' ? 1 : kind.includes(':relation-') ? Math.max(1, fit.temperature) : fit.temperature;
+  const temperature = kind.includes(':relation-') ? Math.max(1, fit.temperature) : fit.temperature;
   if (kind === type) byType[type] = { temperature: Number(temperature.toFixed(3)) };
   else evidence[kind] = { temperature: Number(temperature.toFixed(3)) };
   console.log(
-    `${kind.padEnd(26)}${String(fit.count).padStart(5)}  ${temperature.toFixed(3)}  ${fit.before.ece.toFixed(3)} → ${fit.after.ece.toFixed(3)}  ${fit.before.logLoss.toFixed(3)} → ${fit.after.logLoss.toFixed(3)}${temperature !== fit.temperature ? ` (fitted ${fit.temperature.toFixed(3)}, kept at one)` : ''}`,
+    `${kind.padEnd(26)}${String(fit.count).padStart(5)}  T ${temperature.toFixed(3)}          ${fit.before.ece.toFixed(3)} → ${fit.after.ece.toFixed(3)}  ${fit.before.logLoss.toFixed(3)} → ${fit.after.logLoss.toFixed(3)}${temperature !== fit.temperature ? ` (fitted ${fit.temperature.toFixed(3)}, kept at one)` : ''}`,
   );
 }
 const calibration = { ...byType, evidence };
@@ -124,7 +147,7 @@ for (const set of publicSets) {
     const { request, gold } = requestOf(set, example);
     const before = (await raw.evaluate(request)).answers.q;
     const after = (await calibrated.evaluate(request)).answers.q;
-    const kind = before.type === 'choice' ? 'choice' : (evidenceKindOf(before) ?? 'none');
+    const kind = before.type === 'choice' ? choiceKindOf(set.question) : (evidenceKindOf(before) ?? 'none');
     const entry = byKind.get(kind) ?? { before: [], after: [] };
     entry.before.push(topOf(sampleOf(set, before, gold)));
     entry.after.push(topOf(sampleOf(set, after, gold)));
@@ -176,6 +199,13 @@ function chanceEce(tops) {
     sum += expectedCalibrationError(tops.map(({ top }) => ({ top, right: random() < top })));
   }
   return sum / 200;
+}
+
+/** ECE and mean log-loss of samples (each a distribution and the index of its right outcome). */
+function calibrationMetricsOf(samples) {
+  const tops = samples.map(topOf);
+  const logLoss = samples.reduce((sum, s) => sum - Math.log(Math.max(s.probabilities[s.expected], 1e-6)), 0);
+  return { ece: expectedCalibrationError(tops), logLoss: logLoss / samples.length };
 }
 
 /** The top outcome's probability and whether it is the gold one (ties go to the first). */

@@ -89,6 +89,103 @@ describe('calibrateAnswer', () => {
     expect(temperatureOf(tone, calibration)).toBe(2);
   });
 
+  it("gives a Choice its question kind's temperature, never its evidence kind's", () => {
+    const calibration = {
+      choice: { temperature: 2 },
+      evidence: { 'choice:feeling': { temperature: 3 }, 'choice:topical': { temperature: 5 } },
+    };
+    const topical: Answer = {
+      ...choice,
+      arbiter: { engine: 'test', abstained: false, evidence: ['near:a~b'] },
+    };
+    expect(temperatureOf(topical, calibration, 'choice:feeling')).toBe(3);
+    expect(temperatureOf(topical, calibration)).toBe(2);
+    // Removing an option keeps the others' proportions: one temperature for the whole question.
+    const all = calibrateAnswer(topical, calibration, 'choice:feeling');
+    const fewer = calibrateAnswer(
+      { ...topical, probabilities: { a: 0.7 / 0.9, b: 0.2 / 0.9 } },
+      calibration,
+      'choice:feeling',
+    );
+    if (all.type !== 'choice' || fewer.type !== 'choice') throw new Error('expected Choices');
+    expect(all.probabilities.a! / all.probabilities.b!).toBeCloseTo(
+      fewer.probabilities.a! / fewer.probabilities.b!,
+      12,
+    );
+  });
+
+  it("takes a Noul through its kind's monotone map, and leaves a Score of that kind to its type", () => {
+    const calibration = {
+      score: { temperature: 2 },
+      evidence: {
+        'noul:topical': {
+          map: [
+            [0.3, 0.45],
+            [0.5, 0.7],
+          ] as [number, number][],
+        },
+        'score:topical': {
+          map: [
+            [0.3, 0.45],
+            [0.5, 0.7],
+          ] as [number, number][],
+        },
+      },
+    };
+    const topical: Answer = {
+      type: 'noul',
+      noul: 0.4,
+      arbiter: { engine: 'test', abstained: false, evidence: ['near:spam~free'] },
+    };
+    const mapped = calibrateAnswer(topical, calibration);
+    expect(mapped.type === 'noul' && mapped.noul).toBeCloseTo(0.575, 12);
+    expect(temperatureOf(topical, calibration)).toBe(1);
+    const score: Answer = {
+      type: 'score',
+      score: 0.2,
+      confidence: 0.3,
+      probabilities: { 0: 0.8, 1: 0.2 },
+      arbiter: { engine: 'test', abstained: false, evidence: ['term:a'] },
+    };
+    expect(temperatureOf(score, calibration)).toBe(2);
+  });
+
+  it('leaves an abstained answer, the prior, as it is', () => {
+    const prior: Answer = {
+      type: 'choice',
+      choice: 'a',
+      confidence: 0,
+      probabilities: { a: 1 / 3, b: 1 / 3, c: 1 / 3 },
+      arbiter: { engine: 'test', abstained: true, evidence: ['no-evidence'] },
+    };
+    expect(calibrateAnswer(prior, { choice: { temperature: 1.5 } }, 'choice')).toBe(prior);
+  });
+
+  it('accepts a monotone map in a catalog entry and rejects one that falls or repeats a knot', () => {
+    const map = [
+      [0.3, 0.4],
+      [0.6, 0.7],
+    ];
+    expect(engineCalibrationSchema.parse({ evidence: { 'noul:topical': { map } } })).toEqual({
+      evidence: { 'noul:topical': { map } },
+    });
+    for (const bad of [
+      [
+        [0.3, 0.7],
+        [0.6, 0.4],
+      ],
+      [
+        [0.3, 0.4],
+        [0.3, 0.5],
+      ],
+      [[0.3, 1.2]],
+      [],
+    ]) {
+      expect(() => engineCalibrationSchema.parse({ evidence: { 'noul:topical': { map: bad } } })).toThrow();
+    }
+    expect(isIdentity({ evidence: { 'noul:topical': { map } } })).toBe(false);
+  });
+
   it('accepts evidence temperatures in a catalog entry and rejects malformed ones', () => {
     expect(engineCalibrationSchema.parse({ evidence: { 'noul:topical': { temperature: 2 } } })).toEqual({
       evidence: { 'noul:topical': { temperature: 2 } },

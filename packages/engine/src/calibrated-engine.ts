@@ -2,6 +2,7 @@ import type { Answer, DecisionEngine, EvaluateOptions, EvaluateResult } from '@a
 import { z } from 'zod';
 import { normalisedEntropyConfidence } from './answer-confidence.js';
 import { evidenceKindOf } from './evidence-kind.js';
+import { applyMonotoneMap } from './llm/calibration/monotone-map.js';
 import { llmCalibrationSchema } from './llm/openai-compatible-config.js';
 import { applyTemperature } from './llm/temperature-scaling.js';
 
@@ -13,37 +14,89 @@ import { applyTemperature } from './llm/temperature-scaling.js';
  * option the engine ruled out stays ruled out, and the order of the outcomes never changes, so the
  * pick and accuracy are the same before and after.
  *
- * `evidence` holds temperatures per kind of evidence (`evidenceKindOf`, e.g. `noul:topical`); an
- * answer whose kind has one takes it instead of its type's. Only engines that name their evidence
- * (the built-in one) have kinds; a model's answers take their type's temperature.
+ * `evidence` holds calibrations per kind of evidence (`evidenceKindOf`, e.g. `noul:topical`) or,
+ * for a Choice, per kind of question (`choiceKindOf`, e.g. `choice:feeling`); an answer whose kind
+ * has one takes it instead of its type's. Only engines that name their evidence (the built-in one)
+ * have kinds; a model's answers take their type's temperature. A kind's entry is a temperature, or
+ * for Nouls a monotone `map` of the probability of yes (`fitMonotoneMap`): knots `[raw,
+ * calibrated]`, raw increasing and calibrated never falling, for evidence whose confidence is not
+ * monotone in its accuracy.
  */
+const probability = z.number().min(0).max(1);
+const monotoneMapSchema = z
+  .array(z.tuple([probability, probability]))
+  .min(1)
+  .refine(
+    (knots) =>
+      knots.every(
+        (knot, index) => index === 0 || (knot[0] > knots[index - 1]![0] && knot[1] >= knots[index - 1]![1]),
+      ),
+    'a calibration map needs raw probabilities that increase and calibrated ones that never fall',
+  );
 export const engineCalibrationSchema = llmCalibrationSchema.extend({
   evidence: z
-    .record(z.string().min(1), z.strictObject({ temperature: z.number().positive().max(100) }))
+    .record(
+      z.string().min(1),
+      z.union([
+        z.strictObject({ temperature: z.number().positive().max(100) }),
+        z.strictObject({ map: monotoneMapSchema }),
+      ]),
+    )
     .optional(),
 });
 /** The `calibration` member of every engine kind's catalog entry (written by `arbiter calibrate`). */
 export type EngineCalibration = z.infer<typeof engineCalibrationSchema>;
 
+type KindCalibration = NonNullable<EngineCalibration['evidence']>[string];
+
 /**
- * The temperature `calibration` gives `answer`: its evidence kind's, else its type's, else one.
- * A Choice always takes its type's: its evidence kind can change when an option is removed (the
- * winning option's evidence, whether any option names a kind of answer), and a temperature that
- * changed with it would move the other options' proportions, breaking the choice-set law.
+ * The calibration `calibration` gives `answer`'s kind, if it has one. A Nouls or Score's kind is
+ * its evidence's (`evidenceKindOf`). A Choice's is only ever `questionKind`, a kind read from the
+ * question alone (`choiceKindOf`), never its evidence's: which evidence wins can change when an
+ * option is removed (the winning option's, whether any option names a kind of answer), and a
+ * temperature that changed with it would move the other options' proportions, breaking the
+ * choice-set law. A map applies to Nouls only.
  */
-export function temperatureOf(answer: Answer, calibration: EngineCalibration): number {
-  const kind = calibration.evidence && answer.type !== 'choice' ? evidenceKindOf(answer) : undefined;
-  // An own property only, so a kind named like an Object.prototype member is no temperature.
+function kindCalibrationOf(
+  answer: Answer,
+  calibration: EngineCalibration,
+  questionKind: string | undefined,
+): KindCalibration | undefined {
+  if (!calibration.evidence) return undefined;
+  const kind = answer.type === 'choice' ? questionKind : evidenceKindOf(answer);
+  // An own property only, so a kind named like an Object.prototype member is no calibration.
   const byKind =
-    kind !== undefined && Object.hasOwn(calibration.evidence!, kind)
-      ? calibration.evidence![kind]
-      : undefined;
+    kind !== undefined && Object.hasOwn(calibration.evidence, kind) ? calibration.evidence[kind] : undefined;
+  return byKind !== undefined && 'map' in byKind && answer.type !== 'noul' ? undefined : byKind;
+}
+
+/**
+ * The temperature `calibration` gives `answer`: its kind's (see `kindCalibrationOf`), else its
+ * type's, else one. One for an answer its kind calibrates by a map.
+ */
+export function temperatureOf(answer: Answer, calibration: EngineCalibration, questionKind?: string): number {
+  const byKind = kindCalibrationOf(answer, calibration, questionKind);
+  if (byKind !== undefined && 'map' in byKind) return 1;
   return byKind?.temperature ?? calibration[answer.type]?.temperature ?? 1;
 }
 
-/** One answer, scaled by the temperature of its kind or type; the pick, score and confidence follow. */
-export function calibrateAnswer(answer: Answer, calibration: EngineCalibration): Answer {
-  const temperature = temperatureOf(answer, calibration);
+/**
+ * One answer, through its kind's map or scaled by the temperature of its kind or type; the pick,
+ * score and confidence follow. `questionKind` is a Choice's kind of question (`choiceKindOf`).
+ */
+export function calibrateAnswer(
+  answer: Answer,
+  calibration: EngineCalibration,
+  questionKind?: string,
+): Answer {
+  // An abstained answer is the prior (uniform, Noul one half), not evidence: nothing to calibrate,
+  // and a map of a kind's evidence must not move it.
+  if (answer.arbiter?.abstained) return answer;
+  const byKind = kindCalibrationOf(answer, calibration, questionKind);
+  if (answer.type === 'noul' && byKind !== undefined && 'map' in byKind) {
+    return { ...answer, noul: applyMonotoneMap(byKind.map, answer.noul) };
+  }
+  const temperature = temperatureOf(answer, calibration, questionKind);
   if (temperature === 1) return answer;
   if (answer.type === 'noul') {
     const [noul] = applyTemperature([answer.noul, 1 - answer.noul], temperature);
@@ -63,11 +116,11 @@ export function calibrateAnswer(answer: Answer, calibration: EngineCalibration):
   return { ...answer, score, confidence, probabilities: record };
 }
 
-/** Whether every temperature of `calibration` is one (or it has none). */
+/** Whether every temperature of `calibration` is one and it has no map (or it has none). */
 export function isIdentity(calibration: EngineCalibration): boolean {
   const { evidence, ...byType } = calibration;
   return [...Object.values(byType), ...Object.values(evidence ?? {})].every(
-    (entry) => entry?.temperature === 1,
+    (entry) => entry !== undefined && 'temperature' in entry && entry.temperature === 1,
   );
 }
 

@@ -1,7 +1,7 @@
 import type { Answer } from '@arbiter/decision';
 import { describe, expect, it } from 'vitest';
 import { createBuiltinEngine } from './builtin/builtin-engine.js';
-import { evidenceKindOf } from './evidence-kind.js';
+import { choiceKindOf, evidenceKindOf } from './evidence-kind.js';
 
 const noul = (evidence: string[], abstained = false): Answer => ({
   type: 'noul',
@@ -56,5 +56,28 @@ describe('evidenceKindOf', () => {
     });
     expect(evidenceKindOf(answers.paraphrase!)).toBe('noul:relation-paraphrase');
     expect(evidenceKindOf(answers.answer!)).toBe('noul:relation-answer');
+  });
+});
+
+describe('choiceKindOf', () => {
+  const choice = (instructions: string) => ({
+    type: 'choice' as const,
+    instructions,
+    criteria: { a: null, b: null },
+  });
+
+  it('reads the kind of question from its wording alone', () => {
+    expect(choiceKindOf(choice('Which emotion does this tweet express?'))).toBe('choice:feeling');
+    expect(choiceKindOf(choice('What is the sentiment of this review?'))).toBe('choice:feeling');
+    expect(choiceKindOf(choice('What type of answer does this question expect?'))).toBe('choice:answer-kind');
+    expect(choiceKindOf(choice('What does the user want the assistant to do?'))).toBe('choice');
+    expect(choiceKindOf({ type: 'choice', criteria: { a: null } })).toBe('choice');
+  });
+
+  it('does not depend on the options, so removing or renaming one keeps the kind', () => {
+    const question = choice('Which emotion does this tweet express?');
+    expect(choiceKindOf({ ...question, criteria: { joy: 'happy', anger: null, sadness: null } })).toBe(
+      choiceKindOf(question),
+    );
   });
 });

@@ -1,4 +1,5 @@
-import type { Answer } from '@arbiter/decision';
+import type { Answer, Question } from '@arbiter/decision';
+import { instructionText } from './instruction-text.js';
 import { NO_EVIDENCE } from './no-evidence.js';
 
 /**
@@ -67,4 +68,24 @@ function familyOf(
     default:
       return undefined;
   }
+}
+
+/** Wording that asks for a feeling: an emotion, a mood, a sentiment, a tone. */
+const FEELING_QUESTION = /\b(emotions?|emotional|feelings?|feel|mood|sentiments?|tone|attitude)\b/;
+/** Wording that asks which kind of answer a question expects (a person, a place, a number…). */
+const ANSWER_KIND_QUESTION =
+  /\b(type|kind|sort|category|class)\b.*\banswers?\b|\banswers?\b.*\b(type|kind|category|class)\b/;
+
+/**
+ * The kind of question a Choice is, for its calibration, read from its wording alone:
+ * `choice:feeling` (which emotion, which sentiment), `choice:answer-kind` (what type of answer a
+ * question expects), else `choice`. Never from its options or evidence: removing an option must
+ * leave the kind, and so the temperature, as it was, or the other options' proportions would move
+ * (the choice-set law); renaming an option cannot change it either.
+ */
+export function choiceKindOf(question: Extract<Question, { type: 'choice' }>): string {
+  const wording = (instructionText(question.instructions) ?? '').toLowerCase();
+  if (FEELING_QUESTION.test(wording)) return 'choice:feeling';
+  if (ANSWER_KIND_QUESTION.test(wording)) return 'choice:answer-kind';
+  return 'choice';
 }

@@ -6,7 +6,7 @@ export { withCoherence } from './catalog/coherent-engine.js';
 export { defineEngineKind } from './catalog/engine-kind.js';
 export { BUILTIN_MODELS, DEFAULT_ENGINE_KINDS, ModelCatalog } from './catalog/model-catalog.js';
 export { ModelNotFoundError } from './catalog/model-not-found-error.js';
-export { evidenceKindOf } from './evidence-kind.js';
+export { choiceKindOf, evidenceKindOf } from './evidence-kind.js';
 export {
   type CalibrationReport,
   calibrateEngine,
@@ -14,6 +14,7 @@ export {
   calibrateSamples,
 } from './llm/calibration/engine-calibration.js';
 export { parseLabelledExamples } from './llm/calibration/labelled-example.js';
+export { applyMonotoneMap, fitMonotoneMap, type MonotoneMap } from './llm/calibration/monotone-map.js';
 export { RELIABILITY_COLOURS, renderReliabilityDiagram } from './llm/calibration/reliability-diagram.js';
 export { type LlmCalibration, openAICompatibleEngineConfigSchema } from './llm/openai-compatible-config.js';
 export { createOpenAICompatibleEngine } from './llm/openai-compatible-engine.js';

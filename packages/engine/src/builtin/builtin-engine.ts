@@ -61,7 +61,8 @@ function evaluateWithLexicalEvidence(
   const reading = readState(request.state, vectors);
   // Each answer formed from evidence is calibrated before others are derived from it (the parts
   // of a compound claim, the Noul of a yes/no Score), so derived answers keep their laws.
-  const calibrate = (answer: Answer) => calibrateAnswer(answer, calibration);
+  const calibrate = (answer: Answer, questionKind?: string) =>
+    calibrateAnswer(answer, calibration, questionKind);
   // The state is read once; each question's own text once more (documented in docs/api.md).
   let inputTokens = estimateTokens(request.state);
   const entries = Object.entries(request.questions).map(([id, question]) => {

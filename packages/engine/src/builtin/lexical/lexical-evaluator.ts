@@ -1,5 +1,6 @@
 import type { Answer, AnswerMeta, Criterion, Question, State } from '@arbiter/decision';
 import { normalisedEntropyConfidence } from '../../answer-confidence.js';
+import { choiceKindOf } from '../../evidence-kind.js';
 import { NO_EVIDENCE } from '../../no-evidence.js';
 import { type AnswerKind, askedKindsOf, kindNamedBy } from './answer-type.js';
 import { claimPolarityOf } from './claim-polarity.js';
@@ -368,6 +369,14 @@ const textReadings = new WeakMap<WordVectors, Map<string, TextReading>>();
 const TEXT_READING_LIMIT = 5_000;
 const MEMOISED_TEXT_LENGTH = 512;
 
+/**
+ * Words that frame what someone asks for ("Does the user want to add a song to a playlist?"), not
+ * a tone: the lexicon gives "want", "wish" and "please" positive valence, which made a claim about
+ * an intent a claim about a feeling whenever the state had valence. On the public development data
+ * such claims were judged by valence 0.65 sure at chance.
+ */
+const REQUEST_WORDS = /\b(want|wants|wanted|wanting|wish|wishes|wished|wishing|please)\b/gi;
+
 function readText(vectors: WordVectors, text: string): TextReading {
   let memo = textReadings.get(vectors);
   if (memo === undefined) {
@@ -376,7 +385,7 @@ function readText(vectors: WordVectors, text: string): TextReading {
   }
   const known = memo.get(text);
   if (known !== undefined) return known;
-  const valence = valenceOf(text);
+  const valence = valenceOf(text.replace(REQUEST_WORDS, ' '));
   const words = wordsOf(text).filter((word) => word.length > 1 && !STOP_WORDS.has(word));
   const reading: TextReading = {
     candidate: { text, meaning: semanticTextOf(vectors, text), words, valence: valence.normalised },
@@ -918,7 +927,7 @@ function scoreAnswer(
  * engine's calibration). The evaluator applies it to each answer it forms from evidence, before
  * deriving others from it: the parts of a compound claim, the Noul a yes/no Score restates.
  */
-export type Calibrate = (answer: Answer) => Answer;
+export type Calibrate = (answer: Answer, questionKind?: string) => Answer;
 
 const uncalibrated: Calibrate = (answer) => answer;
 
@@ -931,7 +940,8 @@ export function evaluateLexically(
     case 'noul':
       return evaluateNoul(reading, question, calibrate);
     case 'choice':
-      return calibrate(evaluateChoice(reading, question));
+      // A Choice is calibrated by the kind of question its wording asks (never by its evidence).
+      return calibrate(evaluateChoice(reading, question), choiceKindOf(question));
     case 'score':
       return evaluateScore(reading, question, calibrate);
   }
