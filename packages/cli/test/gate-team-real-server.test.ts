@@ -1,5 +1,4 @@
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { teamPolicySha256 } from '@arbiter/tool-gate/team';
@@ -7,10 +6,8 @@ import { readCachedTeamPolicy } from '@arbiter/tool-gate/team-reporting';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SECRET_CORPUS } from '../../decision/test/support/secret-corpus.js';
 import { startTeamGateServer, type TeamGateServer } from '../../server/test/gate-team/team-gate-fixture.js';
-import { runCli } from '../src/cli-run.js';
 import { flushTeamReports } from '../src/commands/gate/team-report-flusher.js';
-import { type InvocationIo, inputOf, withInvocationIo } from '../src/invocation-io.js';
-import { createProgram } from '../src/program.js';
+import { claudeCodeBashEvent, closedLoopbackUrl, gateHookInProcess } from './support/gate-hook.js';
 
 /**
  * The hook side of the team gate against the real server (the app on SQLite over loopback HTTP,
@@ -42,43 +39,13 @@ afterEach(async () => {
 
 const reports = () => join(home, 'gate-reports');
 
-/** A loopback URL nothing listens on: a port the system gave out, then closed. */
-async function closedUrl(): Promise<string> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return `http://127.0.0.1:${port}`;
-}
-
+/** `arbiter gate hook <host> --server URL` in this process; what it printed. */
 async function hook(host: string, input: object): Promise<string> {
-  let stdout = '';
-  const io: InvocationIo = {
-    stdin: () => inputOf(JSON.stringify(input)),
-    writeStdout: (text) => {
-      stdout += text;
-    },
-    writeStderr: () => {},
-    isTerminal: () => false,
-    ownsProcess: false,
-  };
-  await withInvocationIo(io, () =>
-    runCli(
-      ['gate', 'hook', host, '--server', server.url],
-      { output: { writeOut: io.writeStdout, writeErr: () => {} } },
-      createProgram,
-    ),
-  );
-  return stdout;
+  return (await gateHookInProcess([host, '--server', server.url], JSON.stringify(input))).stdout;
 }
 
-const call = (event: string, command: string) => ({
-  session_id: 'session-a',
-  hook_event_name: event,
-  tool_name: 'Bash',
-  tool_input: { command },
-  cwd: '/home/alice/src/acme-shop',
-});
+const call = (event: 'PreToolUse' | 'PostToolUse', command: string) =>
+  claudeCodeBashEvent(event, command, { session: 'session-a', cwd: '/home/alice/src/acme-shop' });
 
 describe('hooks and flusher against the real team gate server', () => {
   it('replays after the server was down and after a lost answer, and the chain stays whole', async () => {
@@ -88,7 +55,7 @@ describe('hooks and flusher against the real team gate server', () => {
     await hook('claude-code', call('PreToolUse', 'git status'));
 
     // The server "is down": nothing answers on this port. Everything stays queued.
-    const nowhere = await closedUrl();
+    const nowhere = await closedLoopbackUrl();
     const down = await flushTeamReports({ server: nowhere, apiKey: key, directory: reports() });
     expect(down).toMatchObject({ ok: false, error: `cannot reach ${nowhere}: ECONNREFUSED` });
 

@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -8,6 +8,13 @@ import { type RunningServer, startServer } from '@arbiter/server';
 import { type TeamVerdictRecord, teamCallKey } from '@arbiter/tool-gate/team';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  claudeCodeBashEvent,
+  describeRun,
+  gateHookProcess,
+  hookDecision,
+} from '../../cli/test/support/gate-hook.js';
+import { ARBITER_BIN, type CliRun, runArbiter } from '../../cli/test/support/run-arbiter.js';
 import {
   startThrowawayPostgres,
   type ThrowawayPostgres,
@@ -32,7 +39,6 @@ import {
 const here = path.dirname(fileURLToPath(import.meta.url));
 const packageRoot = path.resolve(here, '..');
 const repositoryRoot = path.resolve(packageRoot, '../..');
-const ARBITER_BIN = path.join(repositoryRoot, 'packages/cli/bin/arbiter.js');
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
   '--headless',
@@ -79,38 +85,6 @@ afterAll(async () => {
   expect(violations).toEqual([]);
 });
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** `arbiter <args>` as a real subprocess with only the environment given (and PATH). */
-function arbiter(args: readonly string[], env: NodeJS.ProcessEnv, input = '', cwd = workDir): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [ARBITER_BIN, ...args], {
-      cwd,
-      env: { PATH: process.env.PATH, ...env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
-  });
-}
-
-function described(run: Run): string {
-  return `exit ${run.code}\n--- stdout\n${run.stdout}\n--- stderr\n${run.stderr}`;
-}
-
 interface Developer {
   readonly name: string;
   readonly key: string;
@@ -133,44 +107,41 @@ function developerEnv(developer: Developer): NodeJS.ProcessEnv {
 let callCounter = 0;
 
 /** One tool call as Claude Code runs the hook: PreToolUse, then (when a person let it run) PostToolUse. */
+function hookEvent(
+  developer: Developer,
+  event: 'PreToolUse' | 'PostToolUse',
+  command: string,
+  toolUseId: string,
+) {
+  return claudeCodeBashEvent(event, command, {
+    session: `session-${developer.name}`,
+    transcriptPath: path.join(developer.home, 'transcript.jsonl'),
+    cwd: developer.project,
+    toolUseId,
+    ...(event === 'PostToolUse' ? { printed: 'added 1 package' } : {}),
+  });
+}
+
 async function preToolUse(
   developer: Developer,
   serverUrl: string,
   command: string,
 ): Promise<{ decision: string; reason: string; toolUseId: string }> {
   const toolUseId = `toolu_${developer.name}_${++callCounter}`;
-  const event = {
-    session_id: `session-${developer.name}`,
-    transcript_path: path.join(developer.home, 'transcript.jsonl'),
-    cwd: developer.project,
-    hook_event_name: 'PreToolUse',
-    tool_name: 'Bash',
-    tool_input: { command },
-    tool_use_id: toolUseId,
-  };
-  const run = await arbiter(
-    ['gate', 'hook', 'claude-code', '--server', serverUrl],
-    developerEnv(developer),
-    JSON.stringify(event),
-    developer.project,
+  const run = await gateHookProcess(
+    'claude-code',
+    serverUrl,
+    hookEvent(developer, 'PreToolUse', command, toolUseId),
+    {
+      env: developerEnv(developer),
+      cwd: developer.project,
+    },
   );
   expect(
     run.code,
-    `the PreToolUse hook of ${developer.name} for \`${command}\` failed: ${described(run)}`,
+    `the PreToolUse hook of ${developer.name} for \`${command}\` failed: ${describeRun(run)}`,
   ).toBe(0);
-  let answer: { hookSpecificOutput?: { permissionDecision?: string; permissionDecisionReason?: string } };
-  try {
-    answer = JSON.parse(run.stdout);
-  } catch {
-    throw new Error(
-      `the PreToolUse hook of ${developer.name} for \`${command}\` printed no JSON answer: ${described(run)}`,
-    );
-  }
-  return {
-    decision: answer.hookSpecificOutput?.permissionDecision ?? '(none)',
-    reason: answer.hookSpecificOutput?.permissionDecisionReason ?? '',
-    toolUseId,
-  };
+  return { ...hookDecision(run, `the PreToolUse hook of ${developer.name} for \`${command}\``), toolUseId };
 }
 
 async function postToolUse(
@@ -179,25 +150,18 @@ async function postToolUse(
   command: string,
   toolUseId: string,
 ): Promise<void> {
-  const event = {
-    session_id: `session-${developer.name}`,
-    transcript_path: path.join(developer.home, 'transcript.jsonl'),
-    cwd: developer.project,
-    hook_event_name: 'PostToolUse',
-    tool_name: 'Bash',
-    tool_input: { command },
-    tool_response: { stdout: 'added 1 package', stderr: '', interrupted: false },
-    tool_use_id: toolUseId,
-  };
-  const run = await arbiter(
-    ['gate', 'hook', 'claude-code', '--server', serverUrl],
-    developerEnv(developer),
-    JSON.stringify(event),
-    developer.project,
+  const run = await gateHookProcess(
+    'claude-code',
+    serverUrl,
+    hookEvent(developer, 'PostToolUse', command, toolUseId),
+    {
+      env: developerEnv(developer),
+      cwd: developer.project,
+    },
   );
   expect(
     run.code,
-    `the PostToolUse hook of ${developer.name} for \`${command}\` failed: ${described(run)}`,
+    `the PostToolUse hook of ${developer.name} for \`${command}\` failed: ${describeRun(run)}`,
   ).toBe(0);
 }
 
@@ -211,9 +175,14 @@ async function askedAndApproved(developer: Developer, serverUrl: string, command
   await postToolUse(developer, serverUrl, command, pre.toolUseId);
 }
 
-async function flush(developer: Developer, serverUrl: string): Promise<Run> {
-  const run = await arbiter(['gate', 'report', 'flush', '--server', serverUrl], developerEnv(developer));
-  expect(run.code, `\`arbiter gate report flush\` for ${developer.name} failed: ${described(run)}`).toBe(0);
+/** `arbiter <args>` on a developer's machine, as a real subprocess. */
+function arbiter(developer: Developer, args: readonly string[]): Promise<CliRun> {
+  return runArbiter(args, { env: developerEnv(developer), cwd: workDir });
+}
+
+async function flush(developer: Developer, serverUrl: string): Promise<CliRun> {
+  const run = await arbiter(developer, ['gate', 'report', 'flush', '--server', serverUrl]);
+  expect(run.code, `\`arbiter gate report flush\` for ${developer.name} failed: ${describeRun(run)}`).toBe(0);
   return run;
 }
 
@@ -224,8 +193,10 @@ interface QueueStatus {
 }
 
 async function queueStatus(developer: Developer): Promise<QueueStatus> {
-  const run = await arbiter(['gate', 'report', 'status', '--json'], developerEnv(developer));
-  expect(run.code, `\`arbiter gate report status\` for ${developer.name} failed: ${described(run)}`).toBe(0);
+  const run = await arbiter(developer, ['gate', 'report', 'status', '--json']);
+  expect(run.code, `\`arbiter gate report status\` for ${developer.name} failed: ${describeRun(run)}`).toBe(
+    0,
+  );
   return JSON.parse(run.stdout) as QueueStatus;
 }
 
@@ -526,10 +497,10 @@ describe('the gate for a team, end to end', () => {
       await postToolUse(cat, server.url, ROUTINE, asked.toolUseId);
       const denied = await preToolUse(cat, server.url, 'rm -rf ~');
       expect(denied.decision).toBe('deny');
-      const downFlush = await arbiter(['gate', 'report', 'flush', '--server', server.url], developerEnv(cat));
+      const downFlush = await arbiter(cat, ['gate', 'report', 'flush', '--server', server.url]);
       expect(
         downFlush.code,
-        `a flush with the server down must fail and say so: ${described(downFlush)}`,
+        `a flush with the server down must fail and say so: ${describeRun(downFlush)}`,
       ).not.toBe(0);
       const waiting = await queueStatus(cat);
       expect(waiting.records, 'the queue should hold the 3 records made while the server was down').toBe(3);
@@ -551,7 +522,7 @@ describe('the gate for a team, end to end', () => {
         '/v1/gate/audit/verify',
         cat.key,
       );
-      expect(afterReplay, `after the replay: ${described(replay)}`).toMatchObject({ ok: true, entries: 4 });
+      expect(afterReplay, `after the replay: ${describeRun(replay)}`).toMatchObject({ ok: true, entries: 4 });
       fs.writeFileSync(queueFile, queued);
       const again = await flush(cat, server.url);
       const afterAgain = await getJson<{ ok: boolean; entries: number; head: string }>(
@@ -559,7 +530,7 @@ describe('the gate for a team, end to end', () => {
         `/v1/gate/audit/verify?principal=${encodeURIComponent(cat.principal)}`,
         operatorKey,
       );
-      expect(afterAgain, `a replayed queue must add nothing: ${described(again)}`).toEqual(afterReplay);
+      expect(afterAgain, `a replayed queue must add nothing: ${describeRun(again)}`).toEqual(afterReplay);
       const rows = await getJson<{ data: RecordRow[] }>(server.url, '/v1/gate/records', cat.key);
       expect(rows.data.map((row) => [row.record.call.command, row.outcome])).toEqual([
         ['rm -rf ~', 'denied'],

@@ -1,15 +1,14 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { TeamReportQueue } from '@arbiter/tool-gate/team-reporting';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type CliRun, runArbiter } from '../../../test/support/run-arbiter.js';
 import { TeamContractServer } from '../../../test/support/team-contract-server.js';
 
 // The real `arbiter` as a subprocess, as the end-to-end test and a developer's shell run it
 // (build first with `npx tsc -b`).
 vi.setConfig({ testTimeout: 120_000 });
-const launcher = resolve(import.meta.dirname, '../../../bin/arbiter.js');
 const KEY = 'arb_test_reporter_key_do_not_write_me_0123';
 
 let home: string;
@@ -19,36 +18,13 @@ beforeEach(() => {
 afterEach(() => rmSync(home, { recursive: true, force: true }));
 
 /**
- * Runs `arbiter` without blocking this process's event loop: the contract server answering the
- * child lives in this process.
+ * `arbiter <args>` on this test's machine, as a real subprocess that does not block this process's
+ * event loop: the contract server answering the child lives in this process.
  */
-function arbiter(
-  args: readonly string[],
-  environment: NodeJS.ProcessEnv = {},
-  cwd = home,
-): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolveRun, reject) => {
-    const child = spawn(process.execPath, [launcher, ...args], {
-      cwd,
-      env: {
-        PATH: process.env.PATH,
-        HOME: home,
-        ARBITER_HOME: home,
-        ARBITER_GATE_DAEMON: 'off',
-        ...environment,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (status) => resolveRun({ status, stdout, stderr }));
+function arbiter(args: readonly string[], environment: NodeJS.ProcessEnv = {}, cwd = home): Promise<CliRun> {
+  return runArbiter(args, {
+    env: { HOME: home, ARBITER_HOME: home, ARBITER_GATE_DAEMON: 'off', ...environment },
+    cwd,
   });
 }
 
@@ -75,7 +51,7 @@ describe('arbiter gate report flush', () => {
     queueRecords(3);
     await server.stop();
     const down = await arbiter(['gate', 'report', 'flush', '--server', url], { ARBITER_API_KEY: KEY });
-    expect(down.status).toBe(1);
+    expect(down.code).toBe(1);
     expect(down.stderr).toMatch(
       /^arbiter gate report flush: cannot reach http:\/\/127\.0\.0\.1:\d+: ECONNREFUSED\n$/,
     );
@@ -91,7 +67,7 @@ describe('arbiter gate report flush', () => {
     await server.start();
     try {
       const flushed = await arbiter(['gate', 'report', 'flush', '--server', url], { ARBITER_API_KEY: KEY });
-      expect(flushed).toMatchObject({ status: 0, stderr: '' });
+      expect(flushed).toMatchObject({ code: 0, stderr: '' });
       expect(flushed.stdout).toMatch(
         /^sent 3 records \(3 new, 0 already stored\); team policy [0-9a-f]{12} updated\n$/,
       );
@@ -109,7 +85,7 @@ describe('arbiter gate report flush', () => {
     }
 
     const bad = await arbiter(['gate', 'report', 'flush', '--server', 'ftp://x'], { ARBITER_API_KEY: KEY });
-    expect(bad.status).toBe(2);
+    expect(bad.code).toBe(2);
     expect(bad.stderr).toBe('arbiter gate report flush: --server must be an http or https URL, got "ftp:"\n');
   });
 
@@ -120,12 +96,12 @@ describe('arbiter gate report flush', () => {
       const refused = await arbiter(['gate', 'report', 'flush', '--server', server.url], {
         ARBITER_API_KEY: 'arb_other',
       });
-      expect(refused.status).toBe(1);
+      expect(refused.code).toBe(1);
       expect(refused.stderr).toBe(
         'arbiter gate report flush: the server refused the reports: 401 invalid_api_key: the API key is not valid\n',
       );
       const missing = await arbiter(['gate', 'report', 'flush', '--server', server.url]);
-      expect(missing.status).toBe(1);
+      expect(missing.code).toBe(1);
       expect(missing.stderr).toMatch(/ARBITER_API_KEY is not set/);
     } finally {
       await server.stop();
@@ -151,7 +127,7 @@ describe('arbiter gate install --server', () => {
         project,
       );
       expect(installed.stderr).toBe('');
-      expect(installed.status).toBe(0);
+      expect(installed.code).toBe(0);
       expect(installed.stdout).toContain(`installed for ${target.before} and ${target.after}`);
       const text = readFileSync(join(project, target.file), 'utf8');
       expect(text).not.toContain(KEY);
@@ -186,7 +162,7 @@ describe('arbiter gate install --server', () => {
       {},
       project,
     );
-    expect(result.status).toBe(2);
+    expect(result.code).toBe(2);
     expect(result.stderr).toMatch(
       /--server must not carry credentials; the hook reads the key from ARBITER_API_KEY/,
     );
@@ -208,7 +184,7 @@ describe('arbiter gate install --server', () => {
       {},
       project,
     );
-    expect(result.status).toBe(0);
+    expect(result.code).toBe(0);
     const written = JSON.parse(readFileSync(settings, 'utf8'));
     expect(written.model).toBe('x');
     expect(written.hooks.PostToolUse).toHaveLength(2);

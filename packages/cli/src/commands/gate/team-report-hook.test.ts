@@ -6,10 +6,9 @@ import type { TeamRecord } from '@arbiter/tool-gate/team';
 import { writeCachedTeamPolicy } from '@arbiter/tool-gate/team-reporting';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SECRET_CORPUS } from '../../../../decision/test/support/secret-corpus.js';
+// `arbiter gate hook …` in this process, with its own standard streams.
+import { gateHookInProcess as hook } from '../../../test/support/gate-hook.js';
 import { TeamContractServer } from '../../../test/support/team-contract-server.js';
-import { runCli } from '../../cli-run.js';
-import { type InvocationIo, inputOf, withInvocationIo } from '../../invocation-io.js';
-import { createProgram } from '../../program.js';
 import { flushTeamReports } from './team-report-flusher.js';
 import { FLUSH_BACKOFF_MS, reportHookEvent } from './team-report-hook.js';
 
@@ -39,31 +38,6 @@ afterEach(() => {
 });
 
 const reports = () => join(home, 'gate-reports');
-
-/** `arbiter gate hook …` in this process, with its own standard streams. */
-async function hook(args: readonly string[], input: string) {
-  let stdout = '';
-  let stderr = '';
-  const io: InvocationIo = {
-    stdin: () => inputOf(input),
-    writeStdout: (text) => {
-      stdout += text;
-    },
-    writeStderr: (text) => {
-      stderr += text;
-    },
-    isTerminal: () => false,
-    ownsProcess: false,
-  };
-  const code = await withInvocationIo(io, () =>
-    runCli(
-      ['gate', 'hook', ...args],
-      { output: { writeOut: io.writeStdout, writeErr: io.writeStderr } },
-      createProgram,
-    ),
-  );
-  return { code: code ?? 0, stdout, stderr };
-}
 
 function queued(): TeamRecord[] {
   try {
