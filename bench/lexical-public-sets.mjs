@@ -96,6 +96,28 @@ function tsv(file) {
   return { rows, column: (name) => header.indexOf(name) };
 }
 
+/**
+ * Two texts and a label per row of a tab-separated file, as a Noul over the pair (`state: 'pair'`):
+ * the one shape of GLUE RTE, MRPC and WikiQA. `columns` names the first text, the second and the
+ * label by header name or index; `isYes` reads a label; `balance` keeps half of each class (sets
+ * whose classes are very unequal), else the examples are strided through the file.
+ */
+function writePairNoul({ file, name, task, pair, instructions, columns, isYes, balance }) {
+  const { rows, column } = tsv(file);
+  const [first, second, label] = columns.map((name) => (typeof name === 'number' ? name : column(name)));
+  const examples = rows
+    .filter((row) => row.length > Math.max(first, second, label))
+    .map((row) => [row[first], row[second], isYes(row[label])]);
+  write({
+    name,
+    task,
+    state: 'pair',
+    ...(pair ? { pair } : {}),
+    question: { type: 'noul', instructions },
+    examples: balance ? balanced(examples, (example) => example[2]) : strided(examples),
+  });
+}
+
 function strided(examples) {
   if (examples.length <= perSet) return examples;
   const stride = examples.length / perSet;
@@ -188,16 +210,13 @@ if (values.clinc150) {
 if (values.rte) {
   // GLUE RTE dev, tab-separated with a header naming sentence1, sentence2 and label; the label is
   // `entailment` / `not_entailment` (GLUE's files) or 0 = entailment / 1 (the Hugging Face export).
-  const { rows, column } = tsv(values.rte);
-  const [premise, hypothesis, label] = [column('sentence1'), column('sentence2'), column('label')];
-  write({
+  writePairNoul({
+    file: values.rte,
     name: 'public-rte',
     task: 'GLUE RTE dev set as a Noul',
-    state: 'pair',
-    question: { type: 'noul', instructions: 'Does the premise entail the hypothesis?' },
-    examples: strided(
-      rows.map((r) => [r[premise], r[hypothesis], r[label] === 'entailment' || r[label] === '0']),
-    ),
+    instructions: 'Does the premise entail the hypothesis?',
+    columns: ['sentence1', 'sentence2', 'label'],
+    isYes: (label) => label === 'entailment' || label === '0',
   });
 }
 
@@ -427,36 +446,31 @@ if (values.snips) {
 
 if (values.mrpc) {
   // Dolan & Brockett (2005), MRPC training file: Quality, #1 ID, #2 ID, #1 String, #2 String, tab
-  // separated with a header; Quality 1 = paraphrase.
-  const { rows } = tsv(values.mrpc);
-  write({
+  // separated with a header; Quality 1 = paraphrase (a byte-order mark may lead the first).
+  writePairNoul({
+    file: values.mrpc,
     name: 'public-mrpc',
     task: 'MRPC training pairs as a Noul, half paraphrases',
-    state: 'pair',
     pair: ['sentence1', 'sentence2'],
-    question: { type: 'noul', instructions: 'Is sentence2 a paraphrase of sentence1?' },
-    examples: balanced(
-      rows.filter((r) => r.length >= 5).map((r) => [r[3], r[4], r[0].replace(/^\uFEFF/, '') === '1']),
-      (example) => example[2],
-    ),
+    instructions: 'Is sentence2 a paraphrase of sentence1?',
+    columns: [3, 4, 0],
+    isYes: (label) => label.replace(/^\uFEFF/, '') === '1',
+    balance: true,
   });
 }
 
 if (values.wikiqa) {
   // Yang, Yih & Meek (2015), WikiQA training file: QuestionID, Question, SentenceID, Sentence,
   // Label (1 = the sentence answers the question), tab separated with a header.
-  const { rows, column } = tsv(values.wikiqa);
-  const [question, sentence, label] = [column('Question'), column('Sentence'), column('Label')];
-  write({
+  writePairNoul({
+    file: values.wikiqa,
     name: 'public-wikiqa',
     task: 'WikiQA training pairs as a Noul (does the sentence answer the question?), half answers',
-    state: 'pair',
     pair: ['question', 'answer'],
-    question: { type: 'noul', instructions: 'Does the answer answer the question?' },
-    examples: balanced(
-      rows.map((r) => [r[question], r[sentence], r[label]?.trim() === '1']),
-      (example) => example[2],
-    ),
+    instructions: 'Does the answer answer the question?',
+    columns: ['Question', 'Sentence', 'Label'],
+    isYes: (label) => label.trim() === '1',
+    balance: true,
   });
 }
 
