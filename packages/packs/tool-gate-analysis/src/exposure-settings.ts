@@ -521,6 +521,24 @@ function permissiveSwitches(text: string): number {
   return found;
 }
 
+/**
+ * Whether a switch stands on its protective side: a protection switched on
+ * (`readOnlyRootFilesystem: true`, `enforce_admins: true`), or a loosening switched off
+ * (`allow_anonymous: false`). Switching to it closes what was open, whatever the task says.
+ */
+export function isProtectivePosition(name: string, on: boolean): boolean {
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((word) => word !== '');
+  const loosening = words.some((word) => LOOSENING.has(word) || INTRINSIC_LOOSENING.has(word));
+  if (loosening) return !on;
+  const protective =
+    words.some((word) => PROTECTIVE.has(word)) || (words.includes('read') && words.includes('only'));
+  return protective && on;
+}
+
 /** `name: value` settings switched on, with the setting's name as a list of words. */
 const SWITCHED_ON =
   /(?<![\w.-])([\w.-]{1,60})["']?\s*[:=]\s*["']?(true|True|TRUE|yes|on|Enabled|enabled|Allow|allow)\b/g;

@@ -1,5 +1,6 @@
 import { sensitiveReadFinding } from './argument-roles.js';
 import { judgeFileRole } from './content/file-role.js';
+import { judgeSwitchChange } from './content/switch-change.js';
 import type { Finding } from './finding.js';
 import type { FindingFamily } from './finding-catalogue.js';
 import { judgeAgentInstructions, judgeInsertedContent } from './inserted-content.js';
@@ -278,6 +279,13 @@ function judgeWriteTarget(context: FileToolContext, path: string, content: strin
   if (classified.scope === 'workspace')
     findings.push(
       ...judgeFileRole({
+        path: classified.normalised,
+        inserted: content,
+        removed,
+        task: context.task,
+        whole: context.canonical === 'Write',
+      }),
+      ...judgeSwitchChange({
         path: classified.normalised,
         inserted: content,
         removed,
