@@ -2,6 +2,8 @@ import { mountsHost } from '../container-host-access.js';
 import { RISK } from '../risk-scale.js';
 import { isCredentialPath, isSecretVariableName } from '../secret-source.js';
 import type { CommandScope } from '../shell-command.js';
+import { OPTION_SPECS } from '../vocabulary/program-options.js';
+import { type ParsedArguments, parseArguments, specOf } from './option-parse.js';
 
 /**
  * Containers, clusters and infrastructure as code (docker and its peers, kubectl and oc,
@@ -9,136 +11,98 @@ import type { CommandScope } from '../shell-command.js';
  * volumes, state), not only in the verb.
  */
 /** The host side of every bind mount of a `run`: `-v H:C`, `--volume=H:C`, `--mount …,source=H,…`. */
-function mountedHostPaths(args: readonly string[]): string[] {
+function mountedHostPaths(run: ParsedArguments): string[] {
   const hosts: string[] = [];
-  args.forEach((arg, index) => {
-    const previous = args[index - 1];
-    let volume: string | undefined;
-    if (previous === '-v' || previous === '--volume') volume = arg;
-    else if (arg.startsWith('--volume=')) volume = arg.slice('--volume='.length);
-    else if (arg.startsWith('-v') && arg.length > 2 && arg.includes(':')) volume = arg.slice(2);
-    if (volume !== undefined) {
-      const host = volume.split(':')[0];
+  for (const option of run.options) {
+    if (option.value === undefined) continue;
+    if (option.name === '-v' || option.name === '--volume') {
+      const host = option.value.split(':')[0];
       if (host && /^[~/.$]/.test(host)) hosts.push(host);
     }
-    const mount =
-      previous === '--mount' ? arg : arg.startsWith('--mount=') ? arg.slice('--mount='.length) : undefined;
-    const source = mount === undefined ? undefined : /(?:^|,)(?:source|src)=([^,]+)/.exec(mount)?.[1];
-    if (source !== undefined) hosts.push(source);
-  });
+    if (option.name === '--mount') {
+      const source = /(?:^|,)(?:source|src)=([^,]+)/.exec(option.value)?.[1];
+      if (source !== undefined) hosts.push(source);
+    }
+  }
   return hosts;
 }
 
-/** `run` and `create` options of docker, podman and nerdctl that take a value as the next word. */
-const RUN_VALUE_OPTIONS = new Set([
-  '-e',
-  '--env',
-  '--env-file',
-  '-v',
-  '--volume',
-  '--mount',
-  '--name',
-  '-p',
-  '--publish',
-  '-w',
-  '--workdir',
-  '-u',
-  '--user',
-  '--network',
-  '--net',
-  '--entrypoint',
-  '-l',
-  '--label',
-  '--platform',
-  '--cpus',
-  '-m',
-  '--memory',
-  '--restart',
-  '-h',
-  '--hostname',
-  '--add-host',
-  '--dns',
-  '--device',
-  '--cap-add',
-  '--cap-drop',
-  '--security-opt',
-  '--ulimit',
-  '--log-driver',
-  '--log-opt',
-  '--pull',
-  '--tmpfs',
-  '--ipc',
-  '--pid',
-  '--shm-size',
-  '--gpus',
-  '--runtime',
-  '--cidfile',
-  '--group-add',
-  '--health-cmd',
-  '--stop-signal',
-  '--userns',
-  '--uts',
-  '--cgroupns',
-  '--expose',
-  '--link',
-  '--volumes-from',
-  '--memory-swap',
-  '-c',
-  '--cpu-shares',
-  '--cpuset-cpus',
-  '--init-path',
-  '--ip',
-  '--mac-address',
-  '--label-file',
-  '-a',
-  '--attach',
-]);
-
 /**
- * The command a `run` gives its image, after the options and the image's name: it runs, with the
- * environment, mounts and network the run hands it. `undefined` when there is none.
+ * A container CLI's command line, read with the one option parser: its global options, the command
+ * (`run`, `compose`, `image`), compose's own options and subcommand, and the command's options.
+ * Every reading stops at the first positional where the CLI does (`run IMAGE cmd…`,
+ * `exec CONTAINER cmd…`), so the container's command keeps its options.
  */
-function containerCommand(args: readonly string[]): string[] | undefined {
-  for (let index = args.indexOf('run') + 1; index < args.length; index++) {
-    const arg = args[index]!;
-    if (arg === '--') continue;
-    if (arg.startsWith('-')) {
-      if (RUN_VALUE_OPTIONS.has(arg)) index++;
-      continue;
-    }
-    const command = args.slice(index + 1);
-    return command.length > 0 ? command : undefined;
-  }
-  return undefined;
+interface ContainerLine {
+  /** The command and, for `compose` and the object commands, the words after it. */
+  words: string[];
+  /** The options of the command (after the words that name it). */
+  options: ParsedArguments['options'];
+  /** For `run` and `exec`: the parse, the image or container, and the command given to it. */
+  run?: { parsed: ParsedArguments; command: string[] };
 }
 
+function readContainerLine(args: readonly string[]): ContainerLine {
+  const global = parseArguments(args, OPTION_SPECS.docker, { firstPositionalEndsOptions: true });
+  const commandAt = global.tokens.find((token) => token.kind === 'positional')?.index;
+  if (commandAt === undefined) return { words: [], options: global.options };
+  const command = args[commandAt]!;
+  const rest = args.slice(commandAt + 1);
+  if (command === 'run' || command === 'create' || command === 'exec') {
+    const spec = command === 'exec' ? OPTION_SPECS['docker exec'] : OPTION_SPECS['docker run'];
+    const parsed = parseArguments(rest, spec, { firstPositionalEndsOptions: true });
+    // A `--` after the image or container is handed on as it is; a command named `--` cannot
+    // exist, so what follows it is judged (the safe side; the rule read it so before).
+    const [target, ...commandLine] = parsed.positionals;
+    const run = { parsed, command: commandLine[0] === '--' ? commandLine.slice(1) : commandLine };
+    return { words: target === undefined ? [command] : [command, target], options: parsed.options, run };
+  }
+  if (command === 'compose') {
+    const compose = parseArguments(rest, OPTION_SPECS['docker compose'], {
+      firstPositionalEndsOptions: true,
+    });
+    const subcommandAt = compose.tokens.find((token) => token.kind === 'positional')?.index;
+    if (subcommandAt === undefined) return { words: [command], options: compose.options };
+    const parsed = parseArguments(rest.slice(subcommandAt + 1), OPTION_SPECS['docker other']);
+    return { words: [command, rest[subcommandAt]!, ...parsed.positionals], options: parsed.options };
+  }
+  const parsed = parseArguments(rest, OPTION_SPECS['docker other']);
+  return { words: [command, ...parsed.positionals], options: parsed.options };
+}
+
+const given = (options: ParsedArguments['options'], ...names: string[]): boolean =>
+  options.some((option) => names.includes(option.name));
+
 export function judgeContainerCli(scope: CommandScope, program: string, args: readonly string[]): boolean {
-  const words = args.filter((arg) => !arg.startsWith('-'));
+  const line = readContainerLine(args);
+  const { words, options, run } = line;
   const [first, second] = words;
-  const all = args.includes('-a') || args.includes('--all');
-  const volumes = args.includes('--volumes');
-  if (first === 'exec' && words.length >= 3) {
-    const containerIndex = args.indexOf(words[1]!);
-    scope.runArgv(
-      args.slice(containerIndex + 1).filter((arg) => arg !== '--'),
-      `${program}-exec`,
-    );
+  const all = given(options, '-a', '--all');
+  const volumes = given(options, '--volumes');
+  if (first === 'exec' && run !== undefined && run.command.length > 0) {
+    scope.runArgv(run.command, `${program}-exec`);
     return true;
   }
-  if (first === 'run') {
+  if (first === 'run' && run !== undefined) {
     // Principle 1: a bind mount of a credential store hands its secrets to whatever the image
     // runs, which the analysis cannot read (`-v ~/.aws:/a some/image …`).
-    for (const host of mountedHostPaths(args)) {
+    for (const host of mountedHostPaths(run.parsed)) {
       const path = scope.path(host);
       if (!isCredentialPath(path.normalised)) continue;
       scope.secretSource(`mount:${path.normalised}`);
       scope.add({ code: `cli.${program}.mounts-secret:${path.normalised}`, exfil: RISK.ask, onTask: 0.3 });
     }
-    const mountsRoot = args.some(
-      (arg, index) =>
-        (args[index - 1] === '-v' || args[index - 1] === '--volume') && mountsHost(arg.split(':')[0]!),
+    const mountsRoot = options.some(
+      (option) =>
+        (option.name === '-v' || option.name === '--volume') &&
+        option.value !== undefined &&
+        mountsHost(option.value.split(':')[0]!),
     );
-    const privileged = args.includes('--privileged') || args.some((arg) => arg.startsWith('--pid=host'));
+    const privileged = options.some(
+      (option) =>
+        (option.name === '--privileged' && option.value !== 'false') ||
+        (option.name === '--pid' && option.value === 'host'),
+    );
     if (mountsRoot || privileged) {
       scope.add({
         code: `cli.${program}.run-host-access`,
@@ -151,14 +115,12 @@ export function judgeContainerCli(scope: CommandScope, program: string, args: re
     scope.add({ code: `cli.${program}.run`, onTask: 0.8 });
     // A secret passed into the container (`-e AWS_SECRET_ACCESS_KEY`, `-e TOKEN=$TOKEN`) goes where
     // the container's command sends it; that command is judged as any other.
-    args.forEach((arg, index) => {
-      const setting =
-        args[index - 1] === '-e' || args[index - 1] === '--env' ? arg : /^--env=(.*)$/.exec(arg)?.[1];
-      const name = setting?.split('=')[0];
+    for (const option of options) {
+      if (option.name !== '-e' && option.name !== '--env') continue;
+      const name = option.value?.split('=')[0];
       if (name !== undefined && isSecretVariableName(name)) scope.secretSource(`$${name}`);
-    });
-    const command = containerCommand(args);
-    if (command !== undefined) scope.runArgv(command, `${program}-run`);
+    }
+    if (run.command.length > 0) scope.runArgv(run.command, `${program}-run`);
     return true;
   }
   if (
@@ -171,7 +133,7 @@ export function judgeContainerCli(scope: CommandScope, program: string, args: re
   // The project's own services: stopping them is the inverse of `up`; their named volumes are the
   // project's data (databases, uploads), which `down -v` deletes.
   if (first === 'compose' && (second === 'down' || second === 'stop' || second === 'restart')) {
-    const removesVolumes = args.includes('-v') || args.includes('--volumes');
+    const removesVolumes = given(options, '-v', '--volumes');
     scope.add({
       code: `cli.${program}.compose-${second}${removesVolumes ? '-volumes' : ''}`,
       destructive: removesVolumes ? RISK.ask : RISK.routine,
@@ -208,7 +170,7 @@ export function judgeContainerCli(scope: CommandScope, program: string, args: re
     first === 'rmi' ||
     ((first === 'container' || first === 'image') && (second === 'rm' || second === 'remove'))
   ) {
-    const force = args.includes('-f') || args.includes('--force');
+    const force = given(options, '-f', '--force');
     scope.add({
       code: `cli.${program}.${first}${force ? '-force' : ''}`,
       destructive: force ? RISK.askHigh : RISK.ask,
@@ -220,16 +182,16 @@ export function judgeContainerCli(scope: CommandScope, program: string, args: re
 }
 
 export function judgeKubectl(scope: CommandScope, args: readonly string[]): boolean {
-  const words = args.filter((arg) => !arg.startsWith('-'));
+  // kubectl's flags and words mix (`kubectl -n prod delete pod x`, `kubectl delete pod x -n prod`).
+  const parsed = parseArguments(args, OPTION_SPECS.kubectl);
+  const words = parsed.positionals;
   const verb = words[0];
   if (verb === 'delete') {
     const broad =
       words[1] === 'namespace' ||
       words[1] === 'ns' ||
       words[1] === 'all' ||
-      args.includes('--all') ||
-      args.includes('-A') ||
-      args.includes('--all-namespaces');
+      given(parsed.options, '--all', '-A', '--all-namespaces');
     scope.add({
       code: `cli.kubectl.delete${broad ? '-broad' : ''}:${words[1] ?? ''}`,
       destructive: broad ? RISK.denyHigh : RISK.deny,
@@ -250,13 +212,16 @@ export function judgeKubectl(scope: CommandScope, args: readonly string[]): bool
     scope.add({ code: 'cli.kubectl.drain', destructive: RISK.deny, onTask: 0.2 });
     return true;
   }
-  if (verb === 'scale' && args.some((arg) => /^--replicas=0$/.test(arg))) {
+  if (
+    verb === 'scale' &&
+    parsed.options.some((option) => option.name === '--replicas' && option.value === '0')
+  ) {
     scope.add({ code: 'cli.kubectl.scale-to-zero', destructive: RISK.threshold, onTask: 0.2 });
     return true;
   }
   if (
     (verb === 'replace' || verb === 'apply') &&
-    (args.includes('--force') || args.some((arg) => arg.startsWith('--prune')))
+    parsed.options.some((option) => option.name === '--force' || option.name.startsWith('--prune'))
   ) {
     scope.add({ code: `cli.kubectl.${verb}-force`, destructive: RISK.deny, onTask: 0.2 });
     return true;
@@ -265,10 +230,16 @@ export function judgeKubectl(scope: CommandScope, args: readonly string[]): bool
 }
 
 export function judgeTerraform(scope: CommandScope, program: string, args: readonly string[]): boolean {
-  const words = args.filter((arg) => !arg.startsWith('-'));
+  // Go's flag package: single-dash words, `--name` the same as `-name`, a value after `=` or as the
+  // next word (`-var-file prod.tfvars`, which is not the verb's operand).
+  const spec = specOf(OPTION_SPECS.terraform);
+  const parsed = parseArguments(args, (name) => spec(name.replace(/^--/, '-')), { clusters: false });
+  const words = parsed.positionals;
   const verb = words[0];
-  const autoApprove = args.some((arg) => arg === '-auto-approve' || arg === '--auto-approve');
-  if (verb === 'destroy' || args.includes('-destroy')) {
+  const set = (name: string): boolean =>
+    parsed.options.some((option) => option.name.replace(/^--/, '-') === name && option.value !== 'false');
+  const autoApprove = set('-auto-approve');
+  if (verb === 'destroy' || set('-destroy')) {
     scope.add({ code: `cli.${program}.destroy`, destructive: RISK.certain, onTask: 0.1 });
     return true;
   }

@@ -192,6 +192,45 @@ export const OPTION_SPECS = {
   'sql client': options(
     '-h= --host= -p= --port= -U= --username= -u= --user= -d= --dbname= -D= --database= -P= --password= -S= --socket= -W= -f= --file=',
   ),
+  /** docker's, podman's and nerdctl's global options that take a value (before the command). */
+  docker: options(
+    '-H= --host= -c= --context= -l= --log-level= --config= --tlscacert= --tlscert= --tlskey= --url= --connection= --root= --runroot=',
+  ),
+  /** Compose's own options, before its subcommand. */
+  'docker compose': options(
+    '-f= --file= -p= --project-name= --profile= --env-file= --project-directory= --ansi= --progress= --parallel=',
+  ),
+  /** `run` and `create`: the image follows these, then its command (`docker run -itp 80:80 img sh`). */
+  'docker run': options(
+    '-e= --env= --env-file= -v= --volume= --mount= --name= -p= --publish= -w= --workdir= -u= --user= ' +
+      '--network= --net= --entrypoint= -l= --label= --platform= --cpus= -m= --memory= --restart= -h= --hostname= ' +
+      '--add-host= --dns= --device= --cap-add= --cap-drop= --security-opt= --ulimit= --log-driver= --log-opt= ' +
+      '--pull= --tmpfs= --ipc= --pid= --shm-size= --gpus= --runtime= --cidfile= --group-add= --health-cmd= ' +
+      '--stop-signal= --userns= --uts= --cgroupns= --expose= --link= --volumes-from= --memory-swap= -c= ' +
+      '--cpu-shares= --cpuset-cpus= --init-path= --ip= --mac-address= --label-file= -a= --attach= --annotation= ' +
+      '--network-alias= --stop-timeout= --pids-limit= --storage-opt= --sysctl= --detach-keys= --cgroup-parent=',
+  ),
+  /** `exec`: the container follows these, then the command run in it. */
+  'docker exec': options('-e= --env= --env-file= -u= --user= -w= --workdir= --detach-keys='),
+  /** The options of the other commands the rule reads (`rm`, `prune`, `compose down`) that take a value. */
+  'docker other': options('--filter= --format= --rmi= -t= --timeout= --time='),
+  /** kubectl's and oc's options that take a value; its flags and words mix (`kubectl -n prod delete pod x`). */
+  kubectl: options(
+    '-n= --namespace= --context= --cluster= --kubeconfig= -s= --server= --user= --token= --as= --as-group= ' +
+      '--as-uid= --certificate-authority= --client-certificate= --client-key= --tls-server-name= --cache-dir= ' +
+      '--request-timeout= -v= --v= -l= --selector= -o= --output= -f= --filename= -k= --kustomize= -c= --container= ' +
+      '--field-selector= --replicas= --current-replicas= --timeout= --grace-period= --cascade= --for= ' +
+      '--field-manager= --template= --sort-by= --chunk-size= --image= --type= --resource-version= --subresource=',
+  ),
+  /**
+   * terraform's and tofu's options that take a value: single-dash words, read without clusters
+   * (Go's flag package; `--name` is the same option as `-name`).
+   */
+  terraform: options(
+    '-chdir= -var= -var-file= -target= -replace= -out= -state= -state-out= -backup= -lock-timeout= ' +
+      '-parallelism= -backend-config= -plugin-dir= -from-module= -generate-config-out= -input -lock -refresh -json ' +
+      '-auto-approve -destroy -refresh-only -no-color -compact-warnings -upgrade -reconfigure -migrate-state',
+  ),
   /** wget's short options that take a value (`-qO- URL`, `-qO /etc/x URL`); its long ones carry `=`. */
   wget: options('-O= -P= -o= -a= -e= -i= -U= -t= -T= -w= -Q= -l= -A= -R= -D= -I= -X= -B='),
 } as const satisfies Readonly<Record<string, OptionTable>>;
