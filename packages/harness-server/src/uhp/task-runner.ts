@@ -6,6 +6,7 @@ type UhpError = WireError & { readonly code: UhpErrorCode };
 
 import type { PrepaidBudgets } from '../billing/prepaid-budgets.js';
 import { type ArtifactLimits, collectArtifacts, DEFAULT_ARTIFACT_LIMITS } from './artifact-collection.js';
+import { type QuotaOverrun, watchQuotas } from './quota-watch.js';
 import { type HarnessRuntime, HarnessRuntimeError, type HarnessTurn } from './runtime/harness-runtime.js';
 import type { ProcessSandbox } from './sandbox/process-sandbox.js';
 import type { UhpDataLayout } from './storage/data-layout.js';
@@ -39,7 +40,7 @@ export interface PreparedTask {
   readonly baseUrl: string;
 }
 
-type StopReason = 'cancelled' | 'timeout' | 'max_step' | 'shutdown';
+type StopReason = 'cancelled' | 'timeout' | 'max_step' | 'shutdown' | 'quota';
 
 /** The channel on which a node asks the node running a task (or a session's tasks) to cancel it. */
 export const CANCEL_CHANNEL = 'arbiter_cancel';
@@ -367,6 +368,28 @@ export class TaskRunner {
             controller.abort('timeout' satisfies StopReason),
           )
         : null;
+    // The principal's quotas hold during the turn too, not only when it ends (quota-watch.ts).
+    let overrun: QuotaOverrun | null = null;
+    const stopWatch = watchQuotas({
+      workspace,
+      limits: this.artifactLimits,
+      clock: this.clock,
+      usedElsewhere: async () => ({
+        bytes: await this.store.principalDiskBytes(task.owner.principalId, task.owner.sessionId),
+        files: await this.store.principalFileCount(task.owner.principalId, task.owner.sessionId),
+      }),
+      onOver: (over) => {
+        overrun = over;
+        controller.abort('quota' satisfies StopReason);
+      },
+      onError: (error) =>
+        emit({
+          type: 'error',
+          code: 'arbiter_task_failed',
+          message: `The workspace could not be measured against the principal's quotas: ${(error as Error).message}`,
+          param: null,
+        }),
+    });
     let steps = 0;
     const produced = new Set<string>();
     let finish: { reason: 'stop' | 'max_output_tokens'; usage: UhpResponse['usage'] } | null = null;
@@ -434,10 +457,12 @@ export class TaskRunner {
       }
     } finally {
       cancelTimeout?.();
+      stopWatch();
     }
     // The task leaves `running` before the first await below, so a cancel arriving now finds nothing
     // to stop: the outcome is decided once, and exactly one terminal event is written.
     const stop = controller.signal.aborted ? (controller.signal.reason as StopReason) : null;
+    if (stop === 'quota' && overrun !== null) failure = quotaExceeded(overrun);
     this.running.delete(responseId);
     const itemStatus =
       stop === null && failure === null && finish?.reason === 'stop' ? 'completed' : 'incomplete';
@@ -597,4 +622,15 @@ export class TaskRunner {
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+/** The error of a turn stopped because its principal went past a quota while it ran. */
+function quotaExceeded(overrun: QuotaOverrun): UhpError {
+  return {
+    type: 'harness_error',
+    code: 'arbiter_quota_exceeded',
+    message: `The turn was stopped: ${overrun.message}. Free space by deleting sessions (DELETE /v1/sessions/{id}) or files from the workspace.`,
+    param: null,
+    detail: { quota: overrun.quota, limit: overrun.limit, used: overrun.used },
+  };
 }

@@ -52,13 +52,16 @@ describe.each(BACKENDS)('the disk quota of a principal (%s)', (backend) => {
     // A second session's file takes the principal past the quota when its turn ends.
     const second = await task(heavy, write('second.bin'));
     expect(second.body.status).toBe('failed');
+    // Counted when the turn ends (arbiter_artifact_limit), or, on a host slow enough that the turn
+    // outlasts the quota watch's first second, while it runs (arbiter_quota_exceeded): either way
+    // the error names the quota and the bytes held.
     expect(second.body.error).toMatchObject({
       type: 'harness_error',
-      code: 'arbiter_artifact_limit',
+      code: expect.stringMatching(/^arbiter_(artifact_limit|quota_exceeded)$/),
       detail: { quota: 'disk_bytes', limit: QUOTA },
     });
     expect(second.body.error?.message).toMatch(
-      /holds 1200000 bytes \(its workspaces and stored files\), over its disk quota of 1048576 bytes/,
+      /(holds|held) 1200000 bytes (during the turn )?\(its workspaces and stored files\), over its disk quota of 1048576 bytes/,
     );
     expect(second.body.error?.message).toMatch(/deleting sessions/);
 
@@ -84,5 +87,52 @@ describe.each(BACKENDS)('the disk quota of a principal (%s)', (backend) => {
     });
     expect(deleted.status).toBeLessThan(300);
     expect((await task(heavy, '@say room again')).body.status).toBe('completed');
+  });
+  it('a command writing past it during the turn is stopped within seconds, not at its time limit, with a typed error naming it', async () => {
+    const { server } = await servers.serve(backend, {
+      config: serverConfigSchema.parse({ limits: { diskBytesPerPrincipal: QUOTA } }),
+      harness: { offlineChunkDelayMs: 0, toolGating: { mode: 'shadow' } },
+    });
+    const admin = server.initialKey ?? '';
+    const created = await fetch(`${server.url}/v1/admin/keys`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ principal: 'writer' }),
+    });
+    const { key } = (await created.json()) as { key: string };
+    // 200 KB every tenth of a second for up to 25 s: 50 MB if nothing stopped it, each file well
+    // under the per-file limit (RLIMIT_FSIZE), so only the quota watch can stop it.
+    const started = performance.now();
+    const response = await fetch(`${server.url}/api/harness/v1/responses`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        input: '@shell for i in $(seq 1 250); do head -c 200000 /dev/zero > part$i; sleep 0.1; done',
+      }),
+    });
+    const body = (await response.json()) as TaskBody;
+    const seconds = (performance.now() - started) / 1000;
+    expect(body.status).toBe('failed');
+    expect(body.error).toMatchObject({
+      type: 'harness_error',
+      code: 'arbiter_quota_exceeded',
+      detail: { quota: 'disk_bytes', limit: QUOTA },
+    });
+    expect(body.error?.message).toMatch(
+      /over its disk quota of 1048576 bytes, so the turn's programs were stopped/,
+    );
+    // Generous for a loaded host: the watch measures every second; the command alone takes 25 s.
+    expect(seconds).toBeLessThan(20);
+    // What the workspace held when the program was stopped: past the quota, far below 50 MB.
+    const used = (body.error?.detail as { used: number }).used;
+    expect(used).toBeGreaterThan(QUOTA);
+    expect(used).toBeLessThan(20 * QUOTA);
+    // The principal is over its quota now, so its next task is refused.
+    const next = await fetch(`${server.url}/api/harness/v1/responses`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ input: '@say hello' }),
+    });
+    expect(next.status).toBe(429);
   });
 });

@@ -51,11 +51,13 @@ describe.each(BACKENDS)('the file quota of a principal (%s)', (backend) => {
     // Many files at once: 151 entries, over the quota when the turn ends, so nothing is stored.
     const many = await task(heavy, files(150));
     expect(many.body.status).toBe('failed');
+    // Counted when the turn ends, or while it runs where the turn outlasts the quota watch's first
+    // second (a loaded host): either way the error names the quota and the files held.
     expect(many.body.error).toMatchObject({
-      code: 'arbiter_artifact_limit',
+      code: expect.stringMatching(/^arbiter_(artifact_limit|quota_exceeded)$/),
       detail: { quota: 'files', limit: QUOTA },
     });
-    expect(many.body.error?.message).toMatch(/holds 151 files .* over its file quota of 100/);
+    expect(many.body.error?.message).toMatch(/(holds|held) 151 files .* over its file quota of 100/);
     expect(cited(many.body)).toBe(0);
     const refusedAtOnce = await task(heavy, '@say hello');
     expect(refusedAtOnce.status).toBe(429);

@@ -146,6 +146,11 @@ export const UHP_ERROR_REGISTRY = {
     null,
     'The turn left more files or bytes than one turn or session may keep; those stored are cited.',
   ),
+  arbiter_quota_exceeded: arbiter(
+    'harness_error',
+    null,
+    "The principal went past its disk or file quota during the turn, so the turn's programs were stopped.",
+  ),
   arbiter_acp_session_not_loaded: arbiter(
     'harness_error',
     null,
