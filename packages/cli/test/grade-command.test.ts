@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { type DecisionRequest, decisionRequestSchema } from '@arbiter/decision';
 import { loadRubric } from '@arbiter/rubric';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startScriptedChatServer } from '../../engine/test/support/scripted-chat-server.js';
 import { runArbiter } from './support/run-arbiter.js';
 
 // Runs the built CLI (`npx tsc -b` first), as a user would.
@@ -256,30 +257,12 @@ describe('arbiter grade (subprocess)', () => {
   });
 
   it('has the configured coding model write the feedback (OpenAI chat-completions wire on loopback)', async () => {
-    const prompts: string[] = [];
-    const provider = createServer(async (request, response) => {
-      const body = JSON.parse(await bodyOf(request)) as { messages: { role: string; content: string }[] };
-      prompts.push(body.messages.map((message) => message.content).join('\n'));
-      response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(
-        JSON.stringify({
-          id: 'chatcmpl-1',
-          object: 'chat.completion',
-          created: 1_763_800_000,
-          model: 'coder',
-          choices: [
-            {
-              index: 0,
-              message: { role: 'assistant', content: 'tests: add a case for a negative amount.' },
-              finish_reason: 'stop',
-            },
-          ],
-          usage: { prompt_tokens: 90, completion_tokens: 9, total_tokens: 99 },
-        }),
-      );
-    });
-    await new Promise<void>((ready) => provider.listen(0, '127.0.0.1', ready));
-    const spec = `openai-compatible:http://127.0.0.1:${(provider.address() as AddressInfo).port}/v1#coder`;
+    const provider = await startScriptedChatServer(() => ({
+      text: 'tests: add a case for a negative amount.',
+      usage: { prompt_tokens: 90, completion_tokens: 9 },
+    }));
+    const prompts = () => provider.requests.map((request) => request.prompt);
+    const spec = `openai-compatible:${provider.baseURL}#coder`;
     try {
       server.scenario = { tests: [0.1, 0.8, 0.1], no_secrets: 0.98 };
       const run = await runCli(
@@ -294,11 +277,11 @@ describe('arbiter grade (subprocess)', () => {
         model: spec,
         text: 'tests: add a case for a negative amount.',
       });
-      expect(prompts).toHaveLength(1);
-      expect(prompts[0]).toContain('"id":"tests"');
-      expect(prompts[0]).toContain('RangeError');
+      expect(prompts()).toHaveLength(1);
+      expect(prompts()[0]).toContain('"id":"tests"');
+      expect(prompts()[0]).toContain('RangeError');
     } finally {
-      await new Promise((closed) => provider.close(closed));
+      await provider.close();
     }
   });
 

@@ -1,54 +1,23 @@
-import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { toolGatingConfigSchema } from '@arbiter/harness-server';
 import { TOOL_GATE_PACK } from '@arbiter/tool-gate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type ScriptedChatServer,
+  startScriptedChatServer,
+} from '../../engine/test/support/scripted-chat-server.js';
 import { servedPackAnalysers } from './served-pack-analysers.js';
 
 /** A chat-completions server whose every first token is the label `A` (or `no` for yes/no). */
-let model: Server;
+let model: ScriptedChatServer;
 let baseURL = '';
-let calls = 0;
+const calls = () => model.requests.length;
 
 beforeAll(async () => {
-  model = createServer(async (request, response) => {
-    for await (const _ of request);
-    calls += 1;
-    const body = (token: string) => ({
-      id: 'x',
-      object: 'chat.completion',
-      created: 1,
-      model: 'gate-model',
-      choices: [
-        {
-          index: 0,
-          message: { role: 'assistant', content: token },
-          logprobs: {
-            content: [
-              {
-                token,
-                logprob: -0.01,
-                bytes: [...Buffer.from(token)],
-                top_logprobs: [{ token, logprob: -0.01, bytes: [...Buffer.from(token)] }],
-              },
-            ],
-          },
-          finish_reason: 'length',
-        },
-      ],
-    });
-    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body('A')));
-  });
-  model.listen(0, '127.0.0.1');
-  await once(model, 'listening');
-  baseURL = `http://127.0.0.1:${(model.address() as AddressInfo).port}/v1`;
+  model = await startScriptedChatServer(() => ({ top: [['A', Math.exp(-0.01)]] }));
+  baseURL = model.baseURL;
 });
 
-afterAll(async () => {
-  model.closeAllConnections();
-  await new Promise((resolve) => model.close(resolve));
-});
+afterAll(() => model.close());
 
 const request = {
   state: {
@@ -69,17 +38,17 @@ describe('the served tool-gate analysis and toolGating.secondOpinion', () => {
   it('asks the configured model about a call the analysis does not understand', async () => {
     const config = toolGatingConfigSchema.parse({ secondOpinion: { baseURL, model: 'gate-model' } });
     const [analyser] = servedPackAnalysers({ toolGating: config });
-    const before = calls;
+    const before = calls();
     const { answers } = await analyser!.evaluate(request);
-    expect(calls).toBeGreaterThan(before);
+    expect(calls()).toBeGreaterThan(before);
     expect(answers.disposition?.arbiter?.engine).toBe('builtin/tool-gate+gate-model');
   });
 
   it('without one, the analysis alone answers', async () => {
     const [analyser] = servedPackAnalysers({});
-    const before = calls;
+    const before = calls();
     const { answers } = await analyser!.evaluate(request);
-    expect(calls).toBe(before);
+    expect(calls()).toBe(before);
     expect(answers.disposition?.arbiter?.engine).toBe('builtin/tool-gate');
   });
 

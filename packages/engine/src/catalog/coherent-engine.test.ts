@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
-import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Answer, DecisionEngine, EvaluateOptions, Question } from '@arbiter/decision';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type ScriptedChatServer,
+  type ScriptedReply,
+  startScriptedChatServer,
+} from '../../test/support/scripted-chat-server.js';
 import { loadWordVectors } from '../builtin/lexical/word-vectors.js';
 import { checkEngineAvailability } from '../llm/engine-availability.js';
 import { createOpenAICompatibleEngine } from '../llm/openai-compatible-engine.js';
@@ -28,57 +30,27 @@ function labelsOf(prompt: string): string[] {
   return listed ? listed.split(', ') : [];
 }
 
-function incoherentCompletion(prompt: string) {
-  const top = labelsOf(prompt).map((label) => ({
-    token: label,
-    logprob: Math.log(0.05 + hashUnit(`${label}\n${prompt}`)),
-    bytes: [...Buffer.from(label)],
-  }));
+/** The incoherent model's reply: each offered label's probability a hash of the label and the prompt. */
+function incoherentCompletion(prompt: string): ScriptedReply {
   return {
-    id: 'chatcmpl-test',
-    object: 'chat.completion',
-    created: 1_763_800_000,
-    model: 'fake-model',
-    choices: [
-      {
-        index: 0,
-        message: { role: 'assistant', content: top[0]?.token ?? '' },
-        logprobs: { content: [{ ...top[0], top_logprobs: top }] },
-        finish_reason: 'length',
-      },
-    ],
-    usage: { prompt_tokens: 50, completion_tokens: 1, total_tokens: 51 },
+    top: labelsOf(prompt).map((label) => [label, 0.05 + hashUnit(`${label}\n${prompt}`)] as const),
+    usage: { prompt_tokens: 50, completion_tokens: 1 },
   };
 }
 
-let server: Server;
+let server: ScriptedChatServer;
 let baseURL = '';
 
 beforeAll(async () => {
   // The word-vector table (shipped in packages/engine/word-vectors) loads once, before the timed requests.
   await loadWordVectors();
-  server = createServer(async (request, response) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of request) chunks.push(chunk as Buffer);
-    if (request.url?.endsWith('/models')) {
-      response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ object: 'list', data: [{ id: 'fake-model', object: 'model' }] }));
-      return;
-    }
-    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { messages: { content: string }[] };
-    const prompt = body.messages.map((message) => message.content).join('\n');
-    response.writeHead(200, { 'content-type': 'application/json' });
-    response.end(JSON.stringify(incoherentCompletion(prompt)));
+  server = await startScriptedChatServer(({ prompt }) => incoherentCompletion(prompt), {
+    models: ['fake-model'],
   });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  baseURL = server.baseURL;
 }, 180_000);
 
-afterAll(async () => {
-  server.close();
-  await once(server, 'close');
-});
+afterAll(() => server.close());
 
 function catalog(): ModelCatalog {
   return new ModelCatalog({

@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
-import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { DecisionEngine } from '@arbiter/decision';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type ScriptedChatServer,
+  type ScriptedReply,
+  startScriptedChatServer,
+} from '../../test/support/scripted-chat-server.js';
 import { loadWordVectors } from '../builtin/lexical/word-vectors.js';
 import { ModelCatalog } from '../catalog/model-catalog.js';
 import { type Ask, ENGINE_LAWS, LAWS_KEPT, lawsTable } from './engine-laws.js';
@@ -19,53 +21,25 @@ const NLI_FIXTURE = fileURLToPath(new URL('../../test/fixtures/tiny-nli', import
 const GGUF_FIXTURE = fileURLToPath(new URL('../llama/fixtures/tiny-random-llama.gguf', import.meta.url));
 const DOCS = fileURLToPath(new URL('../../../../docs/engines.md', import.meta.url));
 
-/** The scripted model: each label's logprob a hash of the label and the whole prompt. */
-function completion(prompt: string) {
+/** The scripted model: each label's probability a hash of the label and the whole prompt. */
+function completion(prompt: string): ScriptedReply {
   const labels = prompt.includes('Reply with only yes or no')
     ? ['yes', 'no']
     : (/\(one of ([^)]*)\)\.\s*$/.exec(prompt)?.[1]?.split(', ') ?? []);
   const unit = (text: string) => createHash('sha256').update(text).digest().readUInt32BE(0) / 2 ** 32;
-  const top = labels.map((label) => ({
-    token: label,
-    logprob: Math.log(0.05 + unit(`${label}\n${prompt}`)),
-    bytes: [...Buffer.from(label)],
-  }));
   return {
-    id: 'chatcmpl-conformance',
-    object: 'chat.completion',
-    created: 1_763_800_000,
-    model: 'scripted-model',
-    choices: [
-      {
-        index: 0,
-        message: { role: 'assistant', content: top[0]?.token ?? '' },
-        logprobs: { content: [{ ...top[0], top_logprobs: top }] },
-        finish_reason: 'length',
-      },
-    ],
-    usage: { prompt_tokens: 50, completion_tokens: 1, total_tokens: 51 },
+    top: labels.map((label) => [label, 0.05 + unit(`${label}\n${prompt}`)] as const),
+    usage: { prompt_tokens: 50, completion_tokens: 1 },
   };
 }
 
-let server: Server;
+let server: ScriptedChatServer;
 let catalog: ModelCatalog;
 
 beforeAll(async () => {
   await loadWordVectors();
-  server = createServer(async (request, response) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of request) chunks.push(chunk as Buffer);
-    response.writeHead(200, { 'content-type': 'application/json' });
-    if (request.url?.endsWith('/models')) {
-      response.end(JSON.stringify({ object: 'list', data: [{ id: 'scripted-model', object: 'model' }] }));
-      return;
-    }
-    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { messages: { content: string }[] };
-    response.end(JSON.stringify(completion(body.messages.map((message) => message.content).join('\n'))));
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  server = await startScriptedChatServer(({ prompt }) => completion(prompt), { models: ['scripted-model'] });
+  const baseURL = server.baseURL;
   const entry = (name: string, engine: { kind: string; [member: string]: unknown }) => ({
     name,
     description: '',
@@ -90,10 +64,7 @@ beforeAll(async () => {
   });
 }, 180_000);
 
-afterAll(async () => {
-  server.close();
-  await once(server, 'close');
-});
+afterAll(() => server.close());
 
 const PINS: Record<string, string> = {
   builtin: 'arbiter-1.0.0',

@@ -1,8 +1,11 @@
-import { once } from 'node:events';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { EngineError, type Question } from '@arbiter/decision';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  chatCompletion,
+  type ScriptedChatRequest,
+  type ScriptedChatServer,
+  startScriptedChatServer,
+} from '../../test/support/scripted-chat-server.js';
 import { normalisedEntropyConfidence } from '../answer-confidence.js';
 import { ModelCatalog } from '../catalog/model-catalog.js';
 import { checkEngineAvailability } from './engine-availability.js';
@@ -12,142 +15,35 @@ import { createOpenAICompatibleEngine } from './openai-compatible-engine.js';
 // A fake OpenAI-compatible server on 127.0.0.1 speaking the real chat-completions wire format; the hosted
 // model servers cannot run here. Each test scripts its answers.
 
-interface ChatRequestBody {
-  model: string;
-  messages: { role: string; content: string }[];
-  temperature?: number;
-  max_tokens?: number;
-  logprobs?: boolean;
-  top_logprobs?: number;
-  allowed_token_ids?: number[];
-  response_format?: { type: string; json_schema: { schema: { required: string[] } } };
-  [member: string]: unknown;
-}
-
-interface FakeReply {
-  status?: number;
-  headers?: Record<string, string>;
-  json?: unknown;
-  delayMs?: number;
-}
-
-interface RecordedRequest {
-  method: string;
-  path: string;
-  headers: IncomingMessage['headers'];
-  body: ChatRequestBody;
-  startedAt: number;
-  finishedAt?: number;
-  aborted: boolean;
-}
-
-class FakeModelServer {
-  readonly requests: RecordedRequest[] = [];
-  inFlight = 0;
-  maxInFlight = 0;
-  handler: (request: RecordedRequest) => FakeReply | Promise<FakeReply> = () => ({ status: 500 });
-  private server: Server | undefined;
-  baseURL = '';
-
-  async start(): Promise<void> {
-    this.server = createServer(async (req, res) => {
-      const chunks: Buffer[] = [];
-      for await (const chunk of req) chunks.push(chunk as Buffer);
-      const text = Buffer.concat(chunks).toString('utf8');
-      const recorded: RecordedRequest = {
-        method: req.method ?? '',
-        path: req.url ?? '',
-        headers: req.headers,
-        body: text ? (JSON.parse(text) as ChatRequestBody) : ({} as ChatRequestBody),
-        startedAt: Date.now(),
-        aborted: false,
-      };
-      this.requests.push(recorded);
-      this.inFlight += 1;
-      this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
-      res.on('close', () => {
-        if (!res.writableFinished) recorded.aborted = true;
-        this.inFlight -= 1;
-      });
-      const reply = await this.handler(recorded);
-      if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
-      if (res.destroyed) return;
-      recorded.finishedAt = Date.now();
-      res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
-      res.end(reply.json === undefined ? '' : JSON.stringify(reply.json));
-    });
-    this.server.listen(0, '127.0.0.1');
-    await once(this.server, 'listening');
-    const { port } = this.server.address() as AddressInfo;
-    this.baseURL = `http://127.0.0.1:${port}/v1`;
-  }
-
-  chatRequests(): RecordedRequest[] {
-    return this.requests.filter((request) => request.path === '/v1/chat/completions');
-  }
-
-  async stop(): Promise<void> {
-    this.server?.closeAllConnections();
-    await new Promise((resolve) => this.server?.close(resolve));
-  }
-}
-
 /** A chat completion whose first output token carries the given top-token probabilities. */
 function completion(
   top: ReadonlyArray<readonly [string, number]>,
   usage: { prompt: number; completion: number } | null = { prompt: 100, completion: 1 },
 ) {
-  const topLogprobs = top.map(([token, probability]) => ({
-    token,
-    logprob: Math.log(probability),
-    bytes: [...Buffer.from(token)],
-  }));
-  return {
-    id: 'chatcmpl-test',
-    object: 'chat.completion',
-    created: 1_763_800_000,
-    model: 'fake-model',
-    choices: [
-      {
-        index: 0,
-        message: { role: 'assistant', content: top[0]?.[0] ?? '' },
-        logprobs: { content: [{ ...topLogprobs[0], top_logprobs: topLogprobs }] },
-        finish_reason: 'length',
-      },
-    ],
-    ...(usage && {
-      usage: {
-        prompt_tokens: usage.prompt,
-        completion_tokens: usage.completion,
-        total_tokens: usage.prompt + usage.completion,
-      },
-    }),
-  };
+  return chatCompletion(
+    { top, ...(usage && { usage: { prompt_tokens: usage.prompt, completion_tokens: usage.completion } }) },
+    'fake-model',
+    'chatcmpl-test',
+  );
 }
 
 function textCompletion(content: string) {
-  return {
-    id: 'chatcmpl-test',
-    object: 'chat.completion',
-    created: 1_763_800_000,
-    model: 'fake-model',
-    choices: [{ index: 0, message: { role: 'assistant', content }, logprobs: null, finish_reason: 'stop' }],
-    usage: { prompt_tokens: 120, completion_tokens: 20, total_tokens: 140 },
-  };
+  return chatCompletion(
+    { text: content, usage: { prompt_tokens: 120, completion_tokens: 20 } },
+    'fake-model',
+    'chatcmpl-test',
+  );
 }
 
-function userText(request: RecordedRequest): string {
+function userText(request: ScriptedChatRequest): string {
   return request.body.messages?.[1]?.content ?? '';
 }
 
-let server: FakeModelServer;
+let server: ScriptedChatServer;
 beforeEach(async () => {
-  server = new FakeModelServer();
-  await server.start();
+  server = await startScriptedChatServer(() => ({ status: 500 }));
 });
-afterEach(async () => {
-  await server.stop();
-});
+afterEach(() => server.close());
 
 function engineFor(
   overrides: Partial<OpenAICompatibleEngineConfigInput> = {},
@@ -183,7 +79,7 @@ const choice = (options: string[]): Question => ({
 
 describe('the logprob maths', () => {
   it('Noul is P(yes) / (P(yes) + P(no)) over summed spelling variants, with coverage', async () => {
-    server.handler = () => ({
+    server.script = () => ({
       json: completion([
         [' Yes', 0.5],
         ['yes', 0.1],
@@ -206,7 +102,7 @@ describe('the logprob maths', () => {
   });
 
   it('Choice renormalises over the labels, sums Ġ/▁/case variants, and scales confidence by coverage', async () => {
-    server.handler = () => ({
+    server.script = () => ({
       json: completion([
         ['A', 0.4],
         ['\u0120A', 0.1],
@@ -230,7 +126,7 @@ describe('the logprob maths', () => {
   });
 
   it('Score is the probability-weighted level index, with the legend', async () => {
-    server.handler = () => ({
+    server.script = () => ({
       json: completion([
         ['2', 0.6],
         ['1', 0.3],
@@ -256,7 +152,7 @@ describe('the logprob maths', () => {
   });
 
   it('applies the configured calibration temperature per question type', async () => {
-    server.handler = () => ({
+    server.script = () => ({
       json: completion([
         ['yes', 0.8],
         ['no', 0.2],
@@ -271,7 +167,7 @@ describe('the logprob maths', () => {
 
 describe('the request', () => {
   it('asks for one greedy token with top logprobs, and puts a byte-identical prefix before every question', async () => {
-    server.handler = (request) => ({
+    server.script = (request) => ({
       json: completion(
         userText(request).includes('Options:')
           ? [['A', 1]]
@@ -305,12 +201,12 @@ describe('the request', () => {
   });
 
   it('sums the server usage over questions, and reports null when the server gives none', async () => {
-    server.handler = () => ({ json: completion([['yes', 1]], { prompt: 150, completion: 1 }) });
+    server.script = () => ({ json: completion([['yes', 1]], { prompt: 150, completion: 1 }) });
     const engine = engineFor();
     const counted = await engine.evaluate({ state: 's', questions: { a: noul('a?'), b: noul('b?') } });
     expect(counted.usage).toEqual({ input_tokens: 300, output_tokens: 2 });
     let call = 0;
-    server.handler = () => {
+    server.script = () => {
       call += 1;
       return { json: completion([['yes', 1]], call === 1 ? { prompt: 150, completion: 1 } : null) };
     };
@@ -319,7 +215,7 @@ describe('the request', () => {
   });
 
   it('warms the shared prefix up with one request before the questions when configured', async () => {
-    server.handler = () => ({ json: completion([['yes', 1]]), delayMs: 20 });
+    server.script = () => ({ json: completion([['yes', 1]]), delayMs: 20 });
     await engineFor({ warmup: true }).evaluate({
       state: 'long state',
       questions: { a: noul('a?'), b: noul('b?') },
@@ -332,7 +228,7 @@ describe('the request', () => {
   });
 
   it('sends every call through an injected fetch when one is given', async () => {
-    server.handler = (request) =>
+    server.script = (request) =>
       request.path === '/v1/models'
         ? { json: { data: [{ id: 'fake-model' }] } }
         : { status: 503, headers: { 'retry-after': '0' }, json: { error: { message: 'warming up' } } };
@@ -358,7 +254,7 @@ describe('the request', () => {
   });
 
   it('sends the configured member that disables thinking', async () => {
-    server.handler = () => ({ json: completion([['yes', 1]]) });
+    server.script = () => ({ json: completion([['yes', 1]]) });
     await engineFor({ disableThinking: 'chat-template-kwargs' }).evaluate({
       state: 's',
       questions: { a: noul('a?') },
@@ -371,7 +267,7 @@ describe('more than 20 options', () => {
   const options = Array.from({ length: 45 }, (_, i) => `option-${i}`);
 
   it('uses the hierarchical scheme: P(group) · P(option | group), every option kept', async () => {
-    server.handler = (request) => {
+    server.script = (request) => {
       const text = userText(request);
       if (text.includes('listed in groups'))
         return {
@@ -407,7 +303,7 @@ describe('more than 20 options', () => {
   });
 
   it('reads all options in one call with exact token ids when the server supports them', async () => {
-    server.handler = (request) => {
+    server.script = (request) => {
       if (request.path === '/tokenize')
         return { json: { tokens: [1000 + Number(request.body.prompt)], count: 1 } };
       return {
@@ -438,7 +334,7 @@ describe('more than 20 options', () => {
   });
 
   it('falls back to the hierarchical scheme when the server has no /tokenize, and remembers it', async () => {
-    server.handler = (request) =>
+    server.script = (request) =>
       request.path === '/tokenize'
         ? { status: 404, json: { detail: 'Not Found' } }
         : { json: completion([['A', 1]]) };
@@ -450,7 +346,7 @@ describe('more than 20 options', () => {
   });
 
   it('falls back to the hierarchical scheme when a label is not one token for the model', async () => {
-    server.handler = (request) => {
+    server.script = (request) => {
       if (request.path === '/tokenize') {
         const label = String(request.body.prompt);
         return { json: { tokens: label.length > 1 ? [1, 2] : [5] } };
@@ -466,7 +362,7 @@ describe('more than 20 options', () => {
 
 describe('servers without logprobs', () => {
   it('falls back to a verbalised distribution through structured output and remembers it', async () => {
-    server.handler = (request) =>
+    server.script = (request) =>
       request.body.response_format
         ? { json: textCompletion('{"A": 0.2, "B": 0.6, "C": 0.2}') }
         : { json: textCompletion('B') };
@@ -491,7 +387,7 @@ describe('servers without logprobs', () => {
   });
 
   it('treats a 400 refusing logprobs as a server without logprobs in auto mode only', async () => {
-    server.handler = (request) =>
+    server.script = (request) =>
       request.body.logprobs
         ? {
             status: 400,
@@ -515,7 +411,7 @@ describe('servers without logprobs', () => {
   });
 
   it('reports an engine error, not a guess, when no label comes back in top mode', async () => {
-    server.handler = () => ({
+    server.script = () => ({
       json: completion([
         ['Perhaps', 0.7],
         ['I', 0.3],
@@ -529,7 +425,7 @@ describe('servers without logprobs', () => {
   });
 
   it('rejects an unusable stated distribution', async () => {
-    server.handler = () => ({ json: textCompletion('{"yes": "high"}') });
+    server.script = () => ({ json: textCompletion('{"yes": "high"}') });
     const failure = engineFor({ logprobs: 'none' }).evaluate({ state: 's', questions: { a: noul('a?') } });
     await expect(failure).rejects.toThrow(/stated distribution is unusable/);
   });
@@ -538,7 +434,7 @@ describe('servers without logprobs', () => {
 describe('faults', () => {
   it('retries 429 after the Retry-After the server asked for', async () => {
     let calls = 0;
-    server.handler = () => {
+    server.script = () => {
       calls += 1;
       return calls === 1
         ? { status: 429, headers: { 'retry-after': '1' }, json: { error: { message: 'slow down' } } }
@@ -555,7 +451,7 @@ describe('faults', () => {
   });
 
   it('fails fast when Retry-After lies beyond the request budget', async () => {
-    server.handler = () => ({
+    server.script = () => ({
       status: 429,
       headers: { 'retry-after': '30' },
       json: { error: { message: 'quota' } },
@@ -569,7 +465,7 @@ describe('faults', () => {
   });
 
   it('retries 503 up to maxRetries, then reports engine_unavailable', async () => {
-    server.handler = () => ({ status: 503, json: { error: { message: 'overloaded' } } });
+    server.script = () => ({ status: 503, json: { error: { message: 'overloaded' } } });
     const failure = engineFor({ maxRetries: 2 }).evaluate({ state: 's', questions: { a: noul('a?') } });
     await expect(failure).rejects.toSatisfy(
       (error) =>
@@ -581,7 +477,7 @@ describe('faults', () => {
   });
 
   it('does not retry a 400, and reports it as engine_error', async () => {
-    server.handler = () => ({ status: 400, json: { error: { message: 'bad request' } } });
+    server.script = () => ({ status: 400, json: { error: { message: 'bad request' } } });
     const failure = engineFor({ maxRetries: 3 }).evaluate({ state: 's', questions: { a: noul('a?') } });
     await expect(failure).rejects.toSatisfy(
       (error) => EngineError.isInstance(error) && error.code === 'engine_error',
@@ -590,7 +486,7 @@ describe('faults', () => {
   });
 
   it('times out inside the budget as engine_timeout and aborts the upstream request', async () => {
-    server.handler = () => ({ json: completion([['yes', 1]]), delayMs: 3_000 });
+    server.script = () => ({ json: completion([['yes', 1]]), delayMs: 3_000 });
     const started = Date.now();
     const failure = engineFor({ timeoutMs: 200 }).evaluate({ state: 's', questions: { a: noul('a?') } });
     await expect(failure).rejects.toSatisfy(
@@ -601,7 +497,7 @@ describe('faults', () => {
   });
 
   it('honours the caller abort mid-request and aborts the upstream request', async () => {
-    server.handler = () => ({ json: completion([['yes', 1]]), delayMs: 3_000 });
+    server.script = () => ({ json: completion([['yes', 1]]), delayMs: 3_000 });
     const controller = new AbortController();
     const failure = engineFor().evaluate({
       state: 's',
@@ -615,7 +511,7 @@ describe('faults', () => {
   });
 
   it('reports an unreachable server as engine_unavailable', async () => {
-    await server.stop();
+    await server.close();
     const failure = engineFor({ maxRetries: 0 }).evaluate({ state: 's', questions: { a: noul('a?') } });
     await expect(failure).rejects.toSatisfy(
       (error) =>
@@ -629,7 +525,7 @@ describe('faults', () => {
 describe('concurrency', () => {
   // Delays long enough that the calls overlap even on a loaded machine.
   it('keeps in-flight completions within the limit, shared across requests', async () => {
-    server.handler = () => ({ json: completion([['yes', 1]]), delayMs: 100 });
+    server.script = () => ({ json: completion([['yes', 1]]), delayMs: 100 });
     const engine = engineFor({ concurrency: 2 });
     const six = Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`q${i}`, noul(`q${i}?`)]));
     await Promise.all([
@@ -641,7 +537,7 @@ describe('concurrency', () => {
   });
 
   it('runs the questions of one request concurrently up to the limit', async () => {
-    server.handler = () => ({ json: completion([['yes', 1]]), delayMs: 300 });
+    server.script = () => ({ json: completion([['yes', 1]]), delayMs: 300 });
     const six = Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`q${i}`, noul(`q${i}?`)]));
     await engineFor({ concurrency: 8 }).evaluate({ state: 'a', questions: six });
     expect(server.maxInFlight).toBe(6);
@@ -652,7 +548,7 @@ describe('the key', () => {
   const secret = 'sk-test-very-secret-0123456789';
 
   it('is sent as a bearer token and never appears in an error, even when the server echoes it', async () => {
-    server.handler = (request) => ({
+    server.script = (request) => ({
       status: 400,
       json: { error: { message: `invalid header ${request.headers.authorization}` } },
     });
@@ -669,7 +565,7 @@ describe('the key', () => {
   });
 
   it('is not echoed for a rejected credential, and the message names the variable', async () => {
-    server.handler = (request) => ({
+    server.script = (request) => ({
       status: 401,
       json: { error: { message: `bad key ${request.headers.authorization}` } },
     });
@@ -696,13 +592,13 @@ describe('the key', () => {
 
 describe('availability', () => {
   it('probes GET /models once, caches the answer, and checks the model is served', async () => {
-    server.handler = () => ({ json: { object: 'list', data: [{ id: 'fake-model', object: 'model' }] } });
+    server.script = () => ({ json: { object: 'list', data: [{ id: 'fake-model', object: 'model' }] } });
     const engine = engineFor();
     expect(await engine.checkAvailability()).toMatchObject({ available: true });
     expect(await engine.checkAvailability()).toMatchObject({ available: true });
     expect(server.requests.filter((request) => request.path === '/v1/models')).toHaveLength(1);
 
-    server.handler = () => ({ json: { object: 'list', data: [{ id: 'other-model' }] } });
+    server.script = () => ({ json: { object: 'list', data: [{ id: 'other-model' }] } });
     expect(await engineFor().checkAvailability()).toMatchObject({
       available: false,
       reason: expect.stringMatching(/not served.*other-model/),
@@ -710,7 +606,7 @@ describe('availability', () => {
   });
 
   it('answers for any catalog engine: probed for a model server, always available in process', async () => {
-    server.handler = () => ({ json: { object: 'list', data: [{ id: 'fake-model' }] } });
+    server.script = () => ({ json: { object: 'list', data: [{ id: 'fake-model' }] } });
     const catalog = new ModelCatalog({
       analysers: [],
       config: {
@@ -730,7 +626,7 @@ describe('availability', () => {
       available: true,
     });
     expect(server.requests.filter((request) => request.path === '/v1/models')).toHaveLength(1);
-    await server.stop();
+    await server.close();
     const down = new ModelCatalog({
       analysers: [],
       config: {
@@ -749,7 +645,7 @@ describe('availability', () => {
   });
 
   it('reports a server that is down as unavailable rather than throwing', async () => {
-    await server.stop();
+    await server.close();
     expect(await engineFor().checkAvailability()).toMatchObject({
       available: false,
       reason: expect.stringMatching(/ECONNREFUSED/),
@@ -759,7 +655,7 @@ describe('availability', () => {
 
 describe('the catalog kind', () => {
   it('serves a catalog pin of kind openai-compatible, and rejects a misspelt option with the entry named', async () => {
-    server.handler = () => ({
+    server.script = () => ({
       json: completion([
         ['no', 0.75],
         ['yes', 0.25],
@@ -798,7 +694,7 @@ describe('the state is untrusted data', () => {
   } satisfies Record<string, Question>;
 
   /** Each prompt as (state element text, everything after the state element, the other parameters). */
-  function promptParts(request: RecordedRequest) {
+  function promptParts(request: ScriptedChatRequest) {
     const match = /^<state>\n([\s\S]*)\n<\/state>\n\n([\s\S]*)$/.exec(userText(request));
     if (!match) throw new Error(`the prompt does not open with one state element: ${userText(request)}`);
     const { messages, ...parameters } = request.body;
@@ -818,7 +714,7 @@ describe('the state is untrusted data', () => {
   it.each(INJECTIONS)(
     'keeps instructions in the state inside its element, and the question unchanged: %s',
     async (injection) => {
-      server.handler = (request) =>
+      server.script = (request) =>
         (userText(request).split('\n</state>\n\n').at(-1) ?? '').includes('Statement:')
           ? {
               json: completion([

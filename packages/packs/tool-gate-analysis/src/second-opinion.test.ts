@@ -1,9 +1,11 @@
-import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createOpenAICompatibleEngine } from '@arbiter/engine';
 import { TOOL_GATE_PACK } from '@arbiter/tool-gate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type ScriptedChatServer,
+  type ScriptedReply,
+  startScriptedChatServer,
+} from '../../../engine/test/support/scripted-chat-server.js';
 import { createToolGateAnalyser } from './tool-gate-analyser.js';
 
 /**
@@ -21,65 +23,37 @@ interface Script {
 }
 
 let script: Script = { disposition: 'allow', destructive: 0.05 };
-let requests = 0;
-let server: Server;
+let server: ScriptedChatServer;
 let baseURL = '';
+const requestCount = () => server.requests.length;
 
-function completion(token: string, probability: number, other: string) {
-  const top = [
-    { token, logprob: Math.log(probability), bytes: [...Buffer.from(token)] },
-    { token: other, logprob: Math.log(1 - probability), bytes: [...Buffer.from(other)] },
-  ];
+/** The reply with `token` at `probability` and `other` as the runner-up. */
+function completion(token: string, probability: number, other: string): ScriptedReply {
   return {
-    id: 'chatcmpl-script',
-    object: 'chat.completion',
-    created: 1_764_300_000,
-    model: 'scripted-model',
-    choices: [
-      {
-        index: 0,
-        message: { role: 'assistant', content: token },
-        logprobs: { content: [{ ...top[0], top_logprobs: top }] },
-        finish_reason: 'length',
-      },
+    top: [
+      [token, probability],
+      [other, 1 - probability],
     ],
-    usage: { prompt_tokens: 200, completion_tokens: 1, total_tokens: 201 },
+    usage: { prompt_tokens: 200, completion_tokens: 1 },
   };
 }
 
 beforeAll(async () => {
-  server = createServer(async (request, response) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of request) chunks.push(chunk as Buffer);
-    requests += 1;
-    if (script.fail === true) {
-      response
-        .writeHead(500, { 'content-type': 'application/json' })
-        .end('{"error":{"message":"scripted failure"}}');
-      return;
-    }
-    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { messages: { content: string }[] };
-    const text = body.messages.map((message) => message.content).join('\n');
-    let reply: ReturnType<typeof completion>;
+  server = await startScriptedChatServer(({ prompt: text }) => {
+    if (script.fail === true) return { status: 500, json: { error: { message: 'scripted failure' } } };
     if (text.includes('All things considered')) {
       const letter = new RegExp(`([A-Z]):\\s*${script.disposition}\\b`).exec(text)?.[1];
       if (letter === undefined) throw new Error(`no label for ${script.disposition} in the prompt`);
-      reply = completion(letter, 0.99, letter === 'A' ? 'B' : 'A');
-    } else if (text.includes('destroy or irreversibly change'))
-      reply = completion('yes', script.destructive, 'no');
-    else if (text.includes('data exfiltration')) reply = completion('no', 0.95, 'yes');
-    else reply = completion('yes', 0.95, 'no');
-    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(reply));
+      return completion(letter, 0.99, letter === 'A' ? 'B' : 'A');
+    }
+    if (text.includes('destroy or irreversibly change')) return completion('yes', script.destructive, 'no');
+    if (text.includes('data exfiltration')) return completion('no', 0.95, 'yes');
+    return completion('yes', 0.95, 'no');
   });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  baseURL = server.baseURL;
 });
 
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => server.close());
 
 const thresholds = TOOL_GATE_PACK.definition.thresholds;
 const questions = TOOL_GATE_PACK.definition.questions;
@@ -105,7 +79,7 @@ async function judge(command: string) {
     task: 'Check the service status.',
     cwd: '/home/dev/project',
   };
-  const before = requests;
+  const before = requestCount();
   const { answers } = await analyser.evaluate({ state, questions, pack });
   const disposition = answers.disposition!;
   if (disposition.type !== 'choice') throw new Error('disposition is not a choice');
@@ -113,7 +87,7 @@ async function judge(command: string) {
     choice: disposition.choice,
     engine: disposition.arbiter?.engine,
     evidence: disposition.arbiter?.evidence ?? [],
-    asked: requests - before,
+    asked: requestCount() - before,
   };
 }
 

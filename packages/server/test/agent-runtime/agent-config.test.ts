@@ -2,23 +2,29 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import {
+  type ScriptedChatServer,
+  startScriptedChatServer,
+} from '../../../engine/test/support/scripted-chat-server.js';
 import { loadServerConfig } from '../../src/config/server-config.js';
 import { call } from '../support/uhp-test-client.js';
 import { startUhpTestServer, TEST_KEYS, type UhpTestServer } from '../support/uhp-test-server.js';
-import { type FakeProvider, startFakeProvider } from './fixtures/fake-chat-completions.js';
 
 const key = TEST_KEYS.alice;
-let provider: FakeProvider;
+let provider: ScriptedChatServer;
 let server: UhpTestServer;
 beforeAll(async () => {
-  provider = await startFakeProvider((request) => {
-    const messages: { role: string; content: unknown }[] = request.body.messages;
-    const last = messages.at(-1);
-    if (last?.role === 'user' && String(last.content).includes('sandbox'))
-      return { toolCalls: [{ name: 'shell', arguments: { command: 'env; cat /proc/net/dev' } }] };
-    if (last?.role === 'tool') return { text: 'inspected' };
-    return { text: 'hello from the local model', usage: { prompt_tokens: 9, completion_tokens: 5 } };
-  });
+  provider = await startScriptedChatServer(
+    (request) => {
+      const messages: { role: string; content: unknown }[] = request.body.messages;
+      const last = messages.at(-1);
+      if (last?.role === 'user' && String(last.content).includes('sandbox'))
+        return { toolCalls: [{ name: 'shell', arguments: { command: 'env; cat /proc/net/dev' } }] };
+      if (last?.role === 'tool') return { text: 'inspected' };
+      return { text: 'hello from the local model', usage: { prompt_tokens: 9, completion_tokens: 5 } };
+    },
+    { models: ['fake-model'] },
+  );
   // The configuration docs/harnesses.md shows for Ollama: keyless, OpenAI-compatible, local.
   server = await startUhpTestServer({
     agent: {

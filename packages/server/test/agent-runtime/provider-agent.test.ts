@@ -5,25 +5,27 @@ import { OfflineAgentRuntime } from '@arbiter/harness-server';
 import { AgentRuntime } from '@arbiter/harness-server/agent';
 import { AuditLog } from '@arbiter/tool-gate';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  type ScriptedChatRequest,
+  type ScriptedChatServer,
+  type ScriptedReply,
+  startScriptedChatServer,
+  toolMessages,
+} from '../../../engine/test/support/scripted-chat-server.js';
 import { call, principalCalls, streamTask } from '../support/uhp-test-client.js';
 import { startUhpTestServer, TEST_KEYS, type UhpTestServer } from '../support/uhp-test-server.js';
-import {
-  type ChatRequest,
-  type FakeProvider,
-  type FakeReply,
-  startFakeProvider,
-  toolMessages,
-} from './fixtures/fake-chat-completions.js';
 import { startLoopbackMcpServer } from './fixtures/loopback-mcp-server.js';
 
 const key = TEST_KEYS.alice;
 const API_KEY = 'sk-fake-provider-secret-0123456789';
-let provider: FakeProvider;
+let provider: ScriptedChatServer;
 let server: UhpTestServer;
-let script: (request: ChatRequest, index: number) => FakeReply = () => ({ text: 'unused' });
+let script: (request: ScriptedChatRequest, index: number) => ScriptedReply = () => ({ text: 'unused' });
 
 beforeAll(async () => {
-  provider = await startFakeProvider((request, index) => script(request, index));
+  provider = await startScriptedChatServer((request, index) => script(request, index), {
+    models: ['fake-model'],
+  });
   server = await startUhpTestServer({
     createRuntimes: (gate) => [
       new AgentRuntime({
@@ -55,7 +57,7 @@ const calls = principalCalls(() => server.baseUrl, key);
 const post = (body: Record<string, unknown>) => calls.post({ model: 'fake', ...body });
 
 /** Replies in order, one per model call from now on; the last one repeats. */
-function replies(...sequence: FakeReply[]): (request: ChatRequest) => FakeReply {
+function replies(...sequence: ScriptedReply[]): (request: ScriptedChatRequest) => ScriptedReply {
   let calls = 0;
   return () => sequence[Math.min(calls++, sequence.length - 1)] ?? { text: 'done' };
 }
@@ -267,7 +269,7 @@ describe('the agent base on an OpenAI-compatible provider', () => {
     const otherKey = 'sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789';
     script = replies({
       status: 401,
-      errorMessage: `Incorrect API key provided: ${API_KEY}. Also tried ${otherKey}.`,
+      error: { message: `Incorrect API key provided: ${API_KEY}. Also tried ${otherKey}.` },
     });
     const written: string[] = [];
     const originalWrite = process.stderr.write.bind(process.stderr);

@@ -6,25 +6,32 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AuditLog } from '@arbiter/tool-gate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeProvider, startFakeProvider, toolMessages } from './fixtures/fake-chat-completions.js';
+import {
+  type ScriptedChatServer,
+  startScriptedChatServer,
+  toolMessages,
+} from '../../../engine/test/support/scripted-chat-server.js';
 
 // The real `arbiter serve` (run `npx tsc -b` first) with a configuration file naming a local
 // OpenAI-compatible model, the way docs/harnesses.md configures Ollama.
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 const cli = path.join(repo, 'packages', 'cli', 'bin', 'arbiter.js');
 const SECRET = 'sk-cli-test-provider-key-0123456789';
-let provider: FakeProvider;
+let provider: ScriptedChatServer;
 let child: ChildProcess;
 let baseUrl: string;
 let dataDir: string;
 let stderr = '';
 
 beforeAll(async () => {
-  provider = await startFakeProvider((request) => {
-    if (toolMessages(request).length === 0)
-      return { toolCalls: [{ name: 'shell', arguments: { command: 'ls -la' } }] };
-    return { text: 'Listing needs approval here.', usage: { prompt_tokens: 30, completion_tokens: 6 } };
-  });
+  provider = await startScriptedChatServer(
+    (request) => {
+      if (toolMessages(request).length === 0)
+        return { toolCalls: [{ name: 'shell', arguments: { command: 'ls -la' } }] };
+      return { text: 'Listing needs approval here.', usage: { prompt_tokens: 30, completion_tokens: 6 } };
+    },
+    { models: ['fake-model'] },
+  );
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-serve-agent-'));
   const config = path.join(dataDir, 'arbiter.yaml');
   fs.writeFileSync(

@@ -1,7 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeProvider, startFakeProvider } from '../agent-runtime/fixtures/fake-chat-completions.js';
+import {
+  type ScriptedChatServer,
+  startScriptedChatServer,
+} from '../../../engine/test/support/scripted-chat-server.js';
 import { call } from '../support/uhp-test-client.js';
 import { startUhpTestServer, TEST_KEYS, type UhpTestServer } from '../support/uhp-test-server.js';
 import {
@@ -18,23 +21,26 @@ import {
 const COMMAND_PREFIX = 'run exactly: ';
 const marker = `${process.pid}${(Date.now() + 7) % 100_000}`;
 const victimSecret = `bob-private-agent-${marker}`;
-let provider: FakeProvider;
+let provider: ScriptedChatServer;
 let server: UhpTestServer;
 let loopback: Awaited<ReturnType<typeof startLoopbackTarget>>;
 let victimFile: string;
 
 beforeAll(async () => {
   loopback = await startLoopbackTarget();
-  provider = await startFakeProvider((request) => {
-    const messages: { role: string; content: unknown }[] = request.body.messages;
-    const last = messages.at(-1);
-    if (last?.role === 'tool') return { text: 'done' };
-    const text = String(last?.content ?? '');
-    if (text.startsWith('search for: '))
-      return { toolCalls: [{ name: 'search', arguments: { pattern: text.slice('search for: '.length) } }] };
-    if (!text.startsWith(COMMAND_PREFIX)) return { text: 'nothing to run' };
-    return { toolCalls: [{ name: 'shell', arguments: { command: text.slice(COMMAND_PREFIX.length) } }] };
-  });
+  provider = await startScriptedChatServer(
+    (request) => {
+      const messages: { role: string; content: unknown }[] = request.body.messages;
+      const last = messages.at(-1);
+      if (last?.role === 'tool') return { text: 'done' };
+      const text = String(last?.content ?? '');
+      if (text.startsWith('search for: '))
+        return { toolCalls: [{ name: 'search', arguments: { pattern: text.slice('search for: '.length) } }] };
+      if (!text.startsWith(COMMAND_PREFIX)) return { text: 'nothing to run' };
+      return { toolCalls: [{ name: 'shell', arguments: { command: text.slice(COMMAND_PREFIX.length) } }] };
+    },
+    { models: ['fake-model'] },
+  );
   server = await startUhpTestServer({
     agent: {
       models: [{ id: 'fake', provider: 'openai-compatible', baseURL: provider.baseURL, upstreamModel: 'm' }],

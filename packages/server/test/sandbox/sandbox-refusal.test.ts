@@ -1,7 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeProvider, startFakeProvider } from '../agent-runtime/fixtures/fake-chat-completions.js';
+import {
+  type ScriptedChatServer,
+  startScriptedChatServer,
+} from '../../../engine/test/support/scripted-chat-server.js';
 import { call, streamTask } from '../support/uhp-test-client.js';
 import { startUhpTestServer, TEST_KEYS, type UhpTestServer } from '../support/uhp-test-server.js';
 
@@ -10,15 +13,18 @@ import { startUhpTestServer, TEST_KEYS, type UhpTestServer } from '../support/uh
 const REFUSAL =
   /Refused: this server runs no programs, because its sandbox cannot start \(bubblewrap \(\/nonexistent\/bwrap\) is not installed\)/;
 const agentScript = path.resolve(import.meta.dirname, '../fixtures/acp-test-agent.mjs');
-let provider: FakeProvider;
+let provider: ScriptedChatServer;
 let server: UhpTestServer;
 
 beforeAll(async () => {
-  provider = await startFakeProvider((request) => {
-    const last = request.body.messages.at(-1);
-    if (last?.role === 'tool') return { text: 'done' };
-    return { toolCalls: [{ name: 'shell', arguments: { command: 'echo made > made.txt' } }] };
-  });
+  provider = await startScriptedChatServer(
+    (request) => {
+      const last = request.body.messages.at(-1);
+      if (last?.role === 'tool') return { text: 'done' };
+      return { toolCalls: [{ name: 'shell', arguments: { command: 'echo made > made.txt' } }] };
+    },
+    { models: ['fake-model'] },
+  );
   server = await startUhpTestServer({
     sandbox: { bwrap: '/nonexistent/bwrap' },
     agent: {

@@ -5,7 +5,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeProvider, startFakeProvider } from '../agent-runtime/fixtures/fake-chat-completions.js';
+import {
+  type ScriptedChatServer,
+  startScriptedChatServer,
+} from '../../../engine/test/support/scripted-chat-server.js';
 
 // The real `arbiter serve` (run `npx tsc -b` first) started with a provider key and a server secret in
 // its environment, as an operator starts it; a task's shell then goes after that environment through
@@ -14,17 +17,20 @@ const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../.
 const cli = path.join(repo, 'packages', 'cli', 'bin', 'arbiter.js');
 const PROVIDER_KEY = 'sk-served-provider-key-5521';
 const SERVER_SECRET = 'served-server-secret-9034';
-let provider: FakeProvider;
+let provider: ScriptedChatServer;
 let child: ChildProcess;
 let baseUrl: string;
 let dataDir: string;
 let attack = '';
 
 beforeAll(async () => {
-  provider = await startFakeProvider((request) => {
-    if (request.body.messages.at(-1)?.role === 'tool') return { text: 'done' };
-    return { toolCalls: [{ name: 'shell', arguments: { command: attack } }] };
-  });
+  provider = await startScriptedChatServer(
+    (request) => {
+      if (request.body.messages.at(-1)?.role === 'tool') return { text: 'done' };
+      return { toolCalls: [{ name: 'shell', arguments: { command: attack } }] };
+    },
+    { models: ['fake-model'] },
+  );
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-served-environ-'));
   const config = path.join(dataDir, 'arbiter.yaml');
   fs.writeFileSync(

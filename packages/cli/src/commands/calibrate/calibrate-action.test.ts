@@ -1,12 +1,13 @@
-import { once } from 'node:events';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import {
+  type ScriptedChatServer,
+  startScriptedChatServer,
+} from '../../../../engine/test/support/scripted-chat-server.js';
 import { runArbiter } from '../../../test/support/run-arbiter.js';
 import { CalibrateInputError, runCalibrate } from './calibrate-action.js';
 
@@ -19,50 +20,25 @@ const EXPECTED_TEMPERATURE = Math.log(99) / Math.log(3);
 const arbiter = (args: string[], env: Record<string, string> = {}) =>
   runArbiter(args, { env: { ...process.env, ...env } });
 
-let server: Server;
+let server: ScriptedChatServer;
 let baseURL: string;
 let directory: string;
-let requests = 0;
+const requestCount = () => server.requests.length;
 
 beforeEach(async () => {
-  requests = 0;
-  server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      requests += 1;
-      const top = [
-        { token: 'yes', logprob: Math.log(0.99) },
-        { token: 'no', logprob: Math.log(0.01) },
-      ];
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(
-        JSON.stringify({
-          id: 'chatcmpl-1',
-          object: 'chat.completion',
-          created: 1_763_800_000,
-          model: 'judge',
-          choices: [
-            {
-              index: 0,
-              message: { role: 'assistant', content: 'yes' },
-              logprobs: { content: [{ ...top[0], top_logprobs: top }] },
-              finish_reason: 'length',
-            },
-          ],
-          usage: { prompt_tokens: 50, completion_tokens: 1, total_tokens: 51 },
-        }),
-      );
-    });
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  server = await startScriptedChatServer(() => ({
+    top: [
+      ['yes', 0.99],
+      ['no', 0.01],
+    ],
+    usage: { prompt_tokens: 50, completion_tokens: 1 },
+  }));
+  baseURL = server.baseURL;
   directory = await mkdtemp(join(tmpdir(), 'arbiter-calibrate-'));
 });
 
 afterEach(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await server.close();
   await rm(directory, { recursive: true, force: true });
 });
 
@@ -110,7 +86,7 @@ describe('arbiter calibrate', () => {
       { stdout: (text) => printed.push(text) },
     );
 
-    expect(requests).toBe(40);
+    expect(requestCount()).toBe(40);
     const [noul] = report.byType;
     expect(noul?.temperature).toBeCloseTo(EXPECTED_TEMPERATURE, 4);
     expect(noul?.before.ece).toBeCloseTo(0.24, 10);
@@ -165,7 +141,7 @@ describe('arbiter calibrate', () => {
       '{"state":"s","question":{"type":"noul","instructions":"q"},"expected":1}\n',
     );
     await expect(run({ data: join(directory, 'bad.jsonl') })).rejects.toThrow(/bad\.jsonl: line 1: expected/);
-    expect(requests).toBe(0);
+    expect(requestCount()).toBe(0);
   });
 
   it('runs as the arbiter command: config from $ARBITER_CONFIG, exit 0; exit 2 for bad input and 1 for a model server that fails, each with a message', async () => {
@@ -189,10 +165,7 @@ describe('arbiter calibrate', () => {
     expect(bad.stderr).toMatch(/^arbiter calibrate: .*ghost-1\.0\.0/);
     expect(bad.stderr).not.toMatch(/\n\s+at /); // a message, not a stack trace
 
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-    server.listen(0, '127.0.0.1'); // afterEach closes it again
-    await once(server, 'listening');
+    await server.close(); // afterEach's close then finds nothing to close
     const down = await arbiter(['calibrate', '--model', 'judge', '--data', data, '--config', config]);
     expect(down.code).toBe(1);
     expect(down.stderr).toMatch(

@@ -1,7 +1,9 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { decideOutcome, type Grade, gradeCriterion, loadRubric, rubricFeedback } from '@arbiter/rubric';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type ScriptedChatServer,
+  startScriptedChatServer,
+} from '../../../../engine/test/support/scripted-chat-server.js';
 import { FEEDBACK_API_KEY_ENV, resolveFeedbackModel } from './feedback-model-spec.js';
 import { modelFeedback } from './model-feedback.js';
 
@@ -79,49 +81,23 @@ describe('rubricFeedback', () => {
 
 /** A stand-in for a hosted model provider: the OpenAI chat-completions wire format on loopback. */
 describe('modelFeedback through an OpenAI-compatible server', () => {
-  const received: {
-    authorization: string | undefined;
-    body: { model: string; messages: { role: string; content: string }[] };
-  }[] = [];
   let failing = false;
-  let server: Server;
+  let server: ScriptedChatServer;
   let baseURL = '';
 
   beforeAll(async () => {
-    server = createServer(async (request, response) => {
-      let body = '';
-      for await (const chunk of request) body += chunk;
-      received.push({ authorization: request.headers.authorization, body: JSON.parse(body) });
-      if (failing) {
-        response.writeHead(500, { 'content-type': 'application/json' });
-        response.end(JSON.stringify({ error: { message: 'model overloaded', type: 'server_error' } }));
-        return;
-      }
-      response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(
-        JSON.stringify({
-          id: 'chatcmpl-1',
-          object: 'chat.completion',
-          created: 1_763_800_000,
-          model: 'coder',
-          choices: [
-            {
-              index: 0,
-              message: { role: 'assistant', content: 'argument: add the survey figures to back the claim.' },
-              finish_reason: 'stop',
-            },
-          ],
-          usage: { prompt_tokens: 120, completion_tokens: 11, total_tokens: 131 },
-        }),
-      );
-    });
-    await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
-    baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+    server = await startScriptedChatServer(() =>
+      failing
+        ? { status: 500, error: { message: 'model overloaded', type: 'server_error' } }
+        : {
+            text: 'argument: add the survey figures to back the claim.',
+            usage: { prompt_tokens: 120, completion_tokens: 11 },
+          },
+    );
+    baseURL = server.baseURL;
   });
 
-  afterAll(async () => {
-    await new Promise((closed) => server.close(closed));
-  });
+  afterAll(() => server.close());
 
   it('asks the model about the failing criteria only and returns its text', async () => {
     const model = resolveFeedbackModel(`openai-compatible:${baseURL}#coder`, {
@@ -139,10 +115,11 @@ describe('modelFeedback through an OpenAI-compatible server', () => {
       model: `openai-compatible:${baseURL}#coder`,
       text: 'argument: add the survey figures to back the claim.',
     });
-    const request = received.at(-1);
+    const request = server.requests.at(-1);
     expect(request?.authorization).toBe('Bearer feedback-key');
     expect(request?.body.model).toBe('coder');
-    const prompt = request?.body.messages.find((message) => message.role === 'user')?.content ?? '';
+    const messages: { role: string; content: string }[] = request?.body.messages ?? [];
+    const prompt = messages.find((message) => message.role === 'user')?.content ?? '';
     expect(prompt).toContain('"id":"argument"');
     expect(prompt).toContain('"needed":"A claim with evidence."');
     expect(prompt).toContain('"id":"sources"');

@@ -1,65 +1,36 @@
-import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  type ScriptedChatServer,
+  startScriptedChatServer,
+} from '../../../test/support/scripted-chat-server.js';
 import { calibrateOpenAICompatibleEngine } from './engine-calibration.js';
 import { parseLabelledExamples } from './labelled-example.js';
 
 // A loopback model server on the real chat-completions wire format. It reports the same top tokens
 // for every prompt: for a Choice, A 0.9 / B 0.1; for a Score (levels 0-2), 2 0.9 / 1 0.1.
-let server: Server;
+let server: ScriptedChatServer;
 let baseURL: string;
 
 beforeEach(async () => {
-  server = createServer((req, res) => {
-    let text = '';
-    req.on('data', (chunk) => {
-      text += chunk;
-    });
-    req.on('end', () => {
-      const body = JSON.parse(text) as { messages: { content: string }[] };
-      const isScore = body.messages[1]!.content.includes('Levels, lowest first');
-      const top = (
-        isScore
-          ? [
-              ['2', 0.9],
-              ['1', 0.1],
-            ]
-          : [
-              ['A', 0.9],
-              ['B', 0.1],
-            ]
-      ).map(([token, p]) => ({
-        token,
-        logprob: Math.log(p as number),
-      }));
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(
-        JSON.stringify({
-          id: 'c',
-          object: 'chat.completion',
-          created: 1,
-          model: 'm',
-          choices: [
-            {
-              index: 0,
-              message: { role: 'assistant', content: top[0]!.token },
-              logprobs: { content: [{ ...top[0], top_logprobs: top }] },
-            },
+  server = await startScriptedChatServer(({ body }) =>
+    body.messages[1].content.includes('Levels, lowest first')
+      ? {
+          top: [
+            ['2', 0.9],
+            ['1', 0.1],
           ],
-        }),
-      );
-    });
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+        }
+      : {
+          top: [
+            ['A', 0.9],
+            ['B', 0.1],
+          ],
+        },
+  );
+  baseURL = server.baseURL;
 });
 
-afterEach(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+afterEach(() => server.close());
 
 function lines(count: number, make: (i: number) => object): string {
   return Array.from({ length: count }, (_, i) => JSON.stringify(make(i))).join('\n');
