@@ -15,9 +15,10 @@
 // --sets defaults to the public samples kept in the repository (bench/data/lexical-public-dev);
 // docs/benchmarks.md gives the command that also converts the sets kept out of it.
 //
-// Two texts compared (`relation-*` kinds) are only ever softened (each answer kept between its raw
-// value and one half): the first hidden suite found them at chance on pairs unlike these (issue
-// 28), and a sharpening fitted on one public set's pairs would bet against that. A Choice's
+// Two texts compared (`relation-*` kinds) and topical claims are only ever softened (each answer
+// kept between its raw value and one half): the first hidden suite found pairs at chance on pairs
+// unlike these (issue 28), and what words in common mean depends on the claim, so a sharpening
+// fitted on these sets' pairs and label names would bet against unlike data. A Choice's
 // temperature is keyed to its kind of question, never to its evidence: a kind that changed when an
 // option is removed would break the choice-set law.
 import fs from 'node:fs';
@@ -75,10 +76,14 @@ for (const kind of [...new Set(samples.map((sample) => sample.kind))].sort()) {
   const type = kind.split(':')[0];
   const before = calibrationMetricsOf(ofKind);
   if (type === 'noul') {
-    // A Noul's kind takes a monotone map of P(yes); two texts compared are only ever softened.
+    // A Noul's kind takes a monotone map of P(yes). Two texts compared, and claims judged by the
+    // words they share with the state, are only ever softened: what coverage means depends on the
+    // pair or the claim (a label named in an intent, "build" in "Is the build failing?"), and a
+    // map that sharpened it would bet on the claims and pairs of these sets.
+    const softenOnly = kind.includes(':relation-') || kind === 'noul:topical';
     const map = fitMonotoneMap(
       ofKind.map((sample) => ({ probability: sample.probabilities[0], yes: sample.expected === 0 })),
-      { ...mapFit, sharpen: !kind.includes(':relation-') },
+      { ...mapFit, sharpen: !softenOnly },
     );
     evidence[kind] = { map };
     const after = calibrationMetricsOf(

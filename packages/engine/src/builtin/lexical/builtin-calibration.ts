@@ -13,8 +13,11 @@ import type { EngineCalibration } from '../../calibrated-engine.js';
  *   pseudo-answers), because its confidence was not monotone in its accuracy: a topical claim
  *   ("Is this message spam?") judged 0.31 was right to say no about half the time and one judged
  *   0.45 was wrong to say no four times in five, which a temperature (symmetric about one half)
- *   cannot mend. Two texts compared are only ever softened (each answer stays between its raw
- *   value and one half): the first hidden suite found them at chance on pairs unlike these.
+ *   cannot mend. Two texts compared and topical claims are only ever softened (each answer stays
+ *   between its raw value and one half): the first hidden suite found pairs at chance on pairs
+ *   unlike these, and what words in common mean depends on the claim ("build" in "Is the build
+ *   failing?" is no evidence that it fails), so a map fitted on these sets' label names must not
+ *   sharpen it. A claim of a feeling follows its data both ways.
  * - A Score's kind takes a temperature (below one sharpens: a Score of valence was less sure than
  *   right).
  * - A Choice takes the temperature of its kind of question, read from its wording alone
@@ -50,8 +53,8 @@ export const BUILTIN_CALIBRATION: EngineCalibration = {
     'noul:topical': {
       map: [
         [0.318, 0.439],
-        [0.4949, 0.6852],
-        [0.6793, 0.7798],
+        [0.4949, 0.5],
+        [0.6793, 0.6793],
       ],
     },
     'noul:valence': {
