@@ -106,20 +106,33 @@ function developerEnv(developer: Developer): NodeJS.ProcessEnv {
 
 let callCounter = 0;
 
-/** One tool call as Claude Code runs the hook: PreToolUse, then (when a person let it run) PostToolUse. */
-function hookEvent(
+/**
+ * One hook event of a Bash call as Claude Code runs the hook on a developer's machine (PreToolUse,
+ * then, when a person let the call run, PostToolUse); a hook that fails fails the test, with its output.
+ */
+async function runHook(
   developer: Developer,
+  serverUrl: string,
   event: 'PreToolUse' | 'PostToolUse',
   command: string,
   toolUseId: string,
-) {
-  return claudeCodeBashEvent(event, command, {
+): Promise<CliRun> {
+  const input = claudeCodeBashEvent(event, command, {
     session: `session-${developer.name}`,
     transcriptPath: path.join(developer.home, 'transcript.jsonl'),
     cwd: developer.project,
     toolUseId,
     ...(event === 'PostToolUse' ? { printed: 'added 1 package' } : {}),
   });
+  const run = await gateHookProcess('claude-code', serverUrl, input, {
+    env: developerEnv(developer),
+    cwd: developer.project,
+  });
+  expect(
+    run.code,
+    `the ${event} hook of ${developer.name} for \`${command}\` failed: ${describeRun(run)}`,
+  ).toBe(0);
+  return run;
 }
 
 async function preToolUse(
@@ -128,19 +141,7 @@ async function preToolUse(
   command: string,
 ): Promise<{ decision: string; reason: string; toolUseId: string }> {
   const toolUseId = `toolu_${developer.name}_${++callCounter}`;
-  const run = await gateHookProcess(
-    'claude-code',
-    serverUrl,
-    hookEvent(developer, 'PreToolUse', command, toolUseId),
-    {
-      env: developerEnv(developer),
-      cwd: developer.project,
-    },
-  );
-  expect(
-    run.code,
-    `the PreToolUse hook of ${developer.name} for \`${command}\` failed: ${describeRun(run)}`,
-  ).toBe(0);
+  const run = await runHook(developer, serverUrl, 'PreToolUse', command, toolUseId);
   return { ...hookDecision(run, `the PreToolUse hook of ${developer.name} for \`${command}\``), toolUseId };
 }
 
@@ -150,19 +151,7 @@ async function postToolUse(
   command: string,
   toolUseId: string,
 ): Promise<void> {
-  const run = await gateHookProcess(
-    'claude-code',
-    serverUrl,
-    hookEvent(developer, 'PostToolUse', command, toolUseId),
-    {
-      env: developerEnv(developer),
-      cwd: developer.project,
-    },
-  );
-  expect(
-    run.code,
-    `the PostToolUse hook of ${developer.name} for \`${command}\` failed: ${describeRun(run)}`,
-  ).toBe(0);
+  await runHook(developer, serverUrl, 'PostToolUse', command, toolUseId);
 }
 
 /** A call the gate asks about, approved by the person: PreToolUse answers ask, the call runs, PostToolUse reports it. */
