@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer } from '../robustness/start-test-server.js';
 
@@ -131,4 +132,21 @@ describe('one tenant cannot stall the server', () => {
     expect(removal.status).toBe(200);
     expect(Math.max(...deleteHealth)).toBeLessThan(HEALTH_BOUND_MS);
   }, 180_000);
+
+  it("a tenant's programs run below the server's priority and cannot raise it back", async () => {
+    // The server's nice value (it runs in this process), then the program's: field 19 of its
+    // /proc/<pid>/stat.
+    const serverNice = os.getPriority();
+    const body = await task(
+      heavyKey,
+      '@shell cut -d" " -f19 /proc/self/stat; renice -n 0 -p $$ >/dev/null 2>&1 || echo renice-refused; cut -d" " -f19 /proc/self/stat',
+    );
+    const said = body.output.filter((item) => item.type === 'function_call_output').at(-1)?.output ?? '';
+    expect(said.trim().split('\n')).toEqual([
+      '[exit 0]',
+      String(serverNice + 10),
+      'renice-refused',
+      String(serverNice + 10),
+    ]);
+  }, 60_000);
 });
