@@ -21,6 +21,18 @@ describe('valenceOf (AFINN-165 with VADER rules)', () => {
     expect(valenceOf("I didn't like it").sum).toBeLessThan(0);
   });
 
+  it('reads praise that opens a sentence about a misfortune as sarcasm', () => {
+    expect(valenceOf('Oh great, my flight got cancelled again.').sum).toBeLessThan(0);
+    expect(valenceOf('Perfect, I lost all my files again.').sum).toBeLessThan(0);
+    expect(valenceOf('Wonderful, another outage.').sum).toBeLessThan(0);
+    // Sincere praise: the rest is positive, or no misfortune is reported, or a list of qualities.
+    expect(valenceOf('Thanks a lot, the fix works great!').sum).toBeGreaterThan(0);
+    expect(valenceOf('Great, the crash is gone and everything works!').sum).toBeGreaterThan(0);
+    expect(valenceOf('fun, flip and terribly hip bit of cinematic entertainment.').sum).toBe(
+      valenceOf('fun and flip and terribly hip bit of cinematic entertainment.').sum,
+    );
+  });
+
   it('scales with boosters and dampeners', () => {
     const good = valenceOf('it is good').sum;
     expect(valenceOf('it is very good').sum).toBeGreaterThan(good);

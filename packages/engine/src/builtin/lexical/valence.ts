@@ -121,8 +121,35 @@ export function valenceOf(text: string): Valence {
     const weight = contrastAt < 0 ? 1 : index < contrastAt ? BEFORE_CONTRAST : AFTER_CONTRAST;
     sum += value * weight;
   });
+  // Praise that opens a sentence and is cut off by punctuation ("Oh great, the build broke again.",
+  // "Wonderful, another outage.") in a text that is otherwise negative and says the misfortune is
+  // one more ("again", "another", "as usual") is sarcasm: the praise counts against, as the rest
+  // of the text says. Not with a contrast ("Great, but…" is read by the contrast rule); not for
+  // good news about a failure ("Great, the crash is gone"), nor a list of qualities ("fun, flip
+  // and terribly hip"), which say nothing of one more.
+  if (contrastAt < 0 && ONE_MORE.test(text)) {
+    const praise = sarcasticPraiseOf(text);
+    if (praise > 0 && sum - praise < 0) sum -= 2 * praise;
+  }
   const exclamations = Math.min(4, (text.match(/!/g) ?? []).length);
   const capitals = Math.min(4, (text.match(CAPITALISED) ?? []).length);
   sum *= 1 + 0.1 * exclamations + 0.05 * capitals;
   return { sum, normalised: sum / Math.sqrt(sum * sum + NORMALISATION_ALPHA), words: carrying };
 }
+
+/** A praise word that opens a sentence (after an optional "oh", "well", "yeah") and ends at a comma or "!". */
+const SENTENCE_OPENING_PRAISE =
+  /(?:^|[.!?]\s+)(?:(?:oh|ah|well|yeah|wow)[,!]?\s+)?(?:just\s+|so\s+)?([a-z]+)\s*(?:,|!|\.\.\.|…)/gi;
+
+/** The summed valence of the positive words that open a sentence cut off by punctuation. */
+function sarcasticPraiseOf(text: string): number {
+  let praise = 0;
+  for (const match of text.matchAll(SENTENCE_OPENING_PRAISE)) {
+    const value = lexiconValence(match[1]!.toLowerCase());
+    if (value !== undefined && value > 0) praise += value;
+  }
+  return praise;
+}
+
+/** Words that say a misfortune is one more of its kind, the mark of sarcastic praise. */
+const ONE_MORE = /\b(again|another|as usual|as always)\b/i;
