@@ -124,7 +124,7 @@ describe.each(BACKENDS)('the disk quota of a principal (%s)', (backend) => {
     // Generous for a loaded host: the watch measures every second; the command alone takes 25 s.
     expect(seconds).toBeLessThan(20);
     // What the workspace held when the program was stopped: past the quota, far below 50 MB.
-    const used = (body.error?.detail as { used: number }).used;
+    const used = Number(body.error?.detail?.used);
     expect(used).toBeGreaterThan(QUOTA);
     expect(used).toBeLessThan(20 * QUOTA);
     // The principal is over its quota now, so its next task is refused.
