@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PrepaidBudgets } from '@arbiter/harness-server';
 import { KeyStore, migrations, type RunningServer, startServer } from '@arbiter/server';
-import { openDatabase } from '@arbiter/storage';
+import { openDatabase, SqliteDatabase } from '@arbiter/storage';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -347,7 +347,9 @@ describe('the console in Chromium', () => {
   it('creates a key shown once, revokes it after a confirmation, and the API refuses it; a member key sees the role explained', async () => {
     // The operator credits the key's principal, as `arbiter billing credit` does.
     const db = openDatabase(dataDir, migrations);
-    const principal = new KeyStore(db).list()[0]?.principal.id ?? '';
+    const keys = await KeyStore.open(new SqliteDatabase(db));
+    const principal = (await keys.list())[0]?.principal.id ?? '';
+    await keys.close();
     // `credit` is asynchronous (one interface over SQLite and PostgreSQL): done before the close.
     await new PrepaidBudgets(db).credit(principal, 25_000_000_000, 'console test credit');
     db.close();

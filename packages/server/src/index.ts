@@ -5,7 +5,6 @@ export { KEY_ROLES, type KeyRole, LOCAL_PRINCIPAL_NAME } from '@arbiter/auth';
 export { SERVER_VERSION } from './app.js';
 export type { ApiKeyRecord } from './auth/key-records.js';
 export { KeyStore } from './auth/key-store.js';
-export { type AnyKeyStore, closeKeyStore, openKeyStore } from './auth/open-key-store.js';
 export { resolveDataDir } from './config/data-dir.js';
 export { loadServerConfig, type ServerConfig, ServerConfigError } from './config/server-config.js';
 export { ReadableLogStream } from './readable-log/readable-log-stream.js';

@@ -13,8 +13,7 @@ import { PrepaidBudgets, ProcessSandbox, type UhpPluginOptions } from '@arbiter/
 import { PostgresDatabase } from '@arbiter/storage';
 import type { FastifyInstance } from 'fastify';
 import { type AppOptions, buildApp } from './app.js';
-import { type AnyKeyStore, closeKeyStore, openKeyStore } from './auth/open-key-store.js';
-import { PostgresKeyStore } from './auth/postgres-key-store.js';
+import { KeyStore } from './auth/key-store.js';
 import { resolveDataDir, secureDataDir } from './config/data-dir.js';
 import { loadServerConfig, type ServerConfig } from './config/server-config.js';
 import { TeamGateStore } from './gate/team-gate-store.js';
@@ -139,7 +138,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     ...(options.harness ? options.harness.limits : {}),
   };
   const sql = await openStorage({ dataDir, ...(database ? { database } : {}) }, migrations);
-  let keyStore: AnyKeyStore | null = null;
+  let keyStore: KeyStore | null = null;
   try {
     const asked = options.harness === false ? undefined : options.harness?.sandbox;
     const sandbox =
@@ -151,7 +150,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     const authOn = options.auth ?? true;
     let initialKey: string | null = null;
     // The first key is the operator's: whoever started the server administers it (docs/security.md).
-    const keys = await openKeyStore(sql);
+    const keys = await KeyStore.open(sql);
     keyStore = keys;
     if (authOn && !(await keys.hasActiveKeys())) initialKey = (await keys.create(undefined, 'operator')).key;
     const authenticator = authOn
@@ -184,15 +183,13 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
             },
           }),
     });
-    if (keys instanceof PostgresKeyStore) {
-      keys.onReloadError = (error) =>
-        app.log.error({ err: error }, 'API keys: reloading from the database failed');
-    }
+    keys.onReloadError = (error) =>
+      app.log.error({ err: error }, 'API keys: reloading from the database failed');
     if (sql instanceof PostgresDatabase)
       sql.onError = (error) =>
         app.log.warn({ err: error }, 'PostgreSQL: a connection failed; it is replaced');
     app.addHook('onClose', async () => {
-      await closeKeyStore(keys);
+      await keys.close();
       await sql.close();
     });
     const address = await app.listen({
@@ -220,7 +217,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       close: () => app.close(),
     };
   } catch (error) {
-    if (keyStore) await closeKeyStore(keyStore);
+    if (keyStore) await keyStore.close();
     await sql.close();
     throw error;
   }

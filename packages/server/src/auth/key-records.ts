@@ -4,10 +4,10 @@ import { type SqlDialect, schemaTypes } from '@arbiter/storage';
 import { apiKeyHint, generateApiKey, hashApiKey } from './api-key.js';
 
 /**
- * What both key stores (SQLite's `KeyStore`, `PostgresKeyStore`) read and write, stated once: the
- * records they answer, the rows behind them and every SQL text, which is the same in both dialects
- * but for the insertion order a listing breaks ties with. What differs between the stores is only
- * how a request is authenticated synchronously and revocation reaches it (the stores' own modules).
+ * What the key store (`key-store.ts`) reads and writes: the records it answers, the rows behind
+ * them and every SQL text, the same in both dialects but for the insertion order a listing breaks
+ * ties with and the row lock a revocation takes. How a request is authenticated synchronously and
+ * a revocation reaches it differs by backend (`sqlite-active-keys.ts`, `postgres-active-keys.ts`).
  */
 
 /** An API key as listed: never the key itself, nor its hash. */
@@ -62,7 +62,7 @@ export interface PrincipalRow {
   active_keys: number;
 }
 
-/** Every SQL text of both stores: one text per query, the same in both dialects. */
+/** Every SQL text of the key store: one text per query, the dialect asked where they differ. */
 export const KEY_SQL = {
   /** Every key with its principal, oldest first (the key's insertion order breaks ties). */
   listKeys: (dialect: SqlDialect) =>
@@ -77,8 +77,13 @@ export const KEY_SQL = {
     'INSERT INTO api_keys (id, principal_id, key_hash, hint, created_at, role) VALUES (?, ?, ?, ?, ?, ?)',
   insertPrincipal: 'INSERT INTO principals (id, name, created_at) VALUES (?, ?, ?)',
   principalByName: 'SELECT id, name FROM principals WHERE name = ?',
-  /** A key's state before revoking it (PostgreSQL appends `FOR UPDATE`, which SQLite does not parse). */
-  keyState: 'SELECT revoked_at, role FROM api_keys WHERE id = ?',
+  /**
+   * A key's state before revoking it. PostgreSQL locks the row (`FOR UPDATE`) against a concurrent
+   * revocation; SQLite does not parse that, and needs no row lock: its transaction holds the
+   * database's write lock from the start.
+   */
+  keyState: (dialect: SqlDialect) =>
+    `SELECT revoked_at, role FROM api_keys WHERE id = ?${dialect === 'postgres' ? ' FOR UPDATE' : ''}`,
   revokeKey: 'UPDATE api_keys SET revoked_at = ? WHERE id = ?',
   anyActiveKey: 'SELECT 1 AS one FROM api_keys WHERE revoked_at IS NULL LIMIT 1',
 } as const;

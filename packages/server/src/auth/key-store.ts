@@ -1,6 +1,6 @@
 import type { AuthenticatedKey, KeyRole, Principal } from '@arbiter/auth';
-import type { Database, Statement } from 'better-sqlite3';
-import { hashApiKey } from './api-key.js';
+import { type SqlDatabase, SqliteDatabase } from '@arbiter/storage';
+import { type ActiveKeys, KEYS_CHANNEL } from './active-keys.js';
 import {
   type ApiKeyRecord,
   type CreatedApiKey,
@@ -15,129 +15,133 @@ import {
   type RevokeOptions,
   type RevokeOutcome,
 } from './key-records.js';
+import { PostgresActiveKeys } from './postgres-active-keys.js';
+import { SqliteActiveKeys } from './sqlite-active-keys.js';
 
-/** Accepted keys remembered by one store; the map is cleared when full (no LRU bookkeeping). */
-const ACCEPTED_KEY_CACHE_LIMIT = 1_000;
+export interface KeyStoreOptions {
+  /** PostgreSQL: how often each node reloads the active keys without a notification (default 1 s). */
+  readonly reloadMs?: number;
+}
 
 /**
- * Principals and API keys in the data directory's database.
- *
- * `authenticate` runs on every request, so accepted keys are remembered in memory. Revocation
- * still takes effect at once: SQLite's `PRAGMA data_version` changes whenever another connection
- * commits (for example `arbiter keys revoke` while the server runs), and that empties the cache;
- * this store's own writes empty it directly. The version is read once per event-loop turn, not per
- * call: a read is a statement with file locks, about 30 µs on the build machine, a tenth of a
- * decision request's CPU at load. A revocation therefore applies to every request authenticated
- * in a later turn; the requests of the turn in which it is committed, read from their sockets in
- * the same poll, are treated like requests already in flight. Unknown keys are never cached, so a
- * flood of wrong keys costs lookups, not memory.
+ * Principals and API keys, in SQLite or PostgreSQL: one store over the storage interface. Every
+ * read and write is stated once here, its SQL in `key-records.ts`. What differs by backend is how
+ * a request is authenticated synchronously and how a change made by another process reaches it
+ * (`ActiveKeys`: SQLite looks keys up on its connection, PostgreSQL holds them in memory and
+ * reloads on notification). Close the store when done: it listens on its database.
  */
 export class KeyStore {
-  readonly #db: Database;
-  readonly #byHash: Statement<[string], { id: string; name: string; role: KeyRole }>;
-  readonly #dataVersion: Statement<[], number>;
-  readonly #accepted = new Map<string, AuthenticatedKey>();
-  #acceptedAtVersion = -1;
-  #versionReadThisTurn = false;
-  readonly #endTurn = (): void => {
-    this.#versionReadThisTurn = false;
-  };
+  readonly #db: SqlDatabase;
+  readonly #active: ActiveKeys;
+  /** PostgreSQL: told when a reload fails (the previous keys stay in force until one succeeds). */
+  onReloadError: (error: unknown) => void = () => {};
+  /** PostgreSQL: told after each successful reload. */
+  onReloaded: () => void = () => {};
 
-  constructor(db: Database) {
+  private constructor(db: SqlDatabase, active: ActiveKeys) {
     this.#db = db;
-    this.#byHash = db.prepare(
-      `SELECT p.id, p.name, k.role FROM api_keys k JOIN principals p ON p.id = k.principal_id
-       WHERE k.key_hash = ? AND k.revoked_at IS NULL`,
-    );
-    this.#dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
+    this.#active = active;
+  }
+
+  /** The keys of an opened database (SQLite's, or PostgreSQL's, which every node shares). */
+  static async open(db: SqlDatabase, options: KeyStoreOptions = {}): Promise<KeyStore> {
+    // The first reload runs before the store exists: nobody can have asked to be told yet.
+    let store: KeyStore | undefined;
+    const active =
+      db instanceof SqliteDatabase
+        ? await SqliteActiveKeys.open(db)
+        : await PostgresActiveKeys.open(
+            db,
+            {
+              onReloadError: (error) => store?.onReloadError(error),
+              onReloaded: () => store?.onReloaded(),
+            },
+            options.reloadMs,
+          );
+    store = new KeyStore(db, active);
+    return store;
   }
 
   /** The principal a bearer token belongs to, or null when it is unknown or revoked. */
   authenticate(token: string): Principal | null {
-    return this.authenticateKey(token)?.principal ?? null;
+    return this.#active.authenticateKey(token)?.principal ?? null;
   }
 
   /** The principal and role of a bearer token, or null when it is unknown or revoked. */
   authenticateKey(token: string): AuthenticatedKey | null {
-    if (!this.#versionReadThisTurn) {
-      this.#versionReadThisTurn = true;
-      setImmediate(this.#endTurn);
-      const version = this.#dataVersion.get();
-      if (version !== this.#acceptedAtVersion) {
-        this.#accepted.clear();
-        this.#acceptedAtVersion = version ?? -1;
-      }
-    }
-    const cached = this.#accepted.get(token);
-    if (cached !== undefined) return cached;
-    const row = this.#byHash.get(hashApiKey(token));
-    if (row === undefined) return null;
-    const accepted: AuthenticatedKey = { principal: { id: row.id, name: row.name }, role: row.role };
-    if (this.#accepted.size >= ACCEPTED_KEY_CACHE_LIMIT) this.#accepted.clear();
-    this.#accepted.set(token, accepted);
-    return accepted;
+    return this.#active.authenticateKey(token);
   }
 
   /**
    * Creates a key for the principal named `principalName`, creating that principal when it does
    * not exist yet; without a name, for a new principal of its own. Keys are members unless asked.
    */
-  create(principalName?: string, role: KeyRole = 'member'): CreatedApiKey {
-    return this.#db.transaction(() => {
-      const principal = principalName ? this.ensurePrincipal(principalName) : this.#insertPrincipal();
+  async create(principalName?: string, role: KeyRole = 'member'): Promise<CreatedApiKey> {
+    const created = await this.#db.transaction(async (tx) => {
+      const principal = await principalIn(tx, principalName);
       const { created, insert } = newApiKey(principal, role);
-      this.#db.prepare(KEY_SQL.insertKey).run(...insert);
+      await tx.run(KEY_SQL.insertKey, insert);
+      await tx.notify(KEYS_CHANNEL, 'created');
       return created;
-    })();
+    });
+    await this.#active.changed();
+    return created;
   }
 
-  /** The principal with this name, created when missing. */
-  ensurePrincipal(name: string): Principal {
-    const existing = this.#db.prepare(KEY_SQL.principalByName).get(name) as Principal | undefined;
-    return existing ?? this.#insertPrincipal(name);
+  async list(): Promise<ApiKeyRecord[]> {
+    return (await this.#db.all<KeyRow>(KEY_SQL.listKeys(this.#db.dialect))).map(keyRecordOf);
   }
 
-  list(): ApiKeyRecord[] {
-    return (this.#db.prepare(KEY_SQL.listKeys('sqlite')).all() as KeyRow[]).map(keyRecordOf);
-  }
-
-  listPrincipals(): PrincipalRecord[] {
-    return (this.#db.prepare(KEY_SQL.listPrincipals).all() as PrincipalRow[]).map(principalRecordOf);
+  async listPrincipals(): Promise<PrincipalRecord[]> {
+    return (await this.#db.all<PrincipalRow>(KEY_SQL.listPrincipals)).map(principalRecordOf);
   }
 
   /** Revokes a key by id: `revoked`, `already-revoked`, or `not-found`. */
-  revoke(id: string): RevokeOutcome;
-  revoke(id: string, options: RevokeOptions): RevokeOutcome | 'last-operator';
-  revoke(id: string, options?: RevokeOptions): RevokeOutcome | 'last-operator' {
-    // IMMEDIATE: the count of operator keys and the update are one step against other processes too.
-    const outcome = this.#db
-      .transaction(() => {
-        const row = this.#db.prepare(KEY_SQL.keyState).get(id) as
-          | { revoked_at: number | null; role: KeyRole }
-          | undefined;
-        if (!row) return 'not-found' as const;
-        if (row.revoked_at !== null) return 'already-revoked' as const;
-        if (options?.keepAnOperator && row.role === 'operator') {
-          const { n } = this.#db.prepare(KEY_SQL.activeOperatorKeys).get() as { n: number };
-          if (n <= 1) return 'last-operator' as const;
-        }
-        this.#db.prepare(KEY_SQL.revokeKey).run(Date.now(), id);
-        return 'revoked' as const;
-      })
-      .immediate();
-    // This connection's own commits do not move `data_version`.
-    if (outcome === 'revoked') this.#accepted.clear();
+  revoke(id: string): Promise<RevokeOutcome>;
+  revoke(id: string, options: RevokeOptions): Promise<RevokeOutcome | 'last-operator'>;
+  async revoke(id: string, options?: RevokeOptions): Promise<RevokeOutcome | 'last-operator'> {
+    // The count of operator keys and the update are one step against other processes too: SQLite's
+    // transaction holds the write lock from its start; in PostgreSQL two nodes revoking the last two
+    // operator keys at once take the same lock, and one waits for the other's commit.
+    const outcome = await this.#db.transaction(async (tx) => {
+      if (options?.keepAnOperator) await tx.lock('arbiter-operator-keys');
+      const row = await tx.get<{ revoked_at: number | null; role: KeyRole }>(KEY_SQL.keyState(tx.dialect), [
+        id,
+      ]);
+      if (!row) return 'not-found' as const;
+      if (row.revoked_at !== null) return 'already-revoked' as const;
+      if (options?.keepAnOperator && row.role === 'operator') {
+        const count = await tx.get<{ n: number }>(KEY_SQL.activeOperatorKeys);
+        if (Number(count?.n ?? 0) <= 1) return 'last-operator' as const;
+      }
+      await tx.run(KEY_SQL.revokeKey, [Date.now(), id]);
+      await tx.notify(KEYS_CHANNEL, 'revoked');
+      return 'revoked' as const;
+    });
+    if (outcome === 'revoked') await this.#active.changed();
     return outcome;
   }
 
   /** True when at least one key is not revoked. */
-  hasActiveKeys(): boolean {
-    return this.#db.prepare(KEY_SQL.anyActiveKey).get() !== undefined;
+  async hasActiveKeys(): Promise<boolean> {
+    return (await this.#db.get(KEY_SQL.anyActiveKey)) !== undefined;
   }
 
-  #insertPrincipal(name?: string): Principal {
-    const id = newId('prn');
-    this.#db.prepare(KEY_SQL.insertPrincipal).run(id, name ?? id, Date.now());
-    return { id, name: name ?? id };
+  /** Stops listening for other processes' changes (and, on PostgreSQL, reloading). */
+  close(): Promise<void> {
+    return this.#active.close();
   }
+}
+
+/** The named principal (created when missing; two processes creating it at once make one), or a new one. */
+async function principalIn(tx: SqlDatabase, name: string | undefined): Promise<Principal> {
+  if (name === undefined) {
+    const id = newId('prn');
+    await tx.run(KEY_SQL.insertPrincipal, [id, id, Date.now()]);
+    return { id, name: id };
+  }
+  await tx.run(`${KEY_SQL.insertPrincipal} ON CONFLICT (name) DO NOTHING`, [newId('prn'), name, Date.now()]);
+  const row = await tx.get<Principal>(KEY_SQL.principalByName, [name]);
+  if (!row) throw new Error(`the principal ${name} vanished as it was created`);
+  return row;
 }

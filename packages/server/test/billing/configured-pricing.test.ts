@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PrepaidBudgets } from '@arbiter/harness-server';
-import { openDatabase } from '@arbiter/storage';
+import { openDatabase, SqliteDatabase } from '@arbiter/storage';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { KeyStore } from '../../src/auth/key-store.js';
 import { serverConfigSchema } from '../../src/config/server-config.js';
@@ -24,11 +24,12 @@ describe('prices and ACP agents from the configuration file', () => {
     const server = await startServer({ dataDir, port: 0, config, harness: { offlineChunkDelayMs: 0 } });
     try {
       const db = openDatabase(dataDir, migrations);
-      const keys = new KeyStore(db);
-      const usdPrincipal = keys.list()[0]!.principal.id;
-      const created = keys.create('eve');
+      const keys = await KeyStore.open(new SqliteDatabase(db));
+      const usdPrincipal = (await keys.list())[0]!.principal.id;
+      const created = await keys.create('eve');
       const key = created.key;
       const principal = created.record.principal.id;
+      await keys.close();
       const budgets = new PrepaidBudgets(db, { currency: 'EUR' });
       await budgets.credit(principal, 5_000_000_000);
       await new PrepaidBudgets(db).credit(usdPrincipal, 5_000_000_000);

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { SqlDatabase } from '@arbiter/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PostgresKeyStore } from '../../src/auth/postgres-key-store.js';
+import { KeyStore } from '../../src/auth/key-store.js';
 import { migrations } from '../../src/storage/migrations.js';
 import { openStorage } from '../../src/storage/open-storage.js';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../fixtures/throwaway-postgres.js';
@@ -29,7 +29,7 @@ async function nodeDatabase(database: string): Promise<SqlDatabase> {
 }
 
 /** Resolves at the next reload of `store` that `trigger` causes. */
-function nextReload(store: PostgresKeyStore, trigger: () => Promise<unknown>): Promise<void> {
+function nextReload(store: KeyStore, trigger: () => Promise<unknown>): Promise<void> {
   const reloaded = new Promise<void>((resolve) => {
     store.onReloaded = () => {
       store.onReloaded = () => {};
@@ -42,14 +42,14 @@ function nextReload(store: PostgresKeyStore, trigger: () => Promise<unknown>): P
 describe('API keys shared by the nodes of one PostgreSQL database', () => {
   it('a key created on one node is accepted by another, and its revocation reaches the other by notification', async () => {
     const database = await cluster.createDatabase();
-    const a = await PostgresKeyStore.open(await nodeDatabase(database));
+    const a = await KeyStore.open(await nodeDatabase(database));
     // The periodic reload is pushed out of the test: only the notification can tell node B.
-    const b = await PostgresKeyStore.open(await nodeDatabase(database), 3_600_000);
+    const b = await KeyStore.open(await nodeDatabase(database), { reloadMs: 3_600_000 });
     closers.push(
       () => a.close(),
       () => b.close(),
     );
-    let created!: Awaited<ReturnType<PostgresKeyStore['create']>>;
+    let created!: Awaited<ReturnType<KeyStore['create']>>;
     await nextReload(b, async () => {
       created = await a.create('ops');
     });
@@ -70,8 +70,8 @@ describe('API keys shared by the nodes of one PostgreSQL database', () => {
 
   it('two nodes creating keys for the same new principal name make one principal', async () => {
     const database = await cluster.createDatabase();
-    const a = await PostgresKeyStore.open(await nodeDatabase(database));
-    const b = await PostgresKeyStore.open(await nodeDatabase(database));
+    const a = await KeyStore.open(await nodeDatabase(database));
+    const b = await KeyStore.open(await nodeDatabase(database));
     closers.push(
       () => a.close(),
       () => b.close(),

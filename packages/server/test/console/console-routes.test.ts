@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createKeyAuthenticator } from '@arbiter/auth';
 import { ModelCatalog } from '@arbiter/engine';
-import { openDatabase } from '@arbiter/storage';
+import { openDatabase, SqliteDatabase } from '@arbiter/storage';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
@@ -27,8 +27,8 @@ async function app(
   limits?: { requestsPerMinute: number },
 ): Promise<{ app: FastifyInstance; key: string }> {
   const db = openDatabase(temporaryDir('arbiter-console-routes-'), migrations);
-  const keys = new KeyStore(db);
-  const { key } = keys.create('tester');
+  const keys = await KeyStore.open(new SqliteDatabase(db));
+  const { key } = await keys.create('tester');
   const built = await buildApp({
     catalog: new ModelCatalog({ analysers: servedPackAnalysers() }),
     authenticator: createKeyAuthenticator(keys),

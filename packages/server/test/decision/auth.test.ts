@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openDatabase } from '@arbiter/storage';
+import { openDatabase, SqliteDatabase } from '@arbiter/storage';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KeyStore } from '../../src/auth/key-store.js';
 import { type RunningServer, startServer } from '../../src/server.js';
@@ -72,10 +72,11 @@ describe('authentication over HTTP', () => {
     cleanups.push(() => {
       db.close();
     });
-    const keys = new KeyStore(db);
-    const { key, record } = keys.create('second');
+    const keys = await KeyStore.open(new SqliteDatabase(db));
+    cleanups.push(() => keys.close());
+    const { key, record } = await keys.create('second');
     expect((await decide(server, { authorization: `Bearer ${key}` })).status).toBe(200);
-    keys.revoke(record.id);
+    await keys.revoke(record.id);
     const refused = await decide(server, { authorization: `Bearer ${key}` });
     expect(refused.status).toBe(401);
     expect(await refused.json()).toMatchObject({ error: { code: 'invalid_credential' } });

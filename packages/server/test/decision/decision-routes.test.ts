@@ -255,7 +255,7 @@ describe('rate limit', () => {
         },
       });
       // Another principal has its own budget.
-      const other = limited.keys.create('other').key;
+      const other = (await limited.keys.create('other')).key;
       expect((await send(`Bearer ${other}`)).statusCode).toBe(200);
     } finally {
       await limited.close();

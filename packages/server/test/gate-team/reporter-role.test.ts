@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { applyMigrations } from '@arbiter/storage';
+import { applyMigrations, SqliteDatabase } from '@arbiter/storage';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeyStore } from '../../src/auth/key-store.js';
@@ -111,28 +111,33 @@ describe('a reporter key', () => {
 });
 
 describe('migration 0003-api-key-reporter-role', () => {
-  it('keeps every key of an older database, roles and listing order included, and admits reporter keys', () => {
+  it('keeps every key of an older database, roles and listing order included, and admits reporter keys', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-reporter-migration-'));
     try {
       const db = new BetterSqlite3(path.join(dir, 'arbiter.db'));
       db.pragma('foreign_keys = ON');
       const before = migrations.filter((migration) => migration.id < '0003');
       applyMigrations(db, before);
-      const old = new KeyStore(db);
-      const first = old.create('zed', 'operator');
-      const second = old.create('amy', 'member');
-      old.revoke(second.record.id);
-      expect(() => old.create('hook', 'reporter')).toThrow(/CHECK constraint/);
+      const sql = new SqliteDatabase(db);
+      const old = await KeyStore.open(sql);
+      const first = await old.create('zed', 'operator');
+      const second = await old.create('amy', 'member');
+      await old.revoke(second.record.id);
+      await expect(old.create('hook', 'reporter')).rejects.toThrow(/CHECK constraint/);
+      await old.close();
       applyMigrations(db, migrations);
-      const upgraded = new KeyStore(db);
-      expect(upgraded.list().map((key) => [key.principal.name, key.role, key.revokedAt !== null])).toEqual([
+      const upgraded = await KeyStore.open(sql);
+      expect(
+        (await upgraded.list()).map((key) => [key.principal.name, key.role, key.revokedAt !== null]),
+      ).toEqual([
         ['zed', 'operator', false],
         ['amy', 'member', true],
       ]);
       expect(upgraded.authenticateKey(first.key)?.role).toBe('operator');
       expect(upgraded.authenticateKey(second.key)).toBeNull();
-      const reporter = upgraded.create('hook', 'reporter');
+      const reporter = await upgraded.create('hook', 'reporter');
       expect(upgraded.authenticateKey(reporter.key)?.role).toBe('reporter');
+      await upgraded.close();
       db.close();
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });

@@ -55,11 +55,12 @@ export async function startTeamGateServer(
 ): Promise<TeamGateServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-gate-team-'));
   const db = openDatabase(dataDir, migrations);
-  const keyStore = new KeyStore(db);
-  const alice = keyStore.create('alice', 'member');
-  const bob = keyStore.create('bob', 'member');
-  const ops = keyStore.create('ops', 'operator');
-  const reporter = keyStore.create('alice', 'reporter');
+  const sql = new SqliteDatabase(db);
+  const keyStore = await KeyStore.open(sql);
+  const alice = await keyStore.create('alice', 'member');
+  const bob = await keyStore.create('bob', 'member');
+  const ops = await keyStore.create('ops', 'operator');
+  const reporter = await keyStore.create('alice', 'reporter');
   const clock = new ManualClock();
   const app = await buildApp({
     catalog: new ModelCatalog({ analysers: [] }),
@@ -67,7 +68,7 @@ export async function startTeamGateServer(
     keyAdmin: keyStore,
     console: false,
     limits: { requestsPerMinute },
-    teamGate: { store: new TeamGateStore(new SqliteDatabase(db)), config, now: clock.now },
+    teamGate: { store: new TeamGateStore(sql), config, now: clock.now },
   });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   const raw = openDatabase(dataDir, migrations);

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { SqlDatabase } from '@arbiter/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeKeyStore, openKeyStore } from '../../src/auth/open-key-store.js';
+import { KeyStore } from '../../src/auth/key-store.js';
 import { TeamGateStore } from '../../src/gate/team-gate-store.js';
 import { migrations } from '../../src/storage/migrations.js';
 import { openStorage } from '../../src/storage/open-storage.js';
@@ -45,7 +45,7 @@ const key = (char: string) => char.repeat(64);
 describe.each<Backend>(['sqlite', 'postgres'])('the team gate store on %s', (backend) => {
   it('stores reporter keys (migration 0003 widened the role check) and refuses other roles', async () => {
     const { db } = await fresh(backend);
-    const keys = await openKeyStore(db);
+    const keys = await KeyStore.open(db);
     try {
       const created = await keys.create('hook', 'reporter');
       expect(keys.authenticateKey(created.key)).toEqual({
@@ -59,7 +59,7 @@ describe.each<Backend>(['sqlite', 'postgres'])('the team gate store on %s', (bac
         ),
       ).rejects.toThrow(/check/i);
     } finally {
-      await closeKeyStore(keys);
+      await keys.close();
     }
   });
 

@@ -3,7 +3,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { openDatabase } from '@arbiter/storage';
+import { openDatabase, SqliteDatabase } from '@arbiter/storage';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { KeyStore } from '../../src/auth/key-store.js';
 import { startTestServer } from './start-test-server.js';
@@ -142,9 +142,10 @@ describe('revoking a key closes its open streams', () => {
     cleanups.push(() => {
       db.close();
     });
-    const keys = new KeyStore(db);
-    const doomed = keys.create('doomed');
-    const kept = keys.create('kept');
+    const keys = await KeyStore.open(new SqliteDatabase(db));
+    cleanups.push(() => keys.close());
+    const doomed = await keys.create('doomed');
+    const kept = await keys.create('kept');
     const headers = (key: string) => ({ authorization: `Bearer ${key}` });
     const harness = (await (
       await fetch(`${server.url}/api/harness/v1/harnesses`, {
@@ -191,7 +192,7 @@ describe('revoking a key closes its open streams', () => {
     });
     await new Promise((resolve) => setTimeout(resolve, 200));
     const revokedAt = Date.now();
-    expect(keys.revoke(doomed.record.id)).toBe('revoked');
+    expect(await keys.revoke(doomed.record.id)).toBe('revoked');
     const [feedEnd, streamEnd] = await Promise.all([feed, stream]);
     expect(feedEnd - revokedAt).toBeLessThan(2500);
     expect(streamEnd - revokedAt).toBeLessThan(2500);

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createKeyAuthenticator } from '@arbiter/auth';
 import { ModelCatalog } from '@arbiter/engine';
-import { openDatabase } from '@arbiter/storage';
+import { openDatabase, SqliteDatabase } from '@arbiter/storage';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { KeyStore } from '../../src/auth/key-store.js';
@@ -26,8 +26,8 @@ export async function buildTestApp(
 ): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-decision-'));
   const db = openDatabase(dataDir, migrations);
-  const keys = new KeyStore(db);
-  const { key } = keys.create('tester');
+  const keys = await KeyStore.open(new SqliteDatabase(db));
+  const { key } = await keys.create('tester');
   const app = await buildApp({
     catalog: options.catalog ?? new ModelCatalog({ analysers: servedPackAnalysers() }),
     authenticator: createKeyAuthenticator(keys),

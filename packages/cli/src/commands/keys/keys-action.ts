@@ -1,11 +1,4 @@
-import {
-  type AnyKeyStore,
-  type ApiKeyRecord,
-  closeKeyStore,
-  KEY_ROLES,
-  type KeyRole,
-  openKeyStore,
-} from '@arbiter/server';
+import { type ApiKeyRecord, KEY_ROLES, type KeyRole, KeyStore } from '@arbiter/server';
 import { invocationIo } from '../../invocation-io.js';
 import type { DatabaseOptions } from '../server-database/database-options.js';
 import { openServerDatabase } from '../server-database/open-server-database.js';
@@ -27,16 +20,16 @@ function keyRoleOf(options: { operator?: boolean; role?: string }): KeyRole {
 /** `create` may make a data directory; `list` and `revoke` only read one (`openServerDatabase`). */
 async function withKeyStore<T>(
   options: DatabaseOptions,
-  use: (keys: AnyKeyStore) => T | Promise<T>,
+  use: (keys: KeyStore) => T | Promise<T>,
   mayCreate = false,
 ): Promise<T> {
   const db = await openServerDatabase(options, { mayCreate });
   try {
-    const keys = await openKeyStore(db);
+    const keys = await KeyStore.open(db);
     try {
       return await use(keys);
     } finally {
-      await closeKeyStore(keys);
+      await keys.close();
     }
   } finally {
     await db.close();
