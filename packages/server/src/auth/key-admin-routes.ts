@@ -15,18 +15,15 @@ import type {
 } from './key-records.js';
 
 /**
- * What the admin routes need of a key store: the SQLite `KeyStore` (synchronous) and the
- * `PostgresKeyStore` both answer it. It must be the very store the server authenticates with, so a
- * revocation reaches its cache (and, through the stream sweep, open streams) at once.
+ * What the admin routes need of a key store (`KeyStore` answers it on either backend). It must be
+ * the very store the server authenticates with, so a revocation reaches its cache (and, through the
+ * stream sweep, open streams) at once.
  */
 export interface KeyAdministration {
-  list(): ApiKeyRecord[] | Promise<ApiKeyRecord[]>;
-  listPrincipals(): PrincipalRecord[] | Promise<PrincipalRecord[]>;
-  create(principalName: string | undefined, role: KeyRole): CreatedApiKey | Promise<CreatedApiKey>;
-  revoke(
-    id: string,
-    options: RevokeOptions,
-  ): RevokeOutcome | 'last-operator' | Promise<RevokeOutcome | 'last-operator'>;
+  list(): Promise<ApiKeyRecord[]>;
+  listPrincipals(): Promise<PrincipalRecord[]>;
+  create(principalName: string | undefined, role: KeyRole): Promise<CreatedApiKey>;
+  revoke(id: string, options: RevokeOptions): Promise<RevokeOutcome | 'last-operator'>;
 }
 
 export const ADMIN_PREFIX = '/v1/admin';
