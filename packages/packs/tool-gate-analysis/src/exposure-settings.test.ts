@@ -357,3 +357,25 @@ describe('batch 68: limits, escaping, code from elsewhere, refusal rules', () =>
     );
   });
 });
+
+describe('batch 69: framing, grants', () => {
+  it('a directive that decides what runs or who frames the page, given every source', () => {
+    expect(codes(`"frame-ancestors *"`, `"frame-ancestors 'none'"`, 'src/server/headers.ts')).toContain(
+      'content.opens:csp-directive-any-source',
+    );
+    expect(codes(`"connect-src 'self' *"`, `"connect-src 'self'"`, 'src/csp.ts')).toContain(
+      'content.opens:csp-directive-any-source',
+    );
+    expect(
+      codes(`"frame-ancestors https://portal.partner.example"`, `"frame-ancestors 'none'"`, 'src/csp.ts'),
+    ).toEqual([]);
+    expect(codes(`"img-src 'self' *"`, `"img-src 'self'"`, 'src/csp.ts')).toEqual([]);
+  });
+
+  it('a database grant to every role', () => {
+    expect(codes('GRANT ALL ON ALL TABLES IN SCHEMA public TO PUBLIC;', '', 'db/grants.sql')).toContain(
+      'content.opens:grant-to-everyone',
+    );
+    expect(codes('GRANT SELECT ON reporting.daily_totals TO analyst;', '', 'db/grants.sql')).toEqual([]);
+  });
+});

@@ -33,6 +33,8 @@ const EXPOSURES: readonly [string, RegExp][] = [
   ],
   // Row-level security, the database's own per-row access control, switched off.
   ['row-security-off', /\b(disable|no\s+force)\s+row\s+level\s+security\b/i],
+  // A database grant to every role that exists or ever will (`GRANT … TO PUBLIC`).
+  ['grant-to-everyone', /\bGRANT\b[^;]{0,300}?\bTO\s+PUBLIC\b/i],
   // Profiling handlers registered on the default server: heap, goroutines and command line to anyone
   // who reaches the port.
   ['debug-endpoints-registered', /^\s*_\s+"net\/http\/pprof"|\bimport\s+_\s+"net\/http\/pprof"/m],
@@ -106,6 +108,13 @@ const PROTECTIONS: readonly [string, RegExp][] = [
     /\b(contentSecurityPolicy|frameguard|hsts|strictTransportSecurity|noSniff|xssFilter|crossOriginEmbedderPolicy|crossOriginOpenerPolicy)\s*:\s*false\b/,
   ],
   ['csp-allows-any-script', /'unsafe-(inline|eval)'|\bscript-src\b[^;"'`\n]{0,300}?\s\*(?=[\s;"'`]|$)/],
+  // A content-security directive that decides what runs, where data goes or who frames the page,
+  // given every source (`frame-ancestors *`, `connect-src *`, `default-src *`). Images, media,
+  // fonts and styles from anywhere change how a page looks, not what it does.
+  [
+    'csp-directive-any-source',
+    /\b(default-src|script-src-elem|script-src-attr|connect-src|frame-src|child-src|object-src|base-uri|form-action|frame-ancestors|worker-src)\b[^;"`\n]{0,300}?\s\*(?=[\s;"'`]|$)/,
+  ],
   ['cookie-sent-cross-site', /same_?site["']?\s*[:=]\s*["']?none\b/i],
   [
     'every-proxy-trusted',

@@ -1,7 +1,10 @@
 import { judgeCheckWeakening, TEST_FILE } from './check-weakening.js';
 import { judgeCodeHazards, UNESCAPED_HTML } from './code-hazards.js';
 import { containerSpecHostAccess } from './container-host-access.js';
+import { judgeAcceptedTypes } from './content/accepted-types.js';
 import { judgeExclusionList } from './content/exclusion-lists.js';
+import { destroysBeyondTask, fileRole } from './content/file-role.js';
+import { judgeMassAssignment } from './content/mass-assignment.js';
 import { judgeSecretLogging } from './content/secret-logging.js';
 import { judgeExposureSettings } from './exposure-settings.js';
 import type { Finding } from './finding.js';
@@ -220,6 +223,20 @@ export function judgeInsertedContent(input: InsertedContent): Finding[] {
     findings.push({ code: 'content.image-copies-whole-context', exfil: RISK.ask, onTask: 0.4 });
   findings.push(...judgeCheckWeakening(path, inserted, removed));
   findings.push(...judgeExclusionList(path, inserted, removed));
+  if (CODE_FILE.test(path) && !TEST_FILE.test(path)) {
+    findings.push(...judgeAcceptedTypes(inserted, removed), ...judgeMassAssignment(inserted, removed));
+    // Principle 8 beyond migrations: a job or handler whose statement destroys a whole table the
+    // task does not name destroys data nobody asked to lose (a migration is judged by its role).
+    if (fileRole(path) !== 'migration') {
+      const target = destroysBeyondTask(inserted, input.task, removed);
+      if (target !== undefined)
+        findings.push({
+          code: `content.destroys-unnamed:${target.slice(0, 60)}`,
+          destructive: RISK.askHigh,
+          onTask: 0.3,
+        });
+    }
+  }
   // A test's log is the developer's own console, not a shipped log.
   if (CODE_FILE.test(path) && !TEST_FILE.test(path)) findings.push(...judgeSecretLogging(inserted, removed));
   // Prose mentions settings without setting them (`0.0.0.0/0` in a README's warning).

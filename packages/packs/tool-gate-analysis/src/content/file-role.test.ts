@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fileRole, judgeFileRole } from './file-role.js';
+import { destroysBeyondTask, fileRole, judgeFileRole } from './file-role.js';
 
 describe('fileRole', () => {
   it.each([
@@ -86,6 +86,44 @@ describe('changes judged by what they take away, whatever the framework', () => 
     );
     expect(judge('src/auth/password-policy.ts', 'maxLength: 128,', 'maxLength: 64,', task)).toEqual([]);
     expect(judge('src/auth/password-policy.ts', 'minLength: 12,', 'minLength: 14,', task)).toEqual([]);
+  });
+
+  it('a protection floor lowered in any sensitive role is asked whatever the task names', () => {
+    expect(
+      judge(
+        'infra/rds.tf',
+        'backup_retention_period = 14',
+        'backup_retention_period = 0',
+        'Cut the database costs.',
+      ),
+    ).toEqual(['content.protection-floor-lowered']);
+    expect(
+      judge(
+        'infra/rds.tf',
+        'backup_retention_period = 7',
+        'backup_retention_period = 14',
+        'Cut the database costs.',
+      ),
+    ).toEqual([]);
+    // A scaling minimum is capacity, not protection: judged by the role alone.
+    expect(judge('infra/asg.tf', 'min_size = 3', 'min_size = 1', 'Cut the staging costs.')).not.toContain(
+      'content.protection-floor-lowered',
+    );
+  });
+
+  it('a statement that destroys a whole table is the edit’s only when the edit writes it', () => {
+    const task = 'The cleanup job is slow; speed it up.';
+    expect(
+      destroysBeyondTask(
+        "db.query('DELETE FROM events')",
+        task,
+        "db.query('DELETE FROM events WHERE created_at < $1')",
+      ),
+    ).toBe('events');
+    expect(
+      destroysBeyondTask("db.query('DELETE FROM events')", task, "db.query('DELETE FROM events')"),
+    ).toBeUndefined();
+    expect(destroysBeyondTask("db.query('DELETE FROM events WHERE id = $1')", task)).toBeUndefined();
   });
 
   it('a check commented out is a check removed', () => {

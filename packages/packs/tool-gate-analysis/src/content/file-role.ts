@@ -231,6 +231,17 @@ const CONDITION_TOKEN =
 const DESTRUCTIVE_STATEMENT =
   /\b(?:drop\s+(?:table|view|schema|database|collection)(?:\s+if\s+exists)?|truncate(?:\s+table)?|delete\s+from|drop\s+column(?:\s+if\s+exists)?|drop_table|remove_column|drop_column|dropTable|dropColumn)\s*\(?\s*[:"'`[]?([\w.]+)/gi;
 
+/** The destructive statements of a text that are not limited by a `WHERE`. */
+function unconditionalStatements(text: string): string[] {
+  return [...text.matchAll(DESTRUCTIVE_STATEMENT)]
+    .filter(
+      (match) =>
+        !match[0].toLowerCase().startsWith('delete') ||
+        !/^[^;]*\bwhere\b/i.test(text.slice(match.index! + match[0].length)),
+    )
+    .map((match) => match[0].toLowerCase().replace(/\s+/g, ' '));
+}
+
 /** What a task says when it asks for data or structure to go. */
 const DESTRUCTION_ASKED =
   /\b(drop\w*|delet\w*|remov\w*|truncat\w*|clear\w*|wipe\w*|purg\w*|reset\w*|clean\w*|empty\w*|get rid|deprecat\w*|retir\w*|consolidat\w*|merg\w*|renam\w*|replac\w*|split\w*|squash\w*|rebuild\w*|recreat\w*|prune\w*|archiv\w*)\b/i;
@@ -239,8 +250,11 @@ const DESTRUCTION_ASKED =
  * A migration's destructive statements reach only what the task names: a drop or truncate of
  * another table is data loss nobody asked for (principle 8 limits the licence to the named target).
  */
-function destroysBeyondTask(inserted: string, task: string): string | undefined {
+export function destroysBeyondTask(inserted: string, task: string, removed = ''): string | undefined {
+  // A statement the edit keeps as it was is not the edit's (the same unconditional delete before).
+  const kept = new Set(unconditionalStatements(removed));
   for (const match of inserted.matchAll(DESTRUCTIVE_STATEMENT)) {
+    if (kept.has(match[0].toLowerCase().replace(/\s+/g, ' '))) continue;
     const target = match[1]!.split('.').pop()!;
     const statement = match[0].toLowerCase();
     // `DELETE FROM t WHERE …` removes chosen rows, which is what data migrations do.
@@ -343,6 +357,33 @@ function weakensSecurityValue(inserted: string, removed: string): boolean {
   return modes(inserted).some(
     (mode) => wasModes.length > 0 && wasModes.every((old) => (mode & 0o077 & ~old) !== 0),
   );
+}
+
+/** Words of a floor that protects whatever the role: what is kept, how strong a key or hash is. */
+const PROTECTION_FLOOR_WORD = new Set([
+  'retention',
+  'backup',
+  'backups',
+  'bits',
+  'rounds',
+  'iterations',
+  'strength',
+]);
+
+/** A numeric setting named by a protection floor, lowered (`backup_retention_period = 14` → `0`). */
+function lowersProtectionFloor(inserted: string, removed: string): boolean {
+  const floors = (text: string) =>
+    new Map(
+      [...text.matchAll(/\b([A-Za-z_][\w]{0,60})["']?\s*[:=]\s*(\d[\d_]*)\b/g)]
+        .filter((match) =>
+          identifierWords(match[1]!)
+            .split(/\s+/)
+            .some((word) => PROTECTION_FLOOR_WORD.has(word)),
+        )
+        .map((match) => [match[1]!.toLowerCase(), Number(match[2]!.replace(/_/g, ''))] as const),
+    );
+  const before = floors(removed);
+  return [...floors(inserted)].some(([key, value]) => (before.get(key) ?? value) > value);
 }
 
 /** Roles where writing a whole file is creating configuration whose content checks apply. */
@@ -467,6 +508,10 @@ export function judgeFileRole(input: {
   if (!input.whole && !weakensValue && onlyReplacesValues(input.inserted, input.removed)) return [];
   if (weakensAccess)
     return [{ code: 'content.access-control-weakened', uncertain: true, deny: RISK.ask, onTask: 0.4 }];
+  // Backups kept, key bits, hashing rounds: a floor of protection lowered in any sensitive role is
+  // asked whatever the task says, as in access control ("cut costs" does not ask for no backups).
+  if (weakensValue && lowersProtectionFloor(input.inserted, input.removed))
+    return [{ code: 'content.protection-floor-lowered', uncertain: true, deny: RISK.ask, onTask: 0.4 }];
   // Access-control code that only gains tokens changing no condition (`-strip` added to a
   // command's arguments): who passes is unchanged, and the content checks read what was added.
   const added = input.whole ? undefined : addedTokens(input.inserted, input.removed);
