@@ -50,7 +50,7 @@ export type EngineCalibration = z.infer<typeof engineCalibrationSchema>;
 type KindCalibration = NonNullable<EngineCalibration['evidence']>[string];
 
 /**
- * The calibration `calibration` gives `answer`'s kind, if it has one. A Nouls or Score's kind is
+ * The calibration `calibration` gives `answer`'s kind, if it has one. A Noul's or Score's kind is
  * its evidence's (`evidenceKindOf`). A Choice's is only ever `questionKind`, a kind read from the
  * question alone (`choiceKindOf`), never its evidence's: which evidence wins can change when an
  * option is removed (the winning option's, whether any option names a kind of answer), and a

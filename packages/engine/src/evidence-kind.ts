@@ -16,9 +16,9 @@ import { NO_EVIDENCE } from './no-evidence.js';
  * - `contradicted-value`: a claim naming a day, number or name the state contradicts;
  * - `topical`: words and meanings in common between the state and a claim, option or level.
  *
- * Calibration is fitted per kind (for Nouls and Scores; a Choice takes one temperature for its
- * type, `temperatureOf` says why) because the kinds differ in how far their scores can be trusted:
- * on the held-out halves of public development data a topical claim ("Is this message spam?")
+ * Calibration is fitted per kind (for Nouls and Scores; a Choice takes the temperature of its
+ * kind of question, `choiceKindOf`, never of its evidence: `calibrated-engine.ts` says why)
+ * because the kinds differ in how far their scores can be trusted: on the held-out halves of public development data a topical claim ("Is this message spam?")
  * was 0.67 sure at 0.59 accuracy, a Score of valence 0.40 sure at 0.46, and a question whether
  * one text answers another 0.59 sure at 0.60 (docs/benchmarks.md).
  *
