@@ -12,6 +12,10 @@
 // has added them: the bundled engine's `llama-cpp` and `nli` kinds then answer `engine_unavailable`
 // naming the `npm install -g` that adds them beside the command. The engine's word-vector table
 // (5.8 MB) is in its `word-vectors/` folder, part of what `npm pack` takes from it.
+//
+// better-sqlite3 goes in as the binary built here, without its C sources (about 10 MB, 2.8 MB
+// packed), so the tarball serves this platform and Node ABI: its install script keeps that binary
+// when it loads and otherwise asks prebuild-install for one (GitHub); nothing compiles at install.
 // Run after `npm run build`.
 //
 //   node scripts/pack-cli.mjs [--out DIR]      prints the tarball's path
@@ -69,10 +73,42 @@ const WASM_GRAMMARS = {
   'tree-sitter-powershell': 'tree-sitter-powershell.wasm',
 };
 
+/** The binding better-sqlite3 loads (through `bindings`), relative to its package folder. */
+const SQLITE_BINARY = 'build/Release/better_sqlite3.node';
+
+/**
+ * web-tree-sitter ships its runtime twice (a debug build beside the release one) and its C sources;
+ * the gate imports the package's main entry, which loads the release `tree-sitter.wasm`.
+ */
+const WEB_TREE_SITTER_KEPT = [
+  'package.json',
+  'LICENSE',
+  'tree-sitter.js',
+  'tree-sitter.cjs',
+  'tree-sitter.wasm',
+];
+
+/**
+ * Folders at a package's root that hold its tests, documentation, examples or benchmarks; no
+ * package loads them at run time (kept where the package's entry points name them).
+ */
+const UNLOADED_FOLDERS = [
+  'test',
+  'tests',
+  '__tests__',
+  'docs',
+  '.github',
+  'benchmark',
+  'benchmarks',
+  'example',
+  'examples',
+];
+
 /**
  * The folders of the CLI's production dependencies, reached without passing through a left-out
  * runtime: where a checkout has added the runtimes, their own dependencies (a TypeScript compiler,
- * build tools) stay out too. `npm ls --json` lists a package's dependencies at one of its
+ * build tools) stay out too. The dependencies of the shell grammars (node-addon-api,
+ * node-gyp-build) serve only the native binding the bundle leaves out, so the walk stops there. `npm ls --json` lists a package's dependencies at one of its
  * occurrences only (the others are "deduped"), so the walk follows install paths, not the tree.
  */
 function productionPaths() {
@@ -99,7 +135,7 @@ function productionPaths() {
     const [name, path] = pending.pop();
     if (!path || leftOut(name) || reached.has(path)) continue;
     reached.add(path);
-    pending.push(...(children.get(path) ?? []));
+    if (!(name in WASM_GRAMMARS)) pending.push(...(children.get(path) ?? []));
   }
   return reached;
 }
@@ -109,14 +145,26 @@ function productionPaths() {
  * documentation (Node runs the JavaScript; nothing here compiles against the bundle). About half
  * the bundle's bytes. Licence and notice files stay, whatever their extension.
  */
-const UNLOADED = /\.(?:map|d\.[cm]?ts|[cm]?tsx?|md|markdown)$/;
+const UNLOADED = /\.(?:map|d\.[cm]?ts|[cm]?tsx?|mdx?|markdown|tsbuildinfo)$|\.(?:test|spec)\.[cm]?js$/;
 const KEPT_NOTICE = /^(?:licen[cs]e|notice|copying|authors)/i;
 
 function pruneUnloaded(dir) {
+  if (existsSync(join(dir, 'package.json'))) pruneUnloadedFolders(dir);
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) pruneUnloaded(path);
     else if (entry.isFile() && UNLOADED.test(entry.name) && !KEPT_NOTICE.test(entry.name)) rmSync(path);
+  }
+}
+
+/** Removes a package's test, documentation and example folders, unless its entry points name them. */
+function pruneUnloadedFolders(dir) {
+  const { main, module, browser, exports, bin, name } = readJson(join(dir, 'package.json'));
+  if (name === undefined) return; // a nested manifest (`{"type": "module"}`), not a package root
+  const entryPoints = JSON.stringify({ main, module, browser, exports, bin });
+  for (const folder of UNLOADED_FOLDERS) {
+    if (entryPoints.includes(`${folder}/`) || entryPoints.includes(`./${folder}"`)) continue;
+    rmSync(join(dir, folder), { recursive: true, force: true });
   }
 }
 
@@ -164,7 +212,13 @@ try {
     dependencies[name] = readJson(join(root, workspaces.get(name), 'package.json')).version;
   for (const [name, wasm] of Object.entries(WASM_GRAMMARS))
     wasmOnly(join(staging, 'package', 'node_modules', name), wasm);
+  webTreeSitterReleaseOnly(join(staging, 'package', 'node_modules', 'web-tree-sitter'));
+  sqliteBinaryOnly(
+    join(root, 'node_modules', 'better-sqlite3'),
+    join(staging, 'package', 'node_modules', 'better-sqlite3'),
+  );
   pruneUnloaded(join(staging, 'package', 'node_modules'));
+  rmSync(join(staging, 'package', 'dist', '.tsbuildinfo'), { force: true });
   writeFileSync(
     join(staging, 'package', 'package.json'),
     `${JSON.stringify({ ...cli, dependencies, bundleDependencies: Object.keys(dependencies).sort() }, null, 2)}\n`,
@@ -186,5 +240,56 @@ function wasmOnly(dir, wasm) {
   delete manifest.scripts;
   delete manifest.gypfile;
   manifest.files = [...kept];
+  writeFileSync(join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+}
+
+function webTreeSitterReleaseOnly(dir) {
+  if (!existsSync(join(dir, 'tree-sitter.wasm'))) throw new Error(`${dir} has no tree-sitter.wasm`);
+  for (const entry of readdirSync(dir))
+    if (!WEB_TREE_SITTER_KEPT.includes(entry)) rmSync(join(dir, entry), { recursive: true });
+  const manifest = readJson(join(dir, 'package.json'));
+  for (const subpath of Object.keys(manifest.exports))
+    if (subpath.startsWith('./debug')) delete manifest.exports[subpath];
+  manifest.files = WEB_TREE_SITTER_KEPT.filter((file) => file !== 'package.json');
+  writeFileSync(join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+}
+
+/**
+ * better-sqlite3 with the binary built here in place of its sources. Its install script (npm runs
+ * the scripts of bundled packages) becomes `arbiter-binary.cjs`, written here: it keeps the packed
+ * binary when this Node loads it, and otherwise fetches a prebuilt one as the package's own script
+ * would, failing with the reason when none can be had (compiling needs the sources left out).
+ */
+function sqliteBinaryOnly(installed, dir) {
+  const binary = join(installed, SQLITE_BINARY);
+  if (!existsSync(binary)) throw new Error(`${binary} is missing: npm rebuild better-sqlite3`);
+  for (const entry of ['deps', 'src', 'build', 'binding.gyp'])
+    rmSync(join(dir, entry), { recursive: true, force: true });
+  mkdirSync(dirname(join(dir, SQLITE_BINARY)), { recursive: true });
+  cpSync(binary, join(dir, SQLITE_BINARY));
+  const packedFor = `${process.platform}-${process.arch}, Node ${process.version}, ABI ${process.versions.modules}`;
+  writeFileSync(
+    join(dir, 'arbiter-binary.cjs'),
+    `'use strict';
+// Written by arbiter's scripts/pack-cli.mjs, which packed this package with the binary built for
+// ${packedFor} and without the C sources.
+const { spawnSync } = require('node:child_process');
+try {
+  require('./${SQLITE_BINARY}');
+  process.exit(0);
+} catch (error) {
+  console.error(\`better-sqlite3: the packed binary (${packedFor}) does not load here: \${error.message}; fetching a prebuilt one\`);
+}
+const fetched = spawnSync(process.execPath, [require.resolve('prebuild-install/bin.js')], { stdio: 'inherit' });
+if (fetched.status !== 0) {
+  console.error('better-sqlite3: no prebuilt binary could be fetched either; pack the CLI on this platform and Node (npm run pack:cli in a checkout)');
+  process.exit(1);
+}
+`,
+  );
+  const manifest = readJson(join(dir, 'package.json'));
+  delete manifest.gypfile;
+  manifest.scripts = { install: 'node arbiter-binary.cjs' };
+  manifest.files = ['lib/**', SQLITE_BINARY, 'arbiter-binary.cjs'];
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 }

@@ -16,10 +16,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 // with a PATH that holds neither the repository nor anything of it. Slow by nature (packing and
 // installing a few thousand files), so it is one test. Needs the build (`npx tsc -b`).
 //
-// The install runs with --ignore-scripts: the tarball carries the native modules built in this
-// checkout, and the only install script that matters (better-sqlite3's) would rebuild them, which
-// needs GitHub for a prebuilt binary or minutes of compiling; neither is what this test is about.
-// It installs offline: the tarball needs no registry at all.
+// The install runs with --ignore-scripts: the tarball carries better-sqlite3's binary built in this
+// checkout, which must work with no install script at all (the script only checks that it loads,
+// and fetches another where it does not). It installs offline: the tarball needs no registry.
 
 const repository = resolve(import.meta.dirname, '../../..');
 const work = mkdtempSync(join(tmpdir(), 'arbiter-global-install-'));
@@ -84,6 +83,12 @@ describe('the packed CLI installed with npm install -g', () => {
       skipped: false,
       answers: { team: { choice: 'billing' } },
     });
+
+    // SQLite through the packed binary: creating a key opens (and creates) the database.
+    const key = run(['keys', 'create', '--data-dir', join(home, 'data')]);
+    expect(key.status, key.stderr).toBe(0);
+    expect(key.stdout).toMatch(/^arb_/);
+    expect(existsSync(join(home, 'data', 'arbiter.db'))).toBe(true);
 
     const gate = run(['gate', 'install', 'claude-code']);
     expect(gate.status, gate.stderr).toBe(0);
