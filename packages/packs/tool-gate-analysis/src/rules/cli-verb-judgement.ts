@@ -1,8 +1,11 @@
 import { RISK } from '../risk-scale.js';
 import type { CommandRule, CommandScope } from '../shell-command.js';
 import { taskMentions } from '../task-scope.js';
+import type { OptionTable } from '../vocabulary/option-vocabulary.js';
+import { OPTION_SPECS } from '../vocabulary/program-options.js';
 import { judgeOptionVocabulary } from '../vocabulary/vocabulary-judge.js';
 import { classifyVerb, DESTRUCTIVE_FLAGS, DRY_RUN_FLAGS, type VerbKind } from './cli-verb.js';
+import { type ParsedArguments, parseArguments } from './option-parse.js';
 import { judgeContainerCli, judgeKubectl, judgeTerraform } from './orchestration-cli-rules.js';
 import { judgeSecretRead, judgeTransferredFiles } from './service-cli-secrets.js';
 
@@ -199,12 +202,35 @@ const KNOWN_SERVICE_CLIS = new Set([
 
 const KAFKA_FAMILY = /^kafka-[a-z-]+(\.sh)?$/;
 
+/**
+ * The option specifications of the service CLIs the rules read (`vocabulary/program-options.ts`):
+ * an option's value is not a word of the command path (`kubectl -n prod delete`, `gh issue list
+ * --label delete`). Another CLI is read with no option taking a value.
+ */
+const CLI_SPECS: Readonly<Record<string, OptionTable>> = {
+  kubectl: OPTION_SPECS.kubectl,
+  oc: OPTION_SPECS.kubectl,
+  aws: OPTION_SPECS.aws,
+  gh: OPTION_SPECS.gh,
+  rclone: OPTION_SPECS.rclone,
+  systemctl: OPTION_SPECS.systemctl,
+};
+
+const specFor = (program: string): OptionTable =>
+  Object.hasOwn(CLI_SPECS, program) ? CLI_SPECS[program]! : {};
+
+/** The positionals before `--`, in order. */
+const positionalsOf = (parsed: ParsedArguments): string[] =>
+  parsed.tokens.flatMap((token) =>
+    token.kind === 'positional' && (parsed.endOfOptions === undefined || token.index < parsed.endOfOptions)
+      ? [token.value]
+      : [],
+  );
+
 /** Words a CLI takes as its command path: the leading word-like positional arguments. */
-function commandWords(args: readonly string[]): string[] {
+function commandWords(parsed: ParsedArguments): string[] {
   const words: string[] = [];
-  for (const arg of args) {
-    if (arg === '--') break;
-    if (arg.startsWith('-')) continue;
+  for (const arg of positionalsOf(parsed)) {
     // `apps:destroy`, `firestore:delete` are verbs; `repo::archive` (a borg location) is not.
     if (/^[A-Za-z][A-Za-z0-9_-]*(:[A-Za-z][A-Za-z0-9_-]*)*$/.test(arg)) words.push(arg);
     if (words.length >= 4) break;
@@ -227,14 +253,21 @@ const VERB_FIRST = new Set(['kubectl', 'oc']);
 /** Their command groups, whose verb is the next word. */
 const COMMAND_GROUPS = new Set(['config', 'rollout', 'auth', 'certificate', 'alpha', 'plugin', 'adm']);
 
-export function judgeCliVerbs(args: readonly string[], verbFirst = false): CliJudgement {
-  const dryRun = args.some((arg) => DRY_RUN_FLAGS.test(arg) && arg !== '-n');
-  const options: string[] = [];
-  for (const arg of args) {
-    if (arg === '--') break;
-    if (arg.startsWith('-')) options.push(arg);
-  }
-  const path = commandWords(args);
+export function judgeCliVerbs(
+  args: readonly string[],
+  verbFirst = false,
+  spec: OptionTable = {},
+): CliJudgement {
+  const parsed = parseArguments(args, spec);
+  // Each option as written: a long one with its attached value (`--delete-after=1d`), a cluster's
+  // letters one by one.
+  const options = parsed.options.map((option) =>
+    option.name.startsWith('--') && option.value !== undefined && !option.separateValue
+      ? `${option.name}=${option.value}`
+      : option.name,
+  );
+  const dryRun = options.some((option) => DRY_RUN_FLAGS.test(option) && option !== '-n');
+  const path = commandWords(parsed);
   // A verb-first CLI's command groups (`kubectl config view`, `kubectl rollout undo`) put the verb
   // second.
   const words = !verbFirst ? path : COMMAND_GROUPS.has(path[0] ?? '') ? path.slice(1, 2) : path.slice(0, 1);
@@ -353,10 +386,12 @@ export function judgeByVerbs(
   args: readonly string[],
   known: boolean,
 ): void {
-  const separator = args.indexOf('--');
+  const spec = specFor(program);
+  const separator = parseArguments(args, spec).endOfOptions ?? -1;
   const { kind, verb, dryRun } = judgeCliVerbs(
     separator >= 0 ? args.slice(0, separator) : args,
     VERB_FIRST.has(program),
+    spec,
   );
   if ((verb === 'run' || verb === 'exec') && separator >= 0 && args.length > separator + 1) {
     // `doppler run -- cmd`, `kubectl exec pod -- cmd`: the wrapped command is what runs.
@@ -443,8 +478,9 @@ const SPECIAL: Readonly<Record<string, (scope: CommandScope, args: readonly stri
     return true;
   },
   rclone: (scope, args) => {
-    const verb = args.find((arg) => !arg.startsWith('-'));
-    const dryRun = args.some((arg) => DRY_RUN_FLAGS.test(arg));
+    const parsed = parseArguments(args, OPTION_SPECS.rclone);
+    const verb = parsed.positionals[0];
+    const dryRun = parsed.options.some((option) => DRY_RUN_FLAGS.test(option.name));
     if ((verb === 'sync' || verb === 'bisync') && !dryRun) {
       scope.add({ code: `cli.rclone.${verb}-deletes-at-destination`, destructive: RISK.deny, onTask: 0.3 });
       return true;
@@ -459,9 +495,10 @@ const SPECIAL: Readonly<Record<string, (scope: CommandScope, args: readonly stri
   terraform: (scope, args) => judgeTerraform(scope, 'terraform', args),
   tofu: (scope, args) => judgeTerraform(scope, 'tofu', args),
   aws: (scope, args) => {
-    const [service, operation] = args.filter((arg) => !arg.startsWith('-'));
+    const parsed = parseArguments(args, OPTION_SPECS.aws);
+    const [service, operation] = positionalsOf(parsed);
     if (service === 's3' && operation === 'rm') {
-      const recursive = args.includes('--recursive');
+      const recursive = parsed.options.some((option) => option.name === '--recursive');
       scope.add({
         code: `cli.aws.s3-rm${recursive ? '.recursive' : ''}`,
         destructive: recursive ? RISK.denyHigh : RISK.threshold,
@@ -470,7 +507,7 @@ const SPECIAL: Readonly<Record<string, (scope: CommandScope, args: readonly stri
       return true;
     }
     if (service === 's3' && (operation === 'cp' || operation === 'sync' || operation === 'mv')) {
-      const operands = args.filter((arg) => !arg.startsWith('-')).slice(2);
+      const operands = positionalsOf(parsed).slice(2);
       const uploads =
         operands.length >= 2 && !operands[0]!.startsWith('s3://') && operands[1]!.startsWith('s3://');
       if (uploads) scope.networkSink(`s3:${operands[1]}`);
@@ -479,7 +516,7 @@ const SPECIAL: Readonly<Record<string, (scope: CommandScope, args: readonly stri
     return false;
   },
   systemctl: (scope, args) => {
-    const verb = args.find((arg) => !arg.startsWith('-'));
+    const verb = parseArguments(args, OPTION_SPECS.systemctl).positionals[0];
     if (
       verb !== undefined &&
       /^(poweroff|reboot|halt|kexec|suspend|hibernate|rescue|emergency)$/.test(verb)
@@ -516,7 +553,10 @@ const SPECIAL: Readonly<Record<string, (scope: CommandScope, args: readonly stri
     return false;
   },
   gh: (scope, args) => {
-    const [group, action] = args.filter((arg) => !arg.startsWith('-'));
+    const parsed = parseArguments(args, OPTION_SPECS.gh);
+    const [group, action] = positionalsOf(parsed);
+    const optionValue = (...names: string[]): string | undefined =>
+      parsed.options.find((option) => names.includes(option.name) && option.value !== undefined)?.value;
     if (group === 'pr' && (action === 'create' || action === 'merge')) {
       scope.add({
         code: `cli.gh.pr-${action}`,
@@ -536,7 +576,7 @@ const SPECIAL: Readonly<Record<string, (scope: CommandScope, args: readonly stri
     }
     // Widening the CLI's own token to administer or delete is the agent granting itself access.
     if (group === 'auth' && (action === 'refresh' || action === 'login')) {
-      const scopes = args.find((_arg, index) => args[index - 1] === '-s' || args[index - 1] === '--scopes');
+      const scopes = optionValue('-s', '--scopes');
       if (scopes !== undefined) {
         const wide = /\b(admin:\w+|delete_repo|delete:packages|write:org|site_admin)\b/.test(scopes);
         scope.add({
@@ -565,7 +605,7 @@ const SPECIAL: Readonly<Record<string, (scope: CommandScope, args: readonly stri
       return true;
     }
     if (group === 'api') {
-      const method = args[args.findIndex((arg) => arg === '-X' || arg === '--method') + 1];
+      const method = optionValue('-X', '--method');
       if (method !== undefined && /^delete$/i.test(method)) {
         scope.add({ code: 'cli.gh.api-delete', destructive: RISK.deny, onTask: 0.2 });
         return true;

@@ -231,6 +231,32 @@ export const OPTION_SPECS = {
       '-parallelism= -backend-config= -plugin-dir= -from-module= -generate-config-out= -input -lock -refresh -json ' +
       '-auto-approve -destroy -refresh-only -no-color -compact-warnings -upgrade -reconfigure -migrate-state',
   ),
+  /** The AWS CLI's global options and `s3`'s that take a value (`aws --profile prod s3 rm …`). */
+  aws: options(
+    '--profile= --region= --output= --endpoint-url= --query= --cli-read-timeout= --cli-connect-timeout= ' +
+      '--ca-bundle= --color= --cli-binary-format= --exclude= --include= --acl= --storage-class= --sse= ' +
+      '--sse-kms-key-id= --content-type= --cache-control= --metadata= --expires= --grants= --source-region= --page-size=',
+  ),
+  /**
+   * gh's options that take a value and may come before the command's words (`gh -R o/r pr merge`)
+   * or name what a rule reads (`api -X`, `auth refresh -s`).
+   */
+  gh: options(
+    '-R= --repo= --hostname= -X= --method= -s= --scopes= -H= --header= -f= --field= -F= --raw-field= -q= --jq= ' +
+      '-t= --template= --input= -p= --preview= -b= --body= -B= --base= -l= --label= -a= --assignee= -L= --limit= ' +
+      '-S= --search= --state= -A= --author= --json= --milestone= --head= --workflow= --branch= --title=',
+  ),
+  /** rclone's options that take a value; its flags and words mix (`rclone --config x sync a b`). */
+  rclone: options(
+    '--config= --log-file= --log-level= --transfers= --checkers= --bwlimit= --exclude= --include= --filter= ' +
+      '--filter-from= --exclude-from= --include-from= --files-from= --max-age= --min-age= --max-size= --min-size= ' +
+      '--backup-dir= --suffix= --retries= --timeout= --contimeout= --user-agent= --stats= --max-depth= --order-by=',
+  ),
+  /** systemctl's options that take a value (`systemctl -H host reboot`). */
+  systemctl: options(
+    '-H= --host= -M= --machine= -t= --type= -p= --property= -P= -s= --signal= --kill-whom= --kill-value= --root= ' +
+      '--state= -n= --lines= -o= --output= --job-mode= --what= --when= --timestamp= --image= --preset-mode= --message=',
+  ),
   /** wget's short options that take a value (`-qO- URL`, `-qO /etc/x URL`); its long ones carry `=`. */
   wget: options('-O= -P= -o= -a= -e= -i= -U= -t= -T= -w= -Q= -l= -A= -R= -D= -I= -X= -B='),
 } as const satisfies Readonly<Record<string, OptionTable>>;
