@@ -4,7 +4,12 @@
 // list, archive and delete are timed. The server is `arbiter serve` (`startServer`) in its own
 // process, so the load generator never shares its event loop.
 // Aims: `/health` under 0.5 s at every poll; the other principal's task at most 3× its quiet latency.
+// Each figure is also given per phase of the heavy turn (`program`: the tenant's program runs;
+// `end`: the server ends the turn) with the server's event-loop delay, CPU time and the time its main
+// thread waited for a CPU, so a stall of the server's code can be told from a busy host.
 // Run: npx tsx bench/tenant-fairness.mjs [--files 40000] [--quiet 10] [--poll-ms 100]
+//        [--sandbox '{"priority":{"nice":0,"io":"unchanged"}}']   (the server's `sandbox` section)
+//      FAIRNESS_PROF=<dir> adds a CPU profile of the server process.
 
 import { fork } from 'node:child_process';
 import fs from 'node:fs';
