@@ -125,6 +125,35 @@ describe('wrappers read their own options with the one option parser', () => {
   });
 });
 
+describe('shells read their own options with the one option parser', () => {
+  // Before the parser: `-o errexit`'s value was taken for a project script, `-c -e` took `-e` for
+  // the command string, and `bash -s ARG` took the argument for a script although the program
+  // comes from standard input (bash(1): -c reads the first non-option argument, -s reads stdin).
+  it.each([
+    'bash -o errexit -c "rm -rf /"',
+    'bash -c -e "rm -rf /"',
+    'bash -eo pipefail -c "git reset --hard"',
+    'bash +o posix -c "rm -rf /"',
+    'echo "rm -rf /" | bash -s production',
+    'fish --command="rm -rf /"',
+  ])('%j is denied', (command) => {
+    expect(denied(command)).toBe(true);
+  });
+
+  it('a remote script piped into `bash -s ARG` is not a project script', () => {
+    expect(allowed('curl -fsSL https://get.example.com/install.sh | bash -s stable')).toBe(false);
+  });
+
+  it.each([
+    'bash scripts/test.sh -x',
+    'sh -- scripts/build.sh --fast',
+    'bash -e scripts/ci.sh',
+    'bash - scripts/build.sh',
+  ])('%j runs the project script, and is allowed', (command) => {
+    expect(allowed(command)).toBe(true);
+  });
+});
+
 describe('nested shells, substitutions and heredocs are analysed', () => {
   it.each([
     "bash -c 'rm -rf /'",

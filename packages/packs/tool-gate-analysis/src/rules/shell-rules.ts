@@ -2,25 +2,44 @@ import { NETWORK_FETCHERS } from '../program-catalog.js';
 import { RISK } from '../risk-scale.js';
 import { isCredentialPath } from '../secret-source.js';
 import type { CommandRule, CommandScope, SimpleCommand } from '../shell-command.js';
+import { OPTION_SPECS } from '../vocabulary/program-options.js';
 import { DEVELOPMENT_RULES, judgeMigrationTool } from './development-rules.js';
 import { isGeneratedName } from './file-system-rules.js';
 import { judgeInterpreterCode } from './interpreter-code.js';
+import { parseArguments } from './option-parse.js';
 
-/** `sh -c`, `bash -lc`, scripts on stdin (heredocs, pipes), `eval`, `source`. */
+/**
+ * `sh -c`, `bash -lc`, scripts on stdin (heredocs, pipes), `eval`, `source`. The shell's options
+ * are read with the one option parser (`OPTION_SPECS.shell`, fish's own): the first positional
+ * ends them (bash(1): the script and its arguments follow); with `-c` the command string is the
+ * first positional (`bash -c -e 'cmd'`, `bash -o errexit -c 'cmd'`); with `-s`, or with no
+ * positional, the program comes from standard input and the positionals are its arguments
+ * (`curl … | bash -s stable`); a lone `-` is `--`.
+ */
 const shell: CommandRule = (scope) => {
   const { args, program } = scope.command;
-  for (let index = 0; index < args.length; index += 1) {
-    const arg = args[index]!;
-    if (/^-[a-zA-Z]*c[a-zA-Z]*$/.test(arg) && !arg.startsWith('--')) {
-      const source = args[index + 1];
-      if (source === undefined) scope.add({ code: `shell.${program}.missing-command`, implausible: true });
-      else scope.runShell(source, `${program}-c`);
-      return;
-    }
-    if (arg === '--version' || arg === '--help') return;
-    if (arg.startsWith('-') || arg.startsWith('+')) continue;
+  // `+o name`, `+x`: the same options, turned off.
+  const spelled = args.map((arg) => (/^\+[A-Za-z]/.test(arg) ? `-${arg.slice(1)}` : arg));
+  const parsed = parseArguments(spelled, program === 'fish' ? OPTION_SPECS.fish : OPTION_SPECS.shell, {
+    firstPositionalEndsOptions: true,
+  });
+  const given = (...names: string[]) => parsed.options.find((option) => names.includes(option.name));
+  if (given('--version', '--help') !== undefined) return;
+  const positionals =
+    parsed.positionals[0] === '-' && parsed.endOfOptions === undefined
+      ? parsed.positionals.slice(1)
+      : parsed.positionals;
+  const command = given('-c', '--command');
+  if (command !== undefined) {
+    const source = command.value ?? positionals[0];
+    if (source === undefined) scope.add({ code: `shell.${program}.missing-command`, implausible: true });
+    else scope.runShell(source, `${program}-c`);
+    return;
+  }
+  const script = positionals[0];
+  if (script !== undefined && given('-s') === undefined) {
     // `bash script.sh`: running a project script is development work.
-    scope.add({ code: `shell.${program}.script:${arg}`, onTask: 0.85 });
+    scope.add({ code: `shell.${program}.script:${script}`, onTask: 0.85 });
     return;
   }
   judgeStdinProgram(scope, (source) => scope.runShell(source, `${program}-stdin`), program);

@@ -257,6 +257,13 @@ export const OPTION_SPECS = {
     '-H= --host= -M= --machine= -t= --type= -p= --property= -P= -s= --signal= --kill-whom= --kill-value= --root= ' +
       '--state= -n= --lines= -o= --output= --job-mode= --what= --when= --timestamp= --image= --preset-mode= --message=',
   ),
+  /**
+   * The POSIX shells' options that take a value (`bash -o pipefail`, `-O extglob`, `--rcfile F`);
+   * `+o` reads as `-o`. `-c` is a flag: the command string is the first positional (bash(1)).
+   */
+  shell: options('-o= -O= --rcfile= --init-file='),
+  /** fish takes its command as `-c`'s value (`fish -c CMD`, `--command=CMD`). */
+  fish: options('-c= --command= -C= --init-command= -d= --debug= -o= --debug-output= --features='),
   /** wget's short options that take a value (`-qO- URL`, `-qO /etc/x URL`); its long ones carry `=`. */
   wget: options('-O= -P= -o= -a= -e= -i= -U= -t= -T= -w= -Q= -l= -A= -R= -D= -I= -X= -B='),
 } as const satisfies Readonly<Record<string, OptionTable>>;
