@@ -192,10 +192,16 @@ const REDIS_DESTRUCTIVE: Readonly<Record<string, number>> = {
 
 const redis: CommandRule = (scope) => {
   const args = scope.command.args;
-  let index = 0;
-  while (index < args.length && args[index]!.startsWith('-'))
-    index +=
-      /^-(h|p|a|n|u|s|c)$|^--(user|pass|tls|cacert)/.test(args[index]!) && !/^-c$/.test(args[index]!) ? 2 : 1;
+  const parsed = parseArguments(args, OPTION_SPECS['redis-cli'], {
+    clusters: false,
+    firstPositionalEndsOptions: true,
+    negativeNumbers: 'option',
+  });
+  // `--eval script.lua keys…`: the words after the script are its keys and arguments, no command.
+  const evaluates = parsed.options.some((option) => option.name === '--eval');
+  const index = evaluates
+    ? args.length
+    : (parsed.tokens.find((token) => token.kind === 'positional')?.index ?? args.length);
   const command = args[index]?.toUpperCase();
   const lines =
     command === undefined && scope.command.input.kind === 'document'

@@ -264,6 +264,15 @@ export const OPTION_SPECS = {
   shell: options('-o= -O= --rcfile= --init-file='),
   /** fish takes its command as `-c`'s value (`fish -c CMD`, `--command=CMD`). */
   fish: options('-c= --command= -C= --init-command= -d= --debug= -o= --debug-output= --features='),
+  /**
+   * redis-cli's options that take a value (redis-cli --help). Each is a whole word (`-n 0`, no
+   * clusters) and the first other word is the command: its option loop stops there.
+   */
+  'redis-cli': options(
+    '-h= -p= -s= -a= -u= -n= -t= -r= -i= -d= -D= -X= --user= --pass= --sni= --cacert= --cacertdir= ' +
+      '--tls-ciphers= --tls-ciphersuites= --cert= --key= --show-pushes= --pattern= --count= --quoted-pattern= ' +
+      '--intrinsic-latency= --eval= --cluster= --lru-test= --memkeys-samples= --rdb= --functions-rdb=',
+  ),
   /** wget's short options that take a value (`-qO- URL`, `-qO /etc/x URL`); its long ones carry `=`. */
   wget: options('-O= -P= -o= -a= -e= -i= -U= -t= -T= -w= -Q= -l= -A= -R= -D= -I= -X= -B='),
 } as const satisfies Readonly<Record<string, OptionTable>>;
