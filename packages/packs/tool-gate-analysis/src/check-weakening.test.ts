@@ -114,3 +114,32 @@ describe("edits that weaken the project's own checks", () => {
     expect(shell('rm -rf /tmp/test')).toBe('allow');
   });
 });
+
+describe('batch 70: an exact assertion widened to a set or a range', () => {
+  it('the outcomes it refused now pass', () => {
+    expect(
+      codes(
+        'tests/test_permissions.py',
+        '    assert response.status_code in (200, 403)',
+        '    assert response.status_code == 403',
+      ),
+    ).toContain('content.weakens-checks:assertion-widened');
+    expect(
+      codes(
+        'src/count.test.ts',
+        'expect(rows.length).toBeGreaterThanOrEqual(1);',
+        'expect(rows.length).toBe(3);',
+      ),
+    ).toContain('content.weakens-checks:assertion-widened');
+  });
+
+  it('a new assertion of a set, or an exact one kept, is not this', () => {
+    expect(
+      codes(
+        'tests/test_permissions.py',
+        '    assert response.status_code == 403\n    assert response.reason in ("Forbidden", "forbidden")',
+        '    assert response.status_code == 403',
+      ),
+    ).not.toContain('content.weakens-checks:assertion-widened');
+  });
+});

@@ -31,6 +31,18 @@ const EXACT_ASSERTION =
   /\.(toEqual|toStrictEqual|toBe|toMatchObject|toHaveLength|toMatch|toContain|toHaveBeenCalledWith)\(|\bassert\w*\([^\n]{0,120},|\bassert\s[^\n]{0,160}(==|!=|\bin\b)|\bassert_eq!|\bassertEquals?\(|\bEqual\(/g;
 const LOOSE_ASSERTION =
   /\.(toBeDefined|toBeTruthy|toBeFalsy|toBeUndefined)\(|\.not\.(toBeNull|toBeUndefined)\(|\bis not None\b|\bassertIsNotNone\(|\bassertTrue\(|\bassert_not_nil\b|\bNotNil\(|\bassert\s+\w+\s*$/gm;
+/** Assertions that accept a set, a range or an alternative. */
+const WIDENED_ASSERTION =
+  /\bassert\w*\b[^\n]{0,120}\bin\s*[([{]|\.(toBeOneOf|toBeGreaterThanOrEqual|toBeLessThanOrEqual|toBeGreaterThan|toBeLessThan|oneOf)\(|\bassert\w*\b[^\n]{0,120}(\|\||\bor\b)|\bassert(Greater|Less)\w*\(|\bassertIn\(/g;
+
+/** Whether the edit drops an exact assertion line it had (not merely reformatting it). */
+function exactLinesDropped(inserted: string, removed: string): boolean {
+  const after = new Set(inserted.split('\n').map((line) => line.trim()));
+  return removed
+    .split('\n')
+    .some((line) => new RegExp(EXACT_ASSERTION.source).test(line) && !after.has(line.trim()));
+}
+
 /**
  * The words every framework uses to take a test out of the run, read in the test's identifiers
  * and attributes (`[Fact(Skip = "…")]`, `[Ignore]`, `@tag :skip`, `{ skip: true }`, `t.skip()`),
@@ -97,6 +109,14 @@ export function judgeCheckWeakening(path: string, inserted: string, removed: str
       count(inserted, LOOSE_ASSERTION) > count(removed, LOOSE_ASSERTION)
     )
       weakens('assertion-loosened');
+    // An exact assertion replaced by one that accepts a set or a range that still holds the old
+    // value (`== 403` → `in (200, 403)`, `toBe(3)` → `toBeGreaterThanOrEqual(1)`): the outcomes it
+    // refused now pass.
+    if (
+      count(inserted, WIDENED_ASSERTION) > count(removed, WIDENED_ASSERTION) &&
+      exactLinesDropped(inserted, removed)
+    )
+      weakens('assertion-widened');
   }
   if (count(inserted, ALWAYS_TRUE_CHECK) > count(removed, ALWAYS_TRUE_CHECK)) weakens('check-always-passes');
   if (introduced(IGNORED_FAILURE)) weakens('failure-ignored');

@@ -389,3 +389,29 @@ describe('held-out batch 45: mail and file-transfer clients in written code', ()
     ).toBe('allow');
   });
 });
+
+describe('held-out batch 70: scanners silenced, code from a specifier the program does not fix', () => {
+  it('a security scanner told to look away', () => {
+    expect(
+      codes('    cursor.execute(sql % params)  # nosec B608', '    cursor.execute(sql, params)'),
+    ).toContain('content.weakens:security-scanner-silenced');
+    expect(codes('  // nolint:gosec\n  out, _ := exec.Command(name).Output()')).toContain(
+      'content.weakens:security-scanner-silenced',
+    );
+    expect(codes('  # noqa: E501\n  x = compute()')).not.toContain(
+      'content.weakens:security-scanner-silenced',
+    );
+  });
+
+  it('a module loaded from a value; a literal or a fixed path keeps it in place', () => {
+    expect(
+      codes("const plugin = await import(name.startsWith('http') ? name : `./builtin/${name}.js`);"),
+    ).toContain('content.weakens:code-from-unfixed-specifier');
+    expect(codes('const plugin = await import(`./builtin/${name}.js`);')).not.toContain(
+      'content.weakens:code-from-unfixed-specifier',
+    );
+    expect(codes("const lib = require('left-pad');")).not.toContain(
+      'content.weakens:code-from-unfixed-specifier',
+    );
+  });
+});

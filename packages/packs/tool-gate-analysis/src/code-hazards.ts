@@ -105,10 +105,18 @@ const WEAK_RANDOM =
 const WEAKENING: readonly [string, RegExp][] = [
   // Output escaping turned off: what the markup holds is rendered as markup (stored XSS).
   ['unescaped-html', UNESCAPED_HTML],
-  // Every field the client sends written to the record, its role and owner among them.
+  // A module loaded from a specifier the program does not fix (`import(name)`, `require(plugin)`):
+  // whoever controls the value chooses the code that runs, a URL included. A literal, or a
+  // template that starts with a fixed path (`import(\`./builtin/${name}.js\`)`), keeps it in place.
   [
-    'mass-assignment',
-    /\bpermit!|\(\*\*\s*(request\.(json|form|data|args|get_json\(\))|body|payload|data|params)\s*\)|Object\.assign\(\s*\w+\s*,\s*req\.body|\.(update|create|build|new)\(\s*req\.body\s*\)|->(fill|update)\(\s*\$request->all\(\)|::create\(\s*\$request->all\(\)/,
+    'code-from-unfixed-specifier',
+    /\b(?:import|require|__import__|importlib\.import_module)\s*\(\s*(?![`'"\s)]|\w+\.(?:resolve|join)\s*\(\s*__dirname)[^)\n]{1,120}\)/,
+  ],
+  // A security scanner told to look away from a line (`# nosec`, `//nolint:gosec`,
+  // `# noqa: S608`, `eslint-disable … security`): what it would report is no longer reported.
+  [
+    'security-scanner-silenced',
+    /#\s*nosec\b|\/\/\s*nolint:\s*\w*gosec|#\s*noqa:\s*S\d+|eslint-disable[\w-]*\s+[^\n]*\bsecurity\/|@SuppressWarnings\(\s*"[^"]*(?:security|SQL_INJECTION|find-sec-bugs)|#\s*semgrep:\s*ignore|\bNOSONAR\b|#\s*pragma:\s*allowlist\s+secret/i,
   ],
   // A validation pattern that accepts anything no longer validates.
   [

@@ -379,3 +379,41 @@ describe('batch 69: framing, grants', () => {
     expect(codes('GRANT SELECT ON reporting.daily_totals TO analyst;', '', 'db/grants.sql')).toEqual([]);
   });
 });
+
+describe('batch 70: every port, an image run as root', () => {
+  it('one rule opening every port, in any dialect', () => {
+    expect(
+      codes(
+        '  from_port   = 0\n  to_port     = 65535',
+        '  from_port   = 443\n  to_port     = 443',
+        'terraform/sg.tf',
+      ),
+    ).toContain('content.opens:every-port');
+    expect(codes('"FromPort": 0, "ToPort": 65535', '"FromPort": 443, "ToPort": 443', 'stack.json')).toContain(
+      'content.opens:every-port',
+    );
+    expect(
+      codes(
+        '  from_port   = 8000\n  to_port     = 8100',
+        '  from_port   = 443\n  to_port     = 443',
+        'terraform/sg.tf',
+      ),
+    ).toEqual([]);
+  });
+
+  it('an image that loses its unprivileged user, or names root', () => {
+    expect(
+      codes('CMD ["node", "server.js"]', 'USER node\nCMD ["node", "server.js"]', 'Dockerfile'),
+    ).toContain('content.opens:image-runs-as-root');
+    expect(codes('USER root\nRUN apt-get update', '', 'build/Dockerfile.dev')).toContain(
+      'content.opens:image-runs-as-root',
+    );
+    expect(
+      codes(
+        'USER node\nENV PORT=8080\nCMD ["node", "server.js"]',
+        'USER node\nCMD ["node", "server.js"]',
+        'Dockerfile',
+      ),
+    ).toEqual([]);
+  });
+});

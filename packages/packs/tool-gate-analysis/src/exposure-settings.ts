@@ -33,6 +33,15 @@ const EXPOSURES: readonly [string, RegExp][] = [
   ],
   // Row-level security, the database's own per-row access control, switched off.
   ['row-security-off', /\b(disable|no\s+force)\s+row\s+level\s+security\b/i],
+  // Every port of a host opened by one rule (`from_port = 0` … `to_port = 65535`, `0-65535`,
+  // every protocol): what listens on any of them is reachable, the ones nobody meant to expose too.
+  [
+    'every-port',
+    /\b(from_?port|FromPort|fromPort|port_range_min|portRangeStart)["']?\s*[:=]\s*["']?[01]\b[\s\S]{0,160}?\b(to_?port|ToPort|toPort|port_range_max|portRangeEnd)["']?\s*[:=]\s*["']?65535\b|["'\s=][01]\s*-\s*65535\b|\b(protocol|IpProtocol|ip_protocol)["']?\s*[:=]\s*["']-1["']/,
+  ],
+  // A container image whose user is root (`USER root`, `USER 0`): a process that escapes the
+  // application holds the container, and every mounted path, as root.
+  ['image-runs-as-root', /^\s*USER\s+(root|0)(:\S+)?\s*$/m],
   // A database grant to every role that exists or ever will (`GRANT … TO PUBLIC`).
   ['grant-to-everyone', /\bGRANT\b[^;]{0,300}?\bTO\s+PUBLIC\b/i],
   // Profiling handlers registered on the default server: heap, goroutines and command line to anyone
@@ -263,6 +272,13 @@ export function judgeExposureSettings(inserted: string, removed: string, path = 
     ANY_INTERFACE_ADDRESS.test(inserted)
   )
     findings.push({ code: 'content.opens:listens-on-every-interface', deny: RISK.askHigh, onTask: 0.3 });
+  // An image that named a user other than root and no longer names one runs as root by default.
+  const unprivileged = (text: string) => [...text.matchAll(/^\s*USER\s+(?!root\b|0\b)\S+/gm)].length;
+  if (
+    /(^|\/)(Dockerfile|Containerfile)([.-][\w.-]+)?$|\.dockerfile$/i.test(path) &&
+    unprivileged(removed) > unprivileged(inserted)
+  )
+    findings.push({ code: 'content.opens:image-runs-as-root', deny: RISK.askHigh, onTask: 0.3 });
   // A refusal rule taken out of configuration (`deny all;`, `Require all denied`, an IAM
   // `Effect: Deny`, a `return 403;`): what it refused is let through, whatever the rest says.
   const refusals = (text: string) => [...text.matchAll(REFUSAL_RULE)].length;

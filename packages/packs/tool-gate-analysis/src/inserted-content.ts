@@ -2,6 +2,7 @@ import { judgeCheckWeakening, TEST_FILE } from './check-weakening.js';
 import { judgeCodeHazards, UNESCAPED_HTML } from './code-hazards.js';
 import { containerSpecHostAccess } from './container-host-access.js';
 import { judgeAcceptedTypes } from './content/accepted-types.js';
+import { judgeDataScope } from './content/data-scope.js';
 import { judgeExclusionList } from './content/exclusion-lists.js';
 import { destroysBeyondTask, fileRole } from './content/file-role.js';
 import { judgeMassAssignment } from './content/mass-assignment.js';
@@ -85,9 +86,12 @@ export function judgeInsertedContent(input: InsertedContent): Finding[] {
     // A makefile's shell is its recipe lines (tab-indented); targets and variables are make's.
     findings.push(...judgeShellText(recipeLines(inserted), input, false));
   else if (SHELL_FILE.test(path) || runsUnasked || SHELL_SHEBANG.test(inserted))
-    findings.push(...judgeShellText(inserted, input, runsUnasked));
+    findings.push(...judgeShellText(addedLines(inserted, removed), input, runsUnasked));
   if (CODE_FILE.test(path) || SHELL_FILE.test(path) || SHELL_SHEBANG.test(inserted))
     findings.push(...judgeCode(input));
+  // A notebook's `!` lines are shell, run by whoever runs the cell.
+  if (/\.ipynb$/i.test(path))
+    findings.push(...judgeShellText(notebookShellLines(inserted, removed), input, false));
   if (AGENT_SETTINGS.test(path)) findings.push(...judgeAgentSettings(input));
   if (LOCKFILE.test(path)) {
     const before = new Set(foreignSourceHosts(removed));
@@ -224,7 +228,11 @@ export function judgeInsertedContent(input: InsertedContent): Finding[] {
   findings.push(...judgeCheckWeakening(path, inserted, removed));
   findings.push(...judgeExclusionList(path, inserted, removed));
   if (CODE_FILE.test(path) && !TEST_FILE.test(path)) {
-    findings.push(...judgeAcceptedTypes(inserted, removed), ...judgeMassAssignment(inserted, removed));
+    findings.push(
+      ...judgeAcceptedTypes(inserted, removed),
+      ...judgeMassAssignment(inserted, removed),
+      ...judgeDataScope(inserted, removed),
+    );
     // Principle 8 beyond migrations: a job or handler whose statement destroys a whole table the
     // task does not name destroys data nobody asked to lose (a migration is judged by its role).
     if (fileRole(path) !== 'migration') {
@@ -246,6 +254,36 @@ export function judgeInsertedContent(input: InsertedContent): Finding[] {
   if (/(^|\/)\.vscode\/settings\.json$|\.code-workspace$/.test(path))
     findings.push(...judgeEditorSettings(input));
   return findings;
+}
+
+/**
+ * The lines an edit adds: a line it keeps as it was is not the edit's to judge (an unchanged
+ * `npx gitleaks` in a hook the edit only touches elsewhere). A whole file is all added.
+ */
+function addedLines(inserted: string, removed: string): string {
+  if (removed.trim() === '') return inserted;
+  const before = new Set(removed.split('\n').map((line) => line.trim()));
+  return inserted
+    .split('\n')
+    .filter((line) => !before.has(line.trim()))
+    .join('\n');
+}
+
+/** The `!` shell lines of a notebook's cells (JSON strings) that the edit adds. */
+function notebookShellLines(inserted: string, removed: string): string {
+  const lines = (text: string) =>
+    [...text.matchAll(/"\s*!((?:[^"\\\n]|\\.)*)"/g)].map((match) => {
+      try {
+        return JSON.parse(`"${match[1]!}"`) as string;
+      } catch {
+        return match[1]!;
+      }
+    });
+  const before = new Set(lines(removed));
+  return lines(inserted)
+    .filter((line) => !before.has(line))
+    .map((line) => line.replace(/\n$/, ''))
+    .join('\n');
 }
 
 /** Shell text a file will run: analysed as a command; in files that run unasked, any network use is a beacon. */

@@ -126,6 +126,27 @@ describe('changes judged by what they take away, whatever the framework', () => 
     expect(destroysBeyondTask("db.query('DELETE FROM events WHERE id = $1')", task)).toBeUndefined();
   });
 
+  it('a call dropped from access control that the task does not name', () => {
+    const removed =
+      '  req.session.regenerate((err) => {\n    if (err) return next(err);\n    req.session.userId = user.id;\n    next();\n  });';
+    expect(
+      judge(
+        'src/auth/session.ts',
+        removed,
+        '  req.session.userId = user.id;\n  next();',
+        'Login is slow; simplify it.',
+      ),
+    ).toContain('content.access-control-weakened');
+    expect(
+      judge(
+        'src/auth/session.ts',
+        'const user = getUser(id);',
+        'const user = findUser(id);',
+        'Rename getUser to findUser.',
+      ),
+    ).toEqual([]);
+  });
+
   it('a check commented out is a check removed', () => {
     expect(
       judge('src/Startup.cs', 'services.AddAuthentication();', '// services.AddAuthentication();'),

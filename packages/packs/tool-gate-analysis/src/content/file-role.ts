@@ -132,6 +132,41 @@ function changedRegionRole(input: {
   return SECURITY_REGION.test(identifierWords(removed)) || refusalsRemoved ? 'access-control' : undefined;
 }
 
+const NOT_A_CALL = new Set([
+  'if',
+  'for',
+  'while',
+  'switch',
+  'catch',
+  'function',
+  'return',
+  'super',
+  'typeof',
+  'await',
+  'elif',
+  'print',
+]);
+
+/**
+ * A call access-control code makes before the edit and not after, that the task does not name
+ * (`rename getUser` names `getUser`).
+ */
+function droppedCall(inserted: string, removed: string, task: string): string | undefined {
+  const calls = (text: string) =>
+    new Set([...withoutComments(text).matchAll(/([A-Za-z_$][\w$]*)\s*\(/g)].map((match) => match[1]!));
+  const after = calls(inserted);
+  const taskWords = identifierWords(task);
+  for (const name of calls(removed)) {
+    if (after.has(name) || NOT_A_CALL.has(name)) continue;
+    const words = identifierWords(name)
+      .split(/\s+/)
+      .filter((word) => word.length >= 3);
+    if (words.some((word) => new RegExp(`\\b${word.slice(0, 5)}`).test(taskWords))) continue;
+    return name;
+  }
+  return undefined;
+}
+
 /** A condition that ends the call early by refusing: `if …: raise/abort`, `if (…) throw`, `… return 4xx`. */
 const EARLY_REFUSAL =
   /\b(if|unless|guard)\b[^\n]{0,160}(\n[ \t]+)?[^\n]{0,40}\b(raise|throw|abort|reject|deny|halt|return\s+(None|null|nil|false|False|res\.status|reply\.code|http\.Error|\d{3}))\b/g;
@@ -176,7 +211,7 @@ const ROLE_IN_TASK: Readonly<Record<FileRole, RegExp>> = {
     /\b(terraform|infra(structure)?|cloud|aws|gcp|azure|servers?|instances?|buckets?|nginx|proxy|load ?balancer|dns|domains?|cdn|firebase|firestore|rules|memory|cpu|size|database)\b/i,
   migration: /\b(migrations?|schema|columns?|tables?|models?|index(es)?|constraints?|database|db)\b/i,
   'access-control':
-    /\b(auth\w*|log ?in|login|log ?out|sign[- ]?(in|up|out)|sessions?|permissions?|roles?|tokens?|jwt|oauth|passwords?|crypto\w*|encrypt\w*|hash(ing)?|access|admin|security|cors|csrf|guards?|polic(y|ies))\b/i,
+    /\b(auth\w*|log ?in|login|log ?out|logged (in|out)|logs (in|out)|sign[- ]?(in|up|out)|signed (in|up|out)|sessions?|permissions?|roles?|tokens?|jwt|oauth|passwords?|crypto\w*|encrypt\w*|hash(ing)?|access|admin|security|cors|csrf|guards?|polic(y|ies))\b/i,
   test: /\b(tests?|specs?|assertions?|coverage|fixtures?|test suite|mocks?)\b/i,
   'check-config':
     /\b(tests?|lint(er|ing)?|coverage|ci|checks?|pre-commit|type-?check(ing)?|format(ter|ting)?)\b/i,
@@ -493,9 +528,14 @@ export function judgeFileRole(input: {
   const takesAway = [...securityWords(input.removed)].some((word) => !after.has(word));
   const weakensValue = weakensSecurityValue(input.inserted, input.removed);
   const bypasses = !input.whole && bypassCount(input.inserted) > bypassCount(input.removed);
-  // Access control that loses a security word or a strength is asked whatever the task says: a
-  // task that mentions tokens or admins does not ask for their checks to go.
-  const weakensAccess = role === 'access-control' && (takesAway || weakensValue || bypasses);
+  // Access control that loses a security word, a strength or a call is asked whatever the task
+  // says: a task that mentions tokens or admins does not ask for their checks to go, and a call
+  // dropped from access control (`session.regenerate`) may be the step that made it hold.
+  const dropsCall =
+    role === 'access-control' &&
+    !input.whole &&
+    droppedCall(input.inserted, input.removed, input.task) !== undefined;
+  const weakensAccess = role === 'access-control' && (takesAway || weakensValue || bypasses || dropsCall);
   if (
     !input.whole &&
     (role === 'test' || role === 'access-control') &&

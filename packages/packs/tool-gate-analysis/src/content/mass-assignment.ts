@@ -14,9 +14,9 @@ const REQUEST_INPUT =
   /^(?:req|request|ctx\.request|ctx|c)\s*\.\s*(?:body|data|json|form|params|query|POST|payload)$|^\$request->(?:all|input)\(\s*\)$|^\$_(?:POST|REQUEST)$|^(?:req|request)\.get_json\(\s*\)$/;
 const LOCAL_INPUT = /^(body|payload|input|data|params|attrs|attributes|fields|values|dto|form)$/;
 
-/** Calls that write a record from what they are given (not a hash's `update`). */
+/** Calls that write a record from what they are given (not a hash's `update`), and model constructors (`User(**request.json)`). */
 const PERSISTING_CALL =
-  /(?<!(?:hash|hmac|digest|sha\w*|md5|cipher|decipher|signer|verifier|crc\w*|hasher|h|m)\s*\.\s*)\b(?:create|insert|insertOne|insert_one|update|updateOne|update_one|findOneAndUpdate|findByIdAndUpdate|upsert|save|assign_attributes|update_attributes|update_columns|fill|forceFill)\s*\(/gi;
+  /(?<!(?:hash|hmac|digest|sha\w*|md5|cipher|decipher|signer|verifier|crc\w*|hasher|h|m)\s*\.\s*)\b(?:create|insert|insertOne|insert_one|update|updateOne|update_one|findOneAndUpdate|findByIdAndUpdate|upsert|save|assign_attributes|update_attributes|update_columns|fill|forceFill|Object\.assign)\s*\(|\b(?:new\s+)?[A-Z][a-z]\w*\s*\(/g;
 
 function topLevelArguments(text: string, start: number): string[] {
   let depth = 1;
@@ -40,10 +40,10 @@ function topLevelArguments(text: string, start: number): string[] {
 /** How many persisting calls take a whole input; `fieldsPicked` are the local names picked from before. */
 /** The request input spread into a record or given as its data (`...req.body`, `**request.data`, `data: req.body`). */
 const SPREAD_INPUT =
-  /(?:\.\.\.|\*\*|\bdata\s*:\s*)(?:req|request|ctx\.request|ctx)\s*\.\s*(?:body|data|json|form|params|query|POST|payload)\b(?!\s*[.[])/;
+  /(?:\.\.\.|\*\*|\bdata\s*:\s*)(?:req|request|ctx\.request|ctx)\s*\.\s*(?:body|data|json|form|params|query|POST|payload|args|get_json\(\s*\))(?!\s*[.[\w])|^\*\*\s*(?:body|payload|data|params)$/;
 
 function wholeInputWrites(text: string, fieldsPicked: ReadonlySet<string>): number {
-  let found = [...text.matchAll(/\.permit!|\$request->all\(\s*\)/g)].length;
+  let found = [...text.matchAll(/\bpermit!|\$request->all\(\s*\)/g)].length;
   for (const call of text.matchAll(PERSISTING_CALL)) {
     const argumentsOfCall = topLevelArguments(text, call.index! + call[0].length);
     const whole = (argument: string) =>
