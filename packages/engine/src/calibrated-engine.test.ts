@@ -145,6 +145,7 @@ describe('calibrateAnswer', () => {
       score: 0.2,
       confidence: 0.3,
       probabilities: { 0: 0.8, 1: 0.2 },
+      legend: { 0: 'no', 1: 'yes' },
       arbiter: { engine: 'test', abstained: false, evidence: ['term:a'] },
     };
     expect(temperatureOf(score, calibration)).toBe(2);
@@ -162,7 +163,7 @@ describe('calibrateAnswer', () => {
   });
 
   it('accepts a monotone map in a catalog entry and rejects one that falls or repeats a knot', () => {
-    const map = [
+    const map: [number, number][] = [
       [0.3, 0.4],
       [0.6, 0.7],
     ];
