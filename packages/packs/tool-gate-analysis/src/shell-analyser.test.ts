@@ -125,6 +125,27 @@ describe('wrappers read their own options with the one option parser', () => {
   });
 });
 
+describe('xargs reads its options with the one option parser', () => {
+  // Before: `-i` and `-l` were read as taking the next word (GNU xargs takes their value only
+  // attached), so `rm` was skipped; `-0I` was one unknown word, so `{}` was the command.
+  it.each([
+    'find . -name "*.log" | xargs -i rm -rf /{}',
+    'ls | xargs -l rm -rf /',
+    'ls | xargs -0I {} rm -rf /{}',
+    'ls | xargs --replace=% rm -rf /%',
+    'ls | xargs -- rm -rf /',
+  ])('%j is denied', (command) => {
+    expect(denied(command)).toBe(true);
+  });
+
+  it.each(['git ls-files -z | xargs -0 -n1 wc -l', 'ls | xargs -I{} echo {}', 'ls | xargs -P 4 -n 1 echo'])(
+    '%j is allowed',
+    (command) => {
+      expect(allowed(command)).toBe(true);
+    },
+  );
+});
+
 describe('shells read their own options with the one option parser', () => {
   // Before the parser: `-o errexit`'s value was taken for a project script, `-c -e` took `-e` for
   // the command string, and `bash -s ARG` took the argument for a script although the program

@@ -213,40 +213,30 @@ const interpreter: CommandRule = (scope) => {
   judgeStdinProgram(scope, (code) => judgeInterpreterCode(scope, code, language), language);
 };
 
-const XARGS_OPTIONS_WITH_VALUE = new Set([
-  '-I',
-  '-i',
-  '-n',
-  '-P',
-  '-d',
-  '-L',
-  '-l',
-  '-s',
-  '-E',
-  '-e',
-  '-a',
-  '--max-args',
-  '--max-procs',
-  '--delimiter',
-  '--arg-file',
-  '--replace',
-]);
-
+/**
+ * xargs runs the command after its options (the first positional; GNU xargs's getopt stops there)
+ * with the input's items; `-I STR`, `--replace[=STR]` and `-i[STR]` say where each item goes.
+ */
 const xargs: CommandRule = (scope) => {
   const args = scope.command.args;
-  let index = 0;
+  const parsed = parseArguments(args, OPTION_SPECS.xargs, {
+    firstPositionalEndsOptions: true,
+    negativeNumbers: 'option',
+  });
   // The replace-string of -I / --replace / -i: where each input item goes in the command.
   let placeholder: string | undefined;
-  while (index < args.length && args[index]!.startsWith('-')) {
-    const option = args[index]!;
-    if (option === '-I' || option === '--replace') placeholder = args[index + 1];
-    else if (option.startsWith('-I')) placeholder = option.slice(2);
-    else if (option.startsWith('--replace=')) placeholder = option.slice('--replace='.length);
-    else if (option === '-i') placeholder = '{}';
-    else if (option.startsWith('-i')) placeholder = option.slice(2);
-    index += XARGS_OPTIONS_WITH_VALUE.has(option) ? 2 : 1;
+  for (const option of parsed.options) {
+    if (option.name === '-I') placeholder = option.value;
+    else if (option.name === '--replace') placeholder = option.value ?? '{}';
+    else if (option.name === '-i') {
+      // `-i` takes its string only attached: the rest of its word (`-i{}`, `-0i%`).
+      const word = args[option.index]!;
+      const rest = word.slice(word.indexOf('i') + 1);
+      placeholder = rest === '' ? '{}' : rest;
+    }
   }
-  const wrapped = args.slice(index);
+  const start = parsed.tokens.find((token) => token.kind === 'positional')?.index ?? args.length;
+  const wrapped = args.slice(start);
   scope.runArgv(wrapped.length === 0 ? ['echo'] : wrapped, 'xargs', placeholder || undefined);
 };
 

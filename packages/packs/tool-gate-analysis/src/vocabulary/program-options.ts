@@ -273,6 +273,14 @@ export const OPTION_SPECS = {
       '--tls-ciphers= --tls-ciphersuites= --cert= --key= --show-pushes= --pattern= --count= --quoted-pattern= ' +
       '--intrinsic-latency= --eval= --cluster= --lru-test= --memkeys-samples= --rdb= --functions-rdb=',
   ),
+  /**
+   * GNU xargs's options that take a value (xargs(1)); `-e`, `-i` and `-l` take one only attached
+   * (`-i{}`), so they are flags here. The first positional is the command.
+   */
+  xargs: options(
+    '-a= --arg-file= -d= --delimiter= -E= -I= -L= --max-lines= -n= --max-args= -P= --max-procs= -s= --max-chars= ' +
+      '--process-slot-var= -e -i -l',
+  ),
   /** wget's short options that take a value (`-qO- URL`, `-qO /etc/x URL`); its long ones carry `=`. */
   wget: options('-O= -P= -o= -a= -e= -i= -U= -t= -T= -w= -Q= -l= -A= -R= -D= -I= -X= -B='),
 } as const satisfies Readonly<Record<string, OptionTable>>;
