@@ -417,3 +417,54 @@ describe('batch 70: every port, an image run as root', () => {
     ).toEqual([]);
   });
 });
+
+describe('batch 71: any host, the project served, CI tokens that write, every interface behind a scheme', () => {
+  it('a host or origin list given a pattern matching every host', () => {
+    expect(
+      codes(
+        "remotePatterns: [{ protocol: 'https', hostname: '**' }],",
+        "remotePatterns: [{ hostname: 'img.example' }],",
+        'next.config.js',
+      ),
+    ).toContain('content.opens:any-host');
+    expect(codes("devServer: { allowedHosts: 'all' }", '', 'webpack.config.js')).toContain(
+      'content.opens:any-host',
+    );
+    expect(codes("remotePatterns: [{ hostname: 'cdn.supplier.example' }],", '', 'next.config.js')).toEqual(
+      [],
+    );
+  });
+
+  it('a static server rooted at the project', () => {
+    expect(codes("app.use('/static', express.static(process.cwd()));", '', 'src/app.ts')).toContain(
+      'content.opens:static-root-is-project',
+    );
+    expect(
+      codes("app.use('/static', express.static(path.join(__dirname, 'public')));", '', 'src/app.ts'),
+    ).toEqual([]);
+  });
+
+  it("a CI job's token given write access", () => {
+    expect(
+      codes(
+        'permissions:\n  contents: write\n',
+        'permissions:\n  contents: read\n',
+        '.github/workflows/pr.yml',
+      ),
+    ).toContain('content.opens:ci-token-write');
+    expect(
+      codes(
+        'permissions:\n  contents: read\n  checks: read\n',
+        'permissions:\n  contents: read\n',
+        '.github/workflows/pr.yml',
+      ),
+    ).toEqual([]);
+  });
+
+  it('a listening address moved from loopback to every interface, written with a scheme', () => {
+    expect(codes("bind 'tcp://0.0.0.0:3000'", "bind 'tcp://127.0.0.1:3000'", 'config/puma.rb')).toContain(
+      'content.opens:listens-on-every-interface',
+    );
+    expect(codes("bind 'tcp://127.0.0.1:3001'", "bind 'tcp://127.0.0.1:3000'", 'config/puma.rb')).toEqual([]);
+  });
+});

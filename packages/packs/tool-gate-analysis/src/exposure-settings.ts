@@ -42,6 +42,18 @@ const EXPOSURES: readonly [string, RegExp][] = [
   // A container image whose user is root (`USER root`, `USER 0`): a process that escapes the
   // application holds the container, and every mounted path, as root.
   ['image-runs-as-root', /^\s*USER\s+(root|0)(:\S+)?\s*$/m],
+  // A host or origin allow list given a pattern that matches every host (`hostname: '**'`,
+  // `allowedHosts: 'all'`, `ALLOWED_HOSTS = ['*']`): what it kept to named hosts now reaches any.
+  [
+    'any-host',
+    /\b(host|hostname|hosts|hostnames|allowed_?hosts|allowedHosts|origin|origins|domain|domains|allowedOrigins|allowed_?origins|trusted_?hosts)["']?\s*[:=]\s*\[?\s*["'](\*{1,2}|\*\.\*|all|\.\*)["']/i,
+  ],
+  // A static file server rooted at the project or the file system (`express.static(process.cwd())`,
+  // `StaticFiles(directory=".")`): `.env`, keys and the repository's history are served with the pages.
+  [
+    'static-root-is-project',
+    /\b(express\.static|serveStatic|serve_static|StaticFiles|static_folder|staticDir|send_from_directory|http\.FileServer\(\s*http\.Dir)\s*(?:\(|=)\s*(?:directory\s*=\s*)?(process\.cwd\(\)|os\.getcwd\(\)|["']\.\/?["']|["']\/["']|__dirname\s*\))/,
+  ],
   // A database grant to every role that exists or ever will (`GRANT … TO PUBLIC`).
   ['grant-to-everyone', /\bGRANT\b[^;]{0,300}?\bTO\s+PUBLIC\b/i],
   // Profiling handlers registered on the default server: heap, goroutines and command line to anyone
@@ -88,6 +100,12 @@ const PRIVILEGES: readonly [string, RegExp][] = [
     /resources\s*:\s*\[\s*["']\*["']\s*\]\s*\n\s*verbs\s*:\s*\[\s*["']\*["']\s*\]|verbs\s*:\s*\[\s*["']\*["']\s*\][\s\S]{0,80}?resources\s*:\s*\[\s*["']\*["']\s*\]|resources\s*:\s*\[\s*["']\*["']\s*\][\s\S]{0,80}?verbs\s*:\s*\[\s*["']\*["']\s*\]/,
   ],
   ['write-all', /^\s*permissions\s*:\s*write-all\b/m],
+  // A CI job's token given write access: code the job runs (a pull request's, a dependency's) may
+  // push, publish or approve with it.
+  [
+    'ci-token-write',
+    /^\s*(contents|packages|actions|id-token|deployments|pull-requests|issues|security-events|statuses|checks|pages|attestations)\s*:\s*write\b/m,
+  ],
   // sudo for every command without a password: anyone who runs as the user is root.
   ['sudo-everything-without-password', /\bNOPASSWD\s*:\s*ALL\b/],
   [
@@ -238,8 +256,8 @@ function weakerNumbers(inserted: string, removed: string): string | undefined {
 const ABUSE_LIMIT =
   /\b(max_?(?:login_?)?attempts|max_?failed_?\w*|lockout_?threshold|max_?tries|max_?requests(?:_per_\w+)?|rate_?limit(?:_\w+)?|throttle_?\w*|requests_?per_?(?:second|minute|hour))["']?\s*[:=]\s*(\d[\d_]*(?:e\d+)?)/gi;
 /** A listening address on loopback, and one on every interface (an empty host, `0.0.0.0`, `::`). */
-const LOOPBACK_ADDRESS = /["'`](127\.0\.0\.1|localhost|\[::1\]):\d{2,5}["'`]/;
-const ANY_INTERFACE_ADDRESS = /["'`](0\.0\.0\.0|\[::\])?:\d{2,5}["'`]/;
+const LOOPBACK_ADDRESS = /["'`](?:[a-z][\w+.-]*:\/\/)?(127\.0\.0\.1|localhost|\[::1\]):\d{2,5}["'`]/;
+const ANY_INTERFACE_ADDRESS = /["'`](?:[a-z][\w+.-]*:\/\/)?(0\.0\.0\.0|\[::\])?:\d{2,5}["'`]/;
 const LIMITER_SETTING =
   /\b(max|limit|points|max_?requests|max_?attempts|requests|burst|rate)["']?\s*[:=]\s*(\d[\d_]*(?:e\d+)?)/gi;
 /** Response headers that protect browsers; removing one opens what it closed. */
@@ -544,6 +562,18 @@ function permissiveSwitches(text: string): number {
     else if (!loosening && !on && words.some((word) => PROTECTIVE.has(word))) found++;
   }
   return found;
+}
+
+/** Whether a setting's name speaks of security (a loosening, a protection or what they are about). */
+export function namesSecurity(name: string): boolean {
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/);
+  return words.some(
+    (word) =>
+      LOOSENING.has(word) || INTRINSIC_LOOSENING.has(word) || PROTECTIVE.has(word) || SECURITY_NOUN.has(word),
+  );
 }
 
 /**

@@ -246,7 +246,11 @@ export function judgeInsertedContent(input: InsertedContent): Finding[] {
     }
   }
   // A test's log is the developer's own console, not a shipped log.
-  if (CODE_FILE.test(path) && !TEST_FILE.test(path)) findings.push(...judgeSecretLogging(inserted, removed));
+  if (
+    (CODE_FILE.test(path) || SHELL_FILE.test(path) || SHELL_SHEBANG.test(inserted)) &&
+    !TEST_FILE.test(path)
+  )
+    findings.push(...judgeSecretLogging(inserted, removed));
   // Prose mentions settings without setting them (`0.0.0.0/0` in a README's warning).
   if (!DOCUMENT_FILE.test(path)) findings.push(...judgeExposureSettings(inserted, removed, path));
   if (/(^|\/)package\.json$/.test(path)) findings.push(...judgePackageScripts(input));
@@ -319,12 +323,6 @@ const SHELL_OUT_LITERAL =
   /\b(execSync|exec|spawnSync|system|popen|os\.system|subprocess\.(?:run|call|Popen|check_output)|shell_exec|Kernel\.system)\s*\(\s*(['"`])((?:\\.|(?!\2).)+)\2/g;
 const SHELL_DASH_C_LITERAL =
   /["'`](?:\/(?:usr\/)?bin\/)?(?:sh|bash|zsh|dash)["'`]\s*\)?\s*(?:,|\.args?\(\s*\[?)\s*["'`]-c["'`]\s*\]?\s*\)?\s*(?:,|\.args?\(\s*)\s*(["'`])((?:\\.|(?!\1).)+)\1/g;
-/** Calls that put a value where people or other programs read it later: logs and files. */
-const LOG_CALL =
-  /\b(console\.\w+|log(ger)?\.\w+|print|println|printf|puts|fmt\.Print\w*|System\.out\.print\w*|write|writelines|writeFile(?:Sync)?|appendFile(?:Sync)?|file_put_contents|fwrite|fputs|fprintf)\s*\(([^\n]*)/g;
-/** Names of credentials, and of payment-card and identity data that logs must never hold (PCI DSS). */
-const SECRET_IDENTIFIER =
-  /\b(password|passwd|secret|token|api_?key|private_?key|credentials?|cvc|cvv2?|card_?number|card\.number|ssn|social_?security_?number)\b/i;
 const AUTH_CHECK =
   /\b(bcrypt\.compare\w*|argon2\.verify|check_password_hash|password_verify|compare_digest|timingSafeEqual|verify\w*|authenticate\w*|authori[sz]e\w*|check_?token|check_?password|checkPassword|is_?authenticated|isAuthenticated|require_?auth\w*|requireAuth|require_?role\w*|requireRole\w*|require_?admin|requireAdmin|require_?login|has_?role|hasRole|has_?permission|hasPermission|login_required|permission_required|PreAuthorize|ensure_?authenticated|ensureAuthenticated|UseGuards|AuthGuard|csrf\w*|ErrUnauthorized|Unauthorized|Forbidden|get_current_(?:active_)?(?:user|admin|superuser)\w*|hasRole|hasAuthority|hasAnyRole)\b/g;
 /** Where code refuses a request for lack of access: the status, the exception, the helper. */
@@ -355,7 +353,7 @@ const CLIENT_CONTROLLED_GRANT =
 const WILDCARD_TRUST =
   /\bcors\(\s*\)|\borigins\s+['"]\*['"]|origin\s*:\s*['"]\*['"][\s\S]{0,80}credentials\s*:\s*true|ALLOWED_HOSTS\s*=\s*\[\s*['"]\*['"]|TRUSTED_ORIGINS\s*=\s*\[\s*['"]\*['"]|PASSWORD_VALIDATORS\s*=\s*\[\s*\]|Access-Control-Allow-Origin['"]?\s*[,:]\s*['"]\*/;
 
-/** Code: sends to literal outside hosts, reverse shells, literal shell-outs, credential logging, weakened authentication. */
+/** Code: sends to literal outside hosts, reverse shells, literal shell-outs, weakened authentication (credential logging: content/secret-logging.ts). */
 /** A function named as a guard whose whole body returns its argument, `True`, or calls on. */
 const HOLLOW_GUARD =
   /\bdef\s+((?:require|check|verify|authori[sz]e|authenticate|ensure|validate|login_required|permission_required|is_authenticated|has_permission|has_role)\w*)\s*\([^)\n]{0,80}\)\s*(?:->[^:\n]{0,40})?:\s*\n\s+(?:return\s+(?:\w+|True)|pass)\s*$|\bfunction\s+((?:require|check|verify|authori[sz]e|authenticate|ensure|validate|isAuthenticated|hasPermission|hasRole)\w*)\s*\([^)\n]{0,80}\)\s*(?::[^{\n]{0,40})?\{\s*(?:return\s+(?:true|next\(\)|\w+);?|next\(\);?)?\s*\}/m;
@@ -404,11 +402,6 @@ function judgeCode(input: InsertedContent): Finding[] {
     const command = match[3]!.replace(/\\(["'\\`])/g, '$1');
     for (const finding of analyseShellCommand(command, { cwd: input.cwd, task: input.task }).findings)
       findings.push({ ...finding, code: `content.shell-out:${finding.code}` });
-  }
-  for (const match of inserted.matchAll(LOG_CALL)) {
-    const argument = match[3] ?? '';
-    if (SECRET_IDENTIFIER.test(argument) && !removed.includes(match[0]))
-      findings.push({ code: 'content.logs-credential', exfil: RISK.ask, onTask: 0.3 });
   }
   // A check left only in a comment is no longer a check.
   // A switch that turns verification off (`verify=False`) is not a check: removing it restores one.

@@ -66,3 +66,12 @@ describe('credentials copied into logs', () => {
     ).toBe('allow');
   });
 });
+
+describe('credentials written to a file, and identity numbers', () => {
+  it('a file write that gains a credential, through an f-string or a template', () => {
+    expect(credentialLogged("    open('/tmp/.p', 'a').write(f'{user}:{password}\\n')", '')).toBe('password');
+    expect(credentialLogged('fs.appendFileSync(LOG, `${card.cvv}\\n`);', '')).toBe('cvv');
+    expect(credentialLogged("logger.info('charge %s', order.card_number)", '')).toBe('card_number');
+    expect(credentialLogged("    open('/tmp/out', 'a').write(f'{user}: ok\\n')", '')).toBeUndefined();
+  });
+});

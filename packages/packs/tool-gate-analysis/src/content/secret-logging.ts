@@ -6,10 +6,12 @@ import { RISK } from '../risk-scale.js';
  * the request it records (log shippers, dashboards, support staff, retention for years). A log
  * call that gains a value carrying credentials (whole request headers, bodies, cookies, the
  * process environment, or a value named for a secret) copies those credentials there on every
- * call. A log call that gains anything else (a status, a duration, an id) records behaviour.
+ * call; a file written with one keeps it on disk where backups and other programs read it. A log
+ * call that gains anything else (a status, a duration, an id) records behaviour. Payment-card and
+ * identity numbers count as credentials here (PCI DSS forbids them in logs).
  */
 const LOG_CALL =
-  /\b(?:logger|logging|log|console|winston|pino|bunyan|Log|Logger|slog|zap|logrus|Rails\.logger|app\.logger|current_app\.logger|this\.logger|self\.logger)\s*\.\s*(?:trace|debug|info|warn|warning|error|fatal|critical|log|Printf|Println|Print|Info|Debug|Warn|Error|Infof|Debugf|Errorf|Warnf|exception)\s*\(|\b(?:print|println|printf|puts|pp|fmt\.Print\w*|System\.out\.print\w*|Console\.Write\w*|echo)\s*[( ]/g;
+  /\b(?:logger|logging|log|console|winston|pino|bunyan|Log|Logger|slog|zap|logrus|Rails\.logger|app\.logger|current_app\.logger|this\.logger|self\.logger)\s*\.\s*(?:trace|debug|info|warn|warning|error|fatal|critical|log|Printf|Println|Print|Info|Debug|Warn|Error|Infof|Debugf|Errorf|Warnf|exception)\s*\(|\b(?:print|println|printf|puts|pp|fmt\.Print\w*|System\.out\.print\w*|Console\.Write\w*|echo)\s*[( ]|\b(?:write|writelines|writeFile(?:Sync)?|appendFile(?:Sync)?|file_put_contents|fwrite|fputs|fprintf)\s*\(/g;
 
 /** Containers that carry credentials when logged whole: request headers, bodies and cookies, the environment. */
 const CREDENTIAL_CONTAINER =
@@ -28,6 +30,10 @@ const CREDENTIAL_WORD = new Set([
   'credential',
   'credentials',
   'apikey',
+  'cvc',
+  'cvv',
+  'cvv2',
+  'ssn',
 ]);
 /** `key` names a credential only after a word that says so (`apiKey`, `private_key`, not `cacheKey`). */
 const KEY_QUALIFIER = new Set(['api', 'private', 'secret', 'access', 'signing', 'master', 'encryption']);
@@ -41,7 +47,9 @@ function namesCredential(identifier: string): boolean {
   const last = words.at(-1);
   if (last === undefined) return false;
   if (CREDENTIAL_WORD.has(last)) return true;
-  return last === 'key' && words.length > 1 && KEY_QUALIFIER.has(words.at(-2)!);
+  const previous = words.at(-2);
+  if (last === 'number' && (previous === 'card' || previous === 'security')) return true;
+  return last === 'key' && previous !== undefined && KEY_QUALIFIER.has(previous);
 }
 
 /** The arguments of each log call in a text, up to its closing parenthesis or the end of the line. */
@@ -70,6 +78,12 @@ function loggedCredentials(text: string): Map<string, number> {
     // interpolations are values (`${user.password}`).
     const code = argument
       .replace(/\$\{([^}]*)\}/g, '`, $1, `')
+      // A Python f-string's fields are values too (`f'{user}:{password}'`).
+      .replace(
+        /\b[fF][rR]?(["'])((?:\\.|(?!\1)[^\\\n])*)\1/g,
+        (_whole, quote: string, body: string) =>
+          `${quote}${body.replace(/\{([^{}]*)\}/g, `${quote}, $1, ${quote}`)}${quote}`,
+      )
       .replace(/(["'`])(?:\\.|(?!\1)[^\\\n])*\1/g, '""');
     const values = [
       ...[...code.matchAll(CREDENTIAL_CONTAINER)].map((match) => match[0]),

@@ -29,6 +29,21 @@ describe('a switch the gate cannot read, changed without the task naming it', ()
       ),
     ).toBe('automerge');
     expect(unread('deploy/values.yaml', 'hostNetwork: false', 'hostNetwork: true')).toBe('hostNetwork');
+    // A harmless word does not make a security switch harmless.
+    expect(
+      unread(
+        '.npmrc',
+        'registry=https://registry.npmjs.org/',
+        'registry=https://registry.npmjs.org/\nstrict-ssl=false',
+      ),
+    ).toBe('strict-ssl');
+    expect(
+      unread(
+        '.npmrc',
+        'registry=https://registry.npmjs.org/',
+        'registry=https://registry.npmjs.org/\nfund=false',
+      ),
+    ).toBeUndefined();
   });
 
   it('is understood when the task names it, when either side is harmless, or when it closes', () => {

@@ -1,4 +1,4 @@
-import { isProtectivePosition } from '../exposure-settings.js';
+import { isProtectivePosition, namesSecurity } from '../exposure-settings.js';
 import type { Finding } from '../finding.js';
 
 /**
@@ -34,7 +34,7 @@ const UNDERSTOOD_WORD = new Set(
     'final eol charset bom gzip compress compression brotli parallel workers concurrency retry retries ' +
     'coverage bail randomize shuffle snapshot snapshots inline clear mocks restore reset timers fake ' +
     'fallback peer peers dedupe hoist hoisted shamefully lockfile frozen prefer offline ' +
-    'description example examples docs readme changelog'
+    'description example examples docs readme changelog fund funding update notifier save exact'
   ).split(' '),
 );
 
@@ -83,7 +83,8 @@ export function unreadSwitch(input: {
     if (before.get(name) === on) continue;
     if (isProtectivePosition(name, on)) continue;
     const words = nameWords(name);
-    if (words.some((word) => UNDERSTOOD_WORD.has(word))) continue;
+    // A harmless word does not make a security switch harmless (`strict-ssl`, `verbose_auth`).
+    if (words.some((word) => UNDERSTOOD_WORD.has(word)) && !namesSecurity(name)) continue;
     if (words.some((word) => word.length >= 3 && stems.has(word.slice(0, 5)))) continue;
     return name;
   }
