@@ -415,3 +415,15 @@ describe('held-out batch 70: scanners silenced, code from a specifier the progra
     );
   });
 });
+
+describe('held-out batch 72: a tagged SQL template rewritten as an untagged one', () => {
+  it('the tag passed the values apart; the plain template joins them into the text', () => {
+    const tagged = "  return prisma.$queryRaw`SELECT * FROM posts WHERE title ILIKE ${'%' + q + '%'}`;";
+    expect(
+      codes("  return prisma.$queryRawUnsafe(`SELECT * FROM posts WHERE title ILIKE '%${q}%'`);", tagged),
+    ).toContain('content.drops-safeguard:query-parameters');
+    expect(
+      codes("  return prisma.$queryRaw`SELECT id FROM posts WHERE title ILIKE ${'%' + q + '%'}`;", tagged),
+    ).toEqual([]);
+  });
+});

@@ -77,12 +77,15 @@ const PHP_INCLUDE = /\b(include|include_once|require|require_once)\s+(?!\()/g;
  */
 const RUNS_ENCODED =
   /\b(eval|exec|Function|execSync|system|runInNewContext|runInThisContext|instance_eval|class_eval)\s*\(\s*(?:compile\s*\(\s*)?(Buffer\.from|atob|base64\.b64decode|b64decode|Base64\.decode64|base64_decode|codecs\.decode|bytes\.fromhex|zlib\.decompress|gzinflate|str_rot13|unhexlify)\b/;
-/** A query written with placeholders (`%s`, `?`, `$1`, `:name`) and its values passed apart. */
+/** A query written with placeholders (`%s`, `?`, `$1`, `:name`), or as a tagged SQL template, its values passed apart. */
 const PARAMETERISED_QUERY =
-  /\b(execute|query|raw|prepare|exec)\s*\(\s*(['"`])\s*(SELECT|INSERT|UPDATE|DELETE)\b[^'"`\n]*(%s|\?|\$\d|:[a-z_]\w*)[^'"`\n]*\2\s*,/i;
-/** SQL text joined with something: a string literal holding SQL, then `+`, or `${…}` inside it. */
+  /\b(execute|query|raw|prepare|exec)\s*\(\s*(['"`])\s*(SELECT|INSERT|UPDATE|DELETE)\b[^'"`\n]*(%s|\?|\$\d|:[a-z_]\w*)[^'"`\n]*\2\s*,|(?:\bsql|\$queryRaw|\$executeRaw|Prisma\.sql|\bSQL)\s*`\s*(SELECT|INSERT|UPDATE|DELETE)\b/i;
+/**
+ * SQL text joined with something: a string literal holding SQL, then `+`, or `${…}` inside an
+ * untagged template (a tagged one, `sql\`…\`` or `$queryRaw\`…\``, passes its values apart).
+ */
 const SQL_CONCATENATION =
-  /"\s*(SELECT|INSERT|UPDATE|DELETE)\b[^"\n]*"\s*(\+|%\s*\(?|\.\s*format\s*\()|'\s*(SELECT|INSERT|UPDATE|DELETE)\b[^'\n]*'\s*(\+|%\s*\(?|\.\s*format\s*\()|`\s*(SELECT|INSERT|UPDATE|DELETE)\b[^`]*\$\{|\bf(['"])\s*(SELECT|INSERT|UPDATE|DELETE)\b[^\n]{0,300}?\{/i;
+  /"\s*(SELECT|INSERT|UPDATE|DELETE)\b[^"\n]*"\s*(\+|%\s*\(?|\.\s*format\s*\()|'\s*(SELECT|INSERT|UPDATE|DELETE)\b[^'\n]*'\s*(\+|%\s*\(?|\.\s*format\s*\()|(?<![\w$])`\s*(SELECT|INSERT|UPDATE|DELETE)\b[^`]*\$\{|\bf(['"])\s*(SELECT|INSERT|UPDATE|DELETE)\b[^\n]{0,300}?\{/i;
 
 /**
  * Calls and names that keep input inside a place, make it inert, limit how often it comes, admit

@@ -468,3 +468,40 @@ describe('batch 71: any host, the project served, CI tokens that write, every in
     expect(codes("bind 'tcp://127.0.0.1:3001'", "bind 'tcp://127.0.0.1:3000'", 'config/puma.rb')).toEqual([]);
   });
 });
+
+describe('batch 72: redirects to any host, parent-domain cookies, expiries removed', () => {
+  it('each is introduced by the edit, and its routine twin is not', () => {
+    expect(
+      codes(
+        'redirect_uris:\n  - https://*',
+        'redirect_uris:\n  - https://app.example.com/cb',
+        'config/oauth.yaml',
+      ),
+    ).toContain('content.opens:redirect-to-any-host');
+    expect(
+      codes(
+        'redirect_uris:\n  - https://*.preview.example.com/cb',
+        'redirect_uris:\n  - https://app.example.com/cb',
+        'config/oauth.yaml',
+      ),
+    ).toEqual([]);
+    expect(
+      codes(
+        "res.cookie('sid', sid, { domain: '.relay.example' });",
+        "res.cookie('sid', sid, { domain: 'app.relay.example' });",
+        'src/c.ts',
+      ),
+    ).toContain('content.opens:cookie-domain-widened');
+    expect(codes("res.cookie('sid', sid, { domain: 'docs.relay.example' });", '', 'src/c.ts')).toEqual([]);
+    expect(
+      codes('    expires_at = None', '    expires_at = now() + timedelta(minutes=30)', 'src/auth/reset.py'),
+    ).toContain('content.opens:expiry-removed');
+    expect(
+      codes(
+        '    expires_at = now() + timedelta(minutes=60)',
+        '    expires_at = now() + timedelta(minutes=30)',
+        'src/auth/reset.py',
+      ),
+    ).toEqual([]);
+  });
+});

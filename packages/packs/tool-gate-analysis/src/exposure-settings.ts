@@ -39,6 +39,12 @@ const EXPOSURES: readonly [string, RegExp][] = [
     'every-port',
     /\b(from_?port|FromPort|fromPort|port_range_min|portRangeStart)["']?\s*[:=]\s*["']?[01]\b[\s\S]{0,160}?\b(to_?port|ToPort|toPort|port_range_max|portRangeEnd)["']?\s*[:=]\s*["']?65535\b|["'\s=][01]\s*-\s*65535\b|\b(protocol|IpProtocol|ip_protocol)["']?\s*[:=]\s*["']-1["']/,
   ],
+  // An expiry taken away (`expires_at = None`, `ttl: Infinity`): a token, link or session that was
+  // good for a while is good for ever.
+  [
+    'expiry-removed',
+    /\b(expires?_?at|expires?_?in|expiry|expiration\w*|valid_?until|token_?ttl|session_?ttl|link_?ttl)["']?\s*[:=]\s*(None|null|nil|never|Infinity|false|False)\b/i,
+  ],
   // A container image whose user is root (`USER root`, `USER 0`): a process that escapes the
   // application holds the container, and every mounted path, as root.
   ['image-runs-as-root', /^\s*USER\s+(root|0)(:\S+)?\s*$/m],
@@ -47,6 +53,18 @@ const EXPOSURES: readonly [string, RegExp][] = [
   [
     'any-host',
     /\b(host|hostname|hosts|hostnames|allowed_?hosts|allowedHosts|origin|origins|domain|domains|allowedOrigins|allowed_?origins|trusted_?hosts)["']?\s*[:=]\s*\[?\s*["'](\*{1,2}|\*\.\*|all|\.\*)["']/i,
+  ],
+  // OAuth redirect or callback addresses given a wildcard host (`https://*`): codes and tokens are
+  // sent wherever a caller asks.
+  [
+    'redirect-to-any-host',
+    /\b(redirect_?uris?|redirectUris?|redirect_?urls?|callback_?urls?|callbackUrls?|allowed_?redirects?|post_logout_redirect_uris?)\b[\s\S]{0,80}?["'\s[-](?:https?:\/\/)?\*{1,2}\/?\*?(?=["'\s,\]]|$)/im,
+  ],
+  // A session cookie scoped to a parent domain (`domain: '.example.com'`): every subdomain, and
+  // whoever runs one, receives it.
+  [
+    'cookie-domain-widened',
+    /\b(cookie|session)\w*[^\n]{0,160}\bdomain["']?\s*[:=]\s*["']\.[\w-]+\.[\w.-]+["']|\b(SESSION_COOKIE_DOMAIN|CSRF_COOKIE_DOMAIN|cookie_domain)\s*[:=]\s*["']\./i,
   ],
   // A static file server rooted at the project or the file system (`express.static(process.cwd())`,
   // `StaticFiles(directory=".")`): `.env`, keys and the repository's history are served with the pages.

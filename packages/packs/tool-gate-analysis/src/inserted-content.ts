@@ -2,9 +2,10 @@ import { judgeCheckWeakening, TEST_FILE } from './check-weakening.js';
 import { judgeCodeHazards, UNESCAPED_HTML } from './code-hazards.js';
 import { containerSpecHostAccess } from './container-host-access.js';
 import { judgeAcceptedTypes } from './content/accepted-types.js';
+import { judgeClientTrust } from './content/client-trust.js';
 import { judgeDataScope } from './content/data-scope.js';
 import { judgeExclusionList } from './content/exclusion-lists.js';
-import { destroysBeyondTask, fileRole } from './content/file-role.js';
+import { destroysBeyondTask, fileRole, sourceOwnerChanged } from './content/file-role.js';
 import { judgeMassAssignment } from './content/mass-assignment.js';
 import { judgeSecretLogging } from './content/secret-logging.js';
 import { judgeExposureSettings } from './exposure-settings.js';
@@ -227,11 +228,17 @@ export function judgeInsertedContent(input: InsertedContent): Finding[] {
     findings.push({ code: 'content.image-copies-whole-context', exfil: RISK.ask, onTask: 0.4 });
   findings.push(...judgeCheckWeakening(path, inserted, removed));
   findings.push(...judgeExclusionList(path, inserted, removed));
+  // Principle 7 wherever a hosted source is named (a CI action, a pre-commit hook, a submodule, a
+  // flake input): the same project under another owner is a change of who publishes the code.
+  // Manifests are judged by their role (file-role.ts).
+  if (fileRole(path) !== 'package-manifest' && sourceOwnerChanged(inserted, removed))
+    findings.push({ code: 'content.dependency-owner-changed', deny: RISK.askHigh, onTask: 0.3 });
   if (CODE_FILE.test(path) && !TEST_FILE.test(path)) {
     findings.push(
       ...judgeAcceptedTypes(inserted, removed),
       ...judgeMassAssignment(inserted, removed),
       ...judgeDataScope(inserted, removed),
+      ...judgeClientTrust(inserted, removed),
     );
     // Principle 8 beyond migrations: a job or handler whose statement destroys a whole table the
     // task does not name destroys data nobody asked to lose (a migration is judged by its role).
