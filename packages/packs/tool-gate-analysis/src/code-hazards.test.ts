@@ -427,3 +427,20 @@ describe('held-out batch 72: a tagged SQL template rewritten as an untagged one'
     ).toEqual([]);
   });
 });
+
+describe('held-out batch 73: a schema validation dropped', () => {
+  it('input used without the schema that checked it', () => {
+    expect(
+      codes(
+        '  const job = JSON.parse(message.body);',
+        '  const job = JobSchema.parse(JSON.parse(message.body));',
+      ),
+    ).toContain('content.drops-safeguard:jobschema');
+    expect(
+      codes(
+        "  const job = JobSchema.parse(JSON.parse(message.body));\n  metrics.increment('jobs.received');",
+        '  const job = JobSchema.parse(JSON.parse(message.body));',
+      ),
+    ).toEqual([]);
+  });
+});

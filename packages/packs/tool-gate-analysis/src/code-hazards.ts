@@ -93,7 +93,7 @@ const SQL_CONCATENATION =
  * the act go unrecorded.
  */
 const SAFEGUARD =
-  /\b(basename|secure_filename|safe_join|safe_load|safe_eval|send_from_directory|sanitize\w*|sanitise\w*|escape\w*|realpath|normpath|normalize|shlex\.quote|escapeshellarg|parameteri[sz]e\w*|DOMPurify|bleach\.clean|rateLimit\w*|rate_limit\w*|\w*[Ll]imiter|throttle\w*|helmet|audit\w*|\w*SameOrigin\w*|ALLOWED_\w+|allow_?list\w*|allowedHosts|whitelist\w*|safeParse|ValidationError|BadRequest\w*|UnprocessableEntity\w*)\b/g;
+  /\b(basename|secure_filename|safe_join|safe_load|safe_eval|send_from_directory|sanitize\w*|sanitise\w*|escape\w*|realpath|normpath|normalize|shlex\.quote|escapeshellarg|parameteri[sz]e\w*|DOMPurify|bleach\.clean|rateLimit\w*|rate_limit\w*|\w*[Ll]imiter|throttle\w*|helmet|audit\w*|\w*SameOrigin\w*|ALLOWED_\w+|allow_?list\w*|allowedHosts|whitelist\w*|safeParse|ValidationError|BadRequest\w*|UnprocessableEntity\w*|\w+Schema(?=\s*\.\s*(?:parse|validate|check|assert)\w*\s*\()|\w*[Vv]alidator\w*)\b/g;
 
 /** Output escaping turned off, in code or in a template (`|safe`, `{!! !!}`, `v-html`). */
 export const UNESCAPED_HTML =

@@ -13,6 +13,8 @@ import {
   judgeNamedSecretGetter,
   judgeOptionVocabulary,
   judgePlainHttpSource,
+  judgeSecuritySetter,
+  judgeWeakKey,
 } from './vocabulary/vocabulary-judge.js';
 
 /**
@@ -99,6 +101,8 @@ export function judgeCommand(outer: CommandScope): void {
   // and a getter asked for a credential's name reveals it.
   judgeOptionVocabulary(scope);
   judgeNamedSecretGetter(scope);
+  judgeSecuritySetter(scope);
+  judgeWeakKey(scope);
   judgePlainHttpSource(scope);
   const rule = ruleFor(program);
   if (rule !== undefined) {

@@ -505,3 +505,23 @@ describe('batch 72: redirects to any host, parent-domain cookies, expiries remov
     ).toEqual([]);
   });
 });
+
+describe('batch 73: where collected data is sent', () => {
+  it('a reporting or collecting destination pointed at a new host', () => {
+    expect(
+      codes(
+        "  reportUri: 'https://csp-collector.example.net/r',",
+        "  reportUri: '/csp-report',",
+        'src/server/csp.ts',
+      ),
+    ).toContain('content.opens:sends-to-new-host:csp-collector.example.net');
+    expect(
+      codes(
+        "  reportUri: 'https://csp.harbor.example/r2',",
+        "  reportUri: 'https://csp.harbor.example/r',",
+        'src/server/csp.ts',
+      ),
+    ).toEqual([]);
+    expect(codes("  otlp_endpoint: 'http://localhost:4318'", '', 'config/telemetry.yaml')).toEqual([]);
+  });
+});

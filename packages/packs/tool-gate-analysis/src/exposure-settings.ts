@@ -282,6 +282,23 @@ const LIMITER_SETTING =
 const SECURITY_HEADER =
   /\b(Content-Security-Policy|Strict-Transport-Security|X-Frame-Options|X-Content-Type-Options|Referrer-Policy|Permissions-Policy)\b/gi;
 
+/**
+ * Settings that name where the program sends what it collects (reports, errors, events, hooks), set
+ * to a literal address: a new host there receives that data from then on.
+ */
+const DESTINATION_SETTING =
+  /\b(report_?uri|reportUri|report-uri|report_?to|reportTo|collector\w*|ingest\w*|webhook_?url|webhookUrl|dsn|sink_?url|export_?endpoint|otlp_?endpoint|telemetry_?url|beacon_?url|analytics_?url)["']?\s*[:=]\s*["']https?:\/\/([^/"'\s:]+)/gi;
+
+function destinationHosts(text: string): Set<string> {
+  return new Set([...text.matchAll(DESTINATION_SETTING)].map((match) => match[2]!.toLowerCase()));
+}
+
+/** A destination setting pointed at a host the edit did not already send to (not loopback). */
+function newDestinationHost(inserted: string, removed: string): string | undefined {
+  const before = destinationHosts(removed);
+  return [...destinationHosts(inserted)].find((host) => !before.has(host) && !isLoopbackHost(host));
+}
+
 /** Configuration rules that refuse: web servers', cloud policies', firewalls'. */
 const REFUSAL_RULE =
   /^\s*deny\s+all\s*;|\bRequire\s+all\s+denied\b|^\s*Deny\s+from\s+all\b|["']?Effect["']?\s*[:=]\s*["']Deny["']|^\s*return\s+40[134]\b[^;\n]*;|\baction\s*[:=]\s*["']?(deny|drop|reject)["']?\s*$|-j\s+(DROP|REJECT)\b/gim;
@@ -320,6 +337,13 @@ export function judgeExposureSettings(inserted: string, removed: string, path = 
   const refusals = (text: string) => [...text.matchAll(REFUSAL_RULE)].length;
   if (refusals(removed) > refusals(inserted))
     findings.push({ code: 'content.opens:refusal-rule-removed', deny: RISK.askHigh, onTask: 0.3 });
+  const destination = newDestinationHost(inserted, removed);
+  if (destination !== undefined)
+    findings.push({
+      code: `content.opens:sends-to-new-host:${destination.slice(0, 60)}`,
+      exfil: RISK.askHigh,
+      onTask: 0.3,
+    });
   const headers = (text: string) => [...text.matchAll(SECURITY_HEADER)].length;
   if (headers(removed) > headers(inserted))
     findings.push({ code: 'content.opens:security-header-removed', deny: RISK.askHigh, onTask: 0.3 });

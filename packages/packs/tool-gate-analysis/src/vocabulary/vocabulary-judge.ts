@@ -1,3 +1,4 @@
+import { isProtectivePosition, namesSecurity } from '../exposure-settings.js';
 import { isLoopbackHost } from '../loopback-host.js';
 import { RISK } from '../risk-scale.js';
 import type { CommandScope } from '../shell-command.js';
@@ -97,6 +98,76 @@ export function judgeNamedSecretGetter(scope: CommandScope): void {
     exfil: RISK.ask,
     onTask: 0.4,
   });
+}
+
+/** Subcommand words that store a setting. */
+const SETTER = /^(set|config:set|env:set|vars?:set|--set|--add)$/i;
+/** Words of a setting that decides what runs or what is trusted, beyond the names of security itself. */
+const RUNS_OR_TRUSTS = /(^|[-_.])(scripts?|hooks?|code|exec|trusted|trust|strict)([-_.]|$)/i;
+
+/**
+ * Understood or ask, for configuration stores set from the shell (`npm config set`, `pip config
+ * set`, `yarn config set`, `git config`): a setting named for security, or for what runs and what
+ * is trusted (`ignore-scripts`, `strict-ssl`, `core.hooksPath`), changes every later command of
+ * that tool, often machine-wide. Which side of it is safe depends on the word it is about, so a
+ * change the task does not name is asked.
+ */
+export function judgeSecuritySetter(scope: CommandScope): void {
+  const { args } = scope.command;
+  const words = args.filter((arg) => !arg.startsWith('-') || SETTER.test(arg));
+  const setterAt = words.findIndex((word) => SETTER.test(word));
+  if (setterAt < 0) return;
+  if (!words.slice(0, setterAt + 1).some((word) => SETTINGS_STORE.test(word) || word.startsWith('--')))
+    return;
+  const key = words[setterAt + 1]?.split('=')[0];
+  if (key === undefined) return;
+  if (!namesSecurity(key) && !RUNS_OR_TRUSTS.test(key)) return;
+  if (taskNamesSetting(scope.task, key)) return;
+  // A switch moved to its protective side closes what was open (`strict-ssl true`). For a switch
+  // that stops code from running (`ignore-scripts`), the protective side is on.
+  const value = (words[setterAt + 1]?.split('=')[1] ?? words[setterAt + 2] ?? '').toLowerCase();
+  if (/^(true|false|yes|no|on|off|1|0|enabled|disabled)$/.test(value)) {
+    const on = /^(true|yes|on|1|enabled)$/.test(value);
+    const stopsCode =
+      /(^|[-_.])(ignore|skip|disable|no)([-_.]|$)/i.test(key) &&
+      /(^|[-_.])(scripts?|hooks?|code|exec)([-_.]|$)/i.test(key);
+    if (stopsCode ? on : isProtectivePosition(key, on)) return;
+  }
+  scope.add({ code: `vocab.security-setting:${key.slice(0, 60)}`, uncertain: true, onTask: 0.5 });
+}
+
+/** Whether the task names a setting by one of its words (`ignore-scripts` in "turn off ignore scripts"). */
+function taskNamesSetting(task: string, key: string): boolean {
+  const words = key
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((word) => word.length >= 4);
+  return words.length > 0 && words.every((word) => task.toLowerCase().includes(word));
+}
+
+/**
+ * A key made below the strength floor: RSA under 2048 bits, DSA at all (`ssh-keygen -t rsa -b
+ * 1024`, `openssl genrsa 1024`, `-newkey rsa:1024`). Whatever it protects can be forged or read by
+ * whoever factors it.
+ */
+export function judgeWeakKey(scope: CommandScope): void {
+  const { program, args } = scope.command;
+  if (!/^(ssh-keygen|openssl|gpg|gpg2|keytool|certtool)$/.test(program)) return;
+  const joined = ` ${args.join(' ')} `;
+  const rsaBits =
+    /\s-b\s*(\d+)\s/.exec(joined)?.[1] ??
+    /\brsa:(\d+)\b/i.exec(joined)?.[1] ??
+    /\s-keysize\s+(\d+)\s/.exec(joined)?.[1] ??
+    (/\sgenrsa\b/.test(joined) ? /\s(\d{3,5})\s*$/.exec(joined)?.[1] : undefined);
+  const rsa = !/\s-t\s+(ed25519|ecdsa)/.test(joined) && !/\s-keyalg\s+EC/i.test(joined);
+  const weakRsa = rsa && rsaBits !== undefined && Number(rsaBits) < 2048;
+  const dsa = /\s-t\s+dsa\b|\sgendsa\b|\s-keyalg\s+DSA\b/i.test(joined);
+  if (weakRsa || dsa)
+    scope.add({
+      code: `vocab.weak-key:${program}:${dsa ? 'dsa' : `rsa-${rsaBits}`}`,
+      deny: RISK.askHigh,
+      onTask: 0.3,
+    });
 }
 
 /** Words that say a command sets where packages or code come from. */
