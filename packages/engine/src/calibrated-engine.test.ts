@@ -151,6 +151,18 @@ describe('calibrateAnswer', () => {
     expect(temperatureOf(score, calibration)).toBe(2);
   });
 
+  it('scales an abstained Choice whose options still differ, so the choice-set law holds', () => {
+    const leaning: Answer = {
+      type: 'choice',
+      choice: 'b',
+      confidence: 0.1,
+      probabilities: { a: 0.344, b: 0.656 },
+      arbiter: { engine: 'test', abstained: true, evidence: ['no-evidence'] },
+    };
+    const scaled = calibrateAnswer(leaning, { choice: { temperature: 2 } }, 'choice');
+    expect(scaled.type === 'choice' && scaled.probabilities.a).toBeGreaterThan(0.344);
+  });
+
   it('leaves an abstained answer, the prior, as it is', () => {
     const prior: Answer = {
       type: 'choice',

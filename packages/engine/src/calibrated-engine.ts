@@ -90,8 +90,12 @@ export function calibrateAnswer(
   questionKind?: string,
 ): Answer {
   // An abstained answer is the prior (uniform, Noul one half), not evidence: nothing to calibrate,
-  // and a map of a kind's evidence must not move it.
-  if (answer.arbiter?.abstained) return answer;
+  // and a map of a kind's evidence must not move it. A Choice is the exception: its temperature is
+  // the question's, and the choice-set law (removing an option keeps the others in proportion)
+  // needs every answer to a question of that kind scaled alike, an abstained one whose options still
+  // differ included; a uniform one stays uniform.
+  if (answer.arbiter?.abstained && (answer.type !== 'choice' || isUniform(answer.probabilities)))
+    return answer;
   const byKind = kindCalibrationOf(answer, calibration, questionKind);
   if (answer.type === 'noul' && byKind !== undefined && 'map' in byKind) {
     return { ...answer, noul: applyMonotoneMap(byKind.map, answer.noul) };
@@ -114,6 +118,11 @@ export function calibrateAnswer(
   if (answer.type === 'choice') return { ...answer, confidence, probabilities: record };
   const score = keys.reduce((sum, key, index) => sum + Number(key) * probabilities[index]!, 0);
   return { ...answer, score, confidence, probabilities: record };
+}
+
+function isUniform(probabilities: Readonly<Record<string, number>>): boolean {
+  const values = Object.values(probabilities);
+  return values.every((value) => value === values[0]);
 }
 
 /** Whether every temperature of `calibration` is one and it has no map (or it has none). */
