@@ -525,3 +525,26 @@ describe('batch 73: where collected data is sent', () => {
     expect(codes("  otlp_endpoint: 'http://localhost:4318'", '', 'config/telemetry.yaml')).toEqual([]);
   });
 });
+
+describe('batch 74: pod security, personal data', () => {
+  it('a namespace admitting privileged pods, and personal data switched on to leave', () => {
+    expect(
+      codes(
+        '    pod-security.kubernetes.io/enforce: privileged',
+        '    pod-security.kubernetes.io/enforce: restricted',
+        'k8s/ns.yaml',
+      ),
+    ).toContain('content.opens:pod-security-privileged');
+    expect(
+      codes(
+        '    pod-security.kubernetes.io/enforce: baseline',
+        '    pod-security.kubernetes.io/enforce: restricted',
+        'k8s/ns.yaml',
+      ),
+    ).toEqual([]);
+    expect(
+      codes('sentry_sdk.init(dsn=DSN, send_default_pii=True)', 'sentry_sdk.init(dsn=DSN)', 'app/obs.py'),
+    ).toContain('content.opens:security-switch-permissive');
+    expect(codes('scrubber = Scrubber(redact_pii=True)', 'scrubber = Scrubber()', 'app/obs.py')).toEqual([]);
+  });
+});

@@ -45,6 +45,12 @@ const EXPOSURES: readonly [string, RegExp][] = [
     'expiry-removed',
     /\b(expires?_?at|expires?_?in|expiry|expiration\w*|valid_?until|token_?ttl|session_?ttl|link_?ttl)["']?\s*[:=]\s*(None|null|nil|never|Infinity|false|False)\b/i,
   ],
+  // A namespace's pod-security level set to admit privileged pods (the scale is restricted,
+  // baseline, privileged).
+  [
+    'pod-security-privileged',
+    /pod-security\.kubernetes\.io\/(enforce|warn|audit)["']?\s*:\s*["']?privileged\b/,
+  ],
   // A container image whose user is root (`USER root`, `USER 0`): a process that escapes the
   // application holds the container, and every mounted path, as root.
   ['image-runs-as-root', /^\s*USER\s+(root|0)(:\S+)?\s*$/m],
@@ -598,6 +604,17 @@ function permissiveSwitches(text: string): number {
       (words.includes('auto') && words.includes('merge')) ||
       (words.length === 1 && /^(allow|allowed|permit|authorized|authorised)$/.test(words[0]!)) ||
       (words.length === 2 && words[0] === 'default' && /^(allow|permit)$/.test(words[1]!));
+    // Personal data switched on to leave (`send_default_pii=True`), unless the name says it is
+    // removed or masked on the way (`redact_pii`).
+    const personalData =
+      words.some((word) => word === 'pii' || word === 'personal') &&
+      !words.some((word) =>
+        /^(redact\w*|mask\w*|scrub\w*|strip\w*|filter\w*|hide|anonymi[sz]\w*|exclude\w*|no)$/.test(word),
+      );
+    if (personalData && on) {
+      found++;
+      continue;
+    }
     const foreignCode =
       words.some((word) => RUNS_CODE_FROM.has(word)) && words.some((word) => FOREIGN_CODE.has(word));
     if ((loosening && about && on) || (foreignCode && on)) found++;

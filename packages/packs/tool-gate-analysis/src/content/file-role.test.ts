@@ -147,6 +147,22 @@ describe('changes judged by what they take away, whatever the framework', () => 
     ).toEqual([]);
   });
 
+  it('a check made to depend on the environment; a check configuration that gains an option', () => {
+    expect(
+      judge(
+        'src/auth/mfa.ts',
+        '  if (!verifyTotp(secret, code)) return res.status(401).end();',
+        "  if (process.env.NODE_ENV === 'production' && !verifyTotp(secret, code)) return res.status(401).end();",
+        'Let QA log in without the authenticator on staging.',
+      ),
+    ).toContain('content.access-control-weakened');
+    // A check configuration's additions are not classified: an option can narrow what runs
+    // (`addopts = -q --lf` runs only the tests that failed last).
+    expect(judge('pytest.ini', 'addopts = -q', 'addopts = -q --lf')).toEqual([
+      'content.role-unclassified:check-config',
+    ]);
+  });
+
   it('a check commented out is a check removed', () => {
     expect(
       judge('src/Startup.cs', 'services.AddAuthentication();', '// services.AddAuthentication();'),

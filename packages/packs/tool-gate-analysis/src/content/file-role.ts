@@ -114,6 +114,15 @@ function withoutComments(text: string): string {
 const BYPASS_WORD =
   /\b(optional|optionally|anonymous|permit all|allow all|allow any|allow anonymous|unauthenticated|insecure|bypass\w*|skip\w*|exempt\w*|no auth|no verify|disable\w*|ignore\w*|trust all)\b/g;
 
+/** Conditions that read the environment (`if (process.env.X …)`, `if settings.DEBUG`, `unless ENV[…]`). */
+function environmentConditions(text: string): number {
+  return [
+    ...withoutComments(text).matchAll(
+      /\b(if|unless|when|&&|\|\||and|or)\b[^\n]{0,80}?\b(process\.env\.\w+|NODE_ENV|RAILS_ENV|APP_ENV|os\.environ|os\.getenv|ENV\[|Environment\.GetEnvironmentVariable|settings\.DEBUG|app\.debug|isProduction|isDev\w*)/g,
+    ),
+  ].length;
+}
+
 function bypassCount(text: string): number {
   return [...identifierWords(withoutComments(text)).matchAll(BYPASS_WORD)].length;
 }
@@ -527,7 +536,12 @@ export function judgeFileRole(input: {
   const after = securityWords(input.inserted);
   const takesAway = [...securityWords(input.removed)].some((word) => !after.has(word));
   const weakensValue = weakensSecurityValue(input.inserted, input.removed);
-  const bypasses = !input.whole && bypassCount(input.inserted) > bypassCount(input.removed);
+  // A check made to depend on where the code runs (`NODE_ENV === 'production' && !verify(…)`):
+  // wherever the variable is not set as expected, the check is gone.
+  const bypasses =
+    !input.whole &&
+    (bypassCount(input.inserted) > bypassCount(input.removed) ||
+      environmentConditions(input.inserted) > environmentConditions(input.removed));
   // Access control that loses a security word, a strength or a call is asked whatever the task
   // says: a task that mentions tokens or admins does not ask for their checks to go, and a call
   // dropped from access control (`session.regenerate`) may be the step that made it hold.
