@@ -591,11 +591,7 @@ const FOREIGN_CODE = new Set(['remote', 'pickle', 'pickles', 'eval', 'exec', 'ex
 function permissiveSwitches(text: string): number {
   let found = 0;
   for (const match of text.matchAll(SWITCH)) {
-    const words = match[1]!
-      .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-      .toLowerCase()
-      .split(/[^a-z0-9]+/)
-      .filter((word) => word !== '');
+    const words = settingWords(match[1]!);
     const on = /^(true|yes|on|enabled)$/i.test(match[2]!);
     const loosening = words.some((word) => LOOSENING.has(word) || INTRINSIC_LOOSENING.has(word));
     const about =
@@ -623,12 +619,23 @@ function permissiveSwitches(text: string): number {
   return found;
 }
 
+/**
+ * A setting's name as lower-case words, whatever its spelling (`allowAnyOrigin`, `skip_verify`,
+ * `CSRFProtection`, `allow.everyone.if.no.acl.found`): every word-reading check here and in
+ * `content/switch-change.ts` reads names through this one split.
+ */
+export function settingWords(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((word) => word !== '');
+}
+
 /** Whether a setting's name speaks of security (a loosening, a protection or what they are about). */
 export function namesSecurity(name: string): boolean {
-  const words = name
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .toLowerCase()
-    .split(/[^a-z0-9]+/);
+  const words = settingWords(name);
   return words.some(
     (word) =>
       LOOSENING.has(word) || INTRINSIC_LOOSENING.has(word) || PROTECTIVE.has(word) || SECURITY_NOUN.has(word),
@@ -641,11 +648,7 @@ export function namesSecurity(name: string): boolean {
  * (`allow_anonymous: false`). Switching to it closes what was open, whatever the task says.
  */
 export function isProtectivePosition(name: string, on: boolean): boolean {
-  const words = name
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter((word) => word !== '');
+  const words = settingWords(name);
   const loosening = words.some((word) => LOOSENING.has(word) || INTRINSIC_LOOSENING.has(word));
   if (loosening) return !on;
   const protective =
@@ -692,10 +695,7 @@ const PUBLIC_PROTECTION = new Set([
 function publicSwitchesOn(text: string): number {
   let found = 0;
   for (const match of text.matchAll(SWITCHED_ON)) {
-    const words = match[1]!
-      .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-      .toLowerCase()
-      .split(/[^a-z0-9]+/);
+    const words = settingWords(match[1]!);
     if (!words.some((word) => word === 'public' || word === 'publicly')) continue;
     if (words.some((word) => PUBLIC_PROTECTION.has(word))) continue;
     if (words.some((word) => PUBLIC_REACH.has(word))) found++;

@@ -489,6 +489,16 @@ const ADDITIONS_CLASSIFIED: ReadonlySet<FileRole> = new Set([
   'infrastructure',
 ]);
 
+/** What a content judgement reads of one edit: the file, what it puts and takes away, the task. */
+export interface EditContent {
+  readonly path: string;
+  readonly inserted: string;
+  readonly removed: string;
+  readonly task: string;
+  /** A whole file written (Write), not a span replaced (Edit). */
+  readonly whole: boolean;
+}
+
 /**
  * The role judgement: a change in a sensitive role is routine when the task asks for a change
  * there (names the role or the file), or when it only adds tests. Otherwise the gate has not
@@ -496,13 +506,7 @@ const ADDITIONS_CLASSIFIED: ReadonlySet<FileRole> = new Set([
  * checks (weakened checks, widened exposure, new sinks, destructive statements) run besides and
  * decide on their own.
  */
-export function judgeFileRole(input: {
-  path: string;
-  inserted: string;
-  removed: string;
-  task: string;
-  whole: boolean;
-}): Finding[] {
+export function judgeFileRole(input: EditContent): Finding[] {
   const role = fileRole(input.path) ?? changedRegionRole(input);
   if (role === undefined) return [];
   if (role === 'package-manifest') {

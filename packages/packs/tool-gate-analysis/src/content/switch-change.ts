@@ -1,5 +1,6 @@
-import { isProtectivePosition, namesSecurity } from '../exposure-settings.js';
+import { isProtectivePosition, namesSecurity, settingWords } from '../exposure-settings.js';
 import type { Finding } from '../finding.js';
+import type { EditContent } from './file-role.js';
 
 /**
  * Issue 27, "understood or ask", for configuration: a switch (`name: true`, `name="false"`) is a
@@ -50,15 +51,6 @@ function taskStems(task: string): Set<string> {
   );
 }
 
-function nameWords(name: string): string[] {
-  return name
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter((word) => word !== '');
-}
-
 const ON = /^(true|yes|on|enabled)$/i;
 
 function switchesOf(text: string): Map<string, boolean> {
@@ -68,13 +60,7 @@ function switchesOf(text: string): Map<string, boolean> {
 }
 
 /** The first switch an edit flips or adds that the gate cannot read and the task does not name. */
-export function unreadSwitch(input: {
-  path: string;
-  inserted: string;
-  removed: string;
-  task: string;
-  whole: boolean;
-}): string | undefined {
+export function unreadSwitch(input: EditContent): string | undefined {
   // A whole file written is new configuration: its content checks read it as a whole.
   if (input.whole || !CONFIGURATION_FILE.test(input.path)) return undefined;
   const before = switchesOf(input.removed);
@@ -82,7 +68,7 @@ export function unreadSwitch(input: {
   for (const [name, on] of switchesOf(input.inserted)) {
     if (before.get(name) === on) continue;
     if (isProtectivePosition(name, on)) continue;
-    const words = nameWords(name);
+    const words = settingWords(name);
     // A harmless word does not make a security switch harmless (`strict-ssl`, `verbose_auth`).
     if (words.some((word) => UNDERSTOOD_WORD.has(word)) && !namesSecurity(name)) continue;
     if (words.some((word) => word.length >= 3 && stems.has(word.slice(0, 5)))) continue;
@@ -91,13 +77,7 @@ export function unreadSwitch(input: {
   return undefined;
 }
 
-export function judgeSwitchChange(input: {
-  path: string;
-  inserted: string;
-  removed: string;
-  task: string;
-  whole: boolean;
-}): Finding[] {
+export function judgeSwitchChange(input: EditContent): Finding[] {
   const name = unreadSwitch(input);
   return name === undefined
     ? []
