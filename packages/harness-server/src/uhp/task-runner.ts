@@ -125,10 +125,8 @@ export interface TaskRunnerOptions {
 export class TaskRunner {
   private readonly running = new Map<string, RunningTask>();
 
-  private readonly store: UhpStore;
-  private readonly events: EventLog;
-  private readonly layout: UhpDataLayout;
-  private readonly sandbox: ProcessSandbox;
+  // The options as given; the fields below are the ones their defaults complete.
+  private readonly options: TaskRunnerOptions;
   private readonly toolLimits: WorkspaceToolLimits;
   private readonly budgets: PrepaidBudgets | null;
   readonly lease: TaskLeaseOptions;
@@ -136,10 +134,7 @@ export class TaskRunner {
   private readonly artifactLimits: ArtifactLimits;
 
   constructor(options: TaskRunnerOptions) {
-    this.store = options.store;
-    this.events = options.events;
-    this.layout = options.layout;
-    this.sandbox = options.sandbox;
+    this.options = options;
     this.toolLimits = options.toolLimits ?? DEFAULT_WORKSPACE_TOOL_LIMITS;
     this.budgets = options.budgets ?? null;
     this.lease = options.lease ?? { nodeId: 'local', clock: Date.now, leaseMs: DEFAULT_LEASE_MS };
@@ -157,8 +152,8 @@ export class TaskRunner {
    * on SQLite, which one process serves.
    */
   async listenAcrossNodes(): Promise<() => Promise<void>> {
-    if (this.store.db.dialect !== 'postgres') return async () => {};
-    return this.store.db.listen(CANCEL_CHANNEL, (payload) => {
+    if (this.options.store.db.dialect !== 'postgres') return async () => {};
+    return this.options.store.db.listen(CANCEL_CHANNEL, (payload) => {
       if (payload === null) return;
       let request: { responseId?: unknown; sessionId?: unknown };
       try {
@@ -179,19 +174,19 @@ export class TaskRunner {
    * their reservations settled once. Answers how many it took over.
    */
   async heartbeat(): Promise<number> {
-    await this.store.renewLeases(this.lease.nodeId, this.leaseExpiry());
+    await this.options.store.renewLeases(this.lease.nodeId, this.leaseExpiry());
     // Cancellations asked elsewhere whose notification did not arrive (it only wakes; this is the record).
-    for (const responseId of await this.store.cancelRequests(this.lease.nodeId))
+    for (const responseId of await this.options.store.cancelRequests(this.lease.nodeId))
       this.running.get(responseId)?.controller.abort('cancelled' satisfies StopReason);
-    const orphans = await this.store.claimExpiredLeases(
+    const orphans = await this.options.store.claimExpiredLeases(
       this.lease.nodeId,
       this.lease.clock(),
       this.leaseExpiry(),
     );
     for (const responseId of orphans) {
-      const stored = await this.store.responseById(responseId);
+      const stored = await this.options.store.responseById(responseId);
       if (stored?.status === 'in_progress') await this.endInterrupted(stored);
-      else await this.store.releaseLease(responseId, this.lease.nodeId);
+      else await this.options.store.releaseLease(responseId, this.lease.nodeId);
     }
     return orphans.length;
   }
@@ -239,14 +234,14 @@ export class TaskRunner {
     usage: UhpResponse['usage'],
   ): Promise<void> {
     // Events appended before the failure are written (or their write failed) before anything is read.
-    await this.events.flush(responseId).catch(() => undefined);
-    const stored = await this.store.getResponseIncludingHidden(owner.principalId, responseId);
+    await this.options.events.flush(responseId).catch(() => undefined);
+    const stored = await this.options.store.getResponseIncludingHidden(owner.principalId, responseId);
     if (stored?.body.status !== 'in_progress') return;
-    await this.events.resume(responseId);
+    await this.options.events.resume(responseId);
     const assembler = new ResponseAssembler();
-    for (const event of await this.store.eventsAfter(responseId, -1)) assembler.apply(event);
+    for (const event of await this.options.store.eventsAfter(responseId, -1)) assembler.apply(event);
     const emit = (event: NewEvent) => {
-      const appended = this.events.append(responseId, owner, event);
+      const appended = this.options.events.append(responseId, owner, event);
       assembler.apply(appended);
       return appended;
     };
@@ -256,7 +251,7 @@ export class TaskRunner {
       error: serverFailure(error),
       usage,
     });
-    await this.store.touchSession(owner.sessionId, this.clock.now());
+    await this.options.store.touchSession(owner.sessionId, this.clock.now());
   }
 
   /**
@@ -273,29 +268,31 @@ export class TaskRunner {
       await Promise.race([task.done, delay(waitMs)]);
       return;
     }
-    if (this.store.db.dialect !== 'postgres') return;
+    if (this.options.store.db.dialect !== 'postgres') return;
     await this.untilEnded([responseId], waitMs, async () => {
-      await this.store.requestCancel({ responseId });
-      await this.store.db.notify(CANCEL_CHANNEL, JSON.stringify({ responseId }));
+      await this.options.store.requestCancel({ responseId });
+      await this.options.store.db.notify(CANCEL_CHANNEL, JSON.stringify({ responseId }));
     });
   }
 
   async cancelSession(sessionId: string, waitMs = CANCEL_WAIT_MS): Promise<void> {
     const ids = [...this.running].filter(([, task]) => task.sessionId === sessionId).map(([id]) => id);
     await Promise.all(ids.map((id) => this.cancel(id, waitMs)));
-    if (this.store.db.dialect !== 'postgres') return;
-    const elsewhere = await this.store.runningResponseOfSession(sessionId);
+    if (this.options.store.db.dialect !== 'postgres') return;
+    const elsewhere = await this.options.store.runningResponseOfSession(sessionId);
     if (elsewhere)
       await this.untilEnded([elsewhere], waitMs, async () => {
-        await this.store.requestCancel({ sessionId });
-        await this.store.db.notify(CANCEL_CHANNEL, JSON.stringify({ sessionId }));
+        await this.options.store.requestCancel({ sessionId });
+        await this.options.store.db.notify(CANCEL_CHANNEL, JSON.stringify({ sessionId }));
       });
   }
 
   /** Sends a request, then waits up to `waitMs` for the responses' terminal events. */
   private async untilEnded(responseIds: string[], waitMs: number, send: () => Promise<void>): Promise<void> {
     const controller = new AbortController();
-    const ended = Promise.all(responseIds.map((id) => this.events.untilTerminal(id, controller.signal)));
+    const ended = Promise.all(
+      responseIds.map((id) => this.options.events.untilTerminal(id, controller.signal)),
+    );
     try {
       await send();
       await Promise.race([ended, delay(waitMs)]);
@@ -319,30 +316,30 @@ export class TaskRunner {
     // SQLite is served by one process, so every lease in it belongs to a process that has ended:
     // this one takes them all. On PostgreSQL other nodes may be running their tasks right now, so
     // only expired leases are taken over, by the heartbeat.
-    if (this.store.db.dialect === 'postgres') return this.heartbeat();
-    await this.store.claimExpiredLeases(
+    if (this.options.store.db.dialect === 'postgres') return this.heartbeat();
+    await this.options.store.claimExpiredLeases(
       this.lease.nodeId,
       Number.MAX_SAFE_INTEGER,
       this.leaseExpiry(),
       1_000_000,
     );
-    const interrupted = await this.store.inProgressResponses();
+    const interrupted = await this.options.store.inProgressResponses();
     for (const stored of interrupted) await this.endInterrupted(stored);
     return interrupted.length;
   }
 
   /** Closes a task no process runs any more: open items closed, `failed` with `arbiter_interrupted`. */
   private async endInterrupted(stored: StoredResponse): Promise<void> {
-    await this.events.resume(stored.id);
+    await this.options.events.resume(stored.id);
     const assembler = new ResponseAssembler();
-    for (const event of await this.store.eventsAfter(stored.id, -1)) assembler.apply(event);
+    for (const event of await this.options.store.eventsAfter(stored.id, -1)) assembler.apply(event);
     const owner = {
       principalId: stored.principalId,
       harnessId: stored.harnessId,
       sessionId: stored.sessionId,
     };
     const emit = (event: NewEvent) => {
-      const appended = this.events.append(stored.id, owner, event);
+      const appended = this.options.events.append(stored.id, owner, event);
       assembler.apply(appended);
       return appended;
     };
@@ -353,14 +350,14 @@ export class TaskRunner {
   private async execute(task: PreparedTask, controller: AbortController): Promise<void> {
     const responseId = task.initial.id;
     const assembler = new ResponseAssembler();
-    for (const event of await this.store.eventsAfter(responseId, -1)) assembler.apply(event);
+    for (const event of await this.options.store.eventsAfter(responseId, -1)) assembler.apply(event);
     const emit = (event: NewEvent) => {
-      const appended = this.events.append(responseId, task.owner, event);
+      const appended = this.options.events.append(responseId, task.owner, event);
       assembler.apply(appended);
       return appended;
     };
     const output = new TurnOutput(emit, assembler);
-    const workspace = new Workspace(this.layout.workspaceDir(task.owner.sessionId));
+    const workspace = new Workspace(this.options.layout.workspaceDir(task.owner.sessionId));
     const before = (await workspace.snapshot(this.artifactLimits.maxWorkspaceEntries)).files;
     const cancelTimeout =
       task.timeoutSeconds !== null
@@ -375,8 +372,8 @@ export class TaskRunner {
       limits: this.artifactLimits,
       clock: this.clock,
       usedElsewhere: async () => ({
-        bytes: await this.store.principalDiskBytes(task.owner.principalId, task.owner.sessionId),
-        files: await this.store.principalFileCount(task.owner.principalId, task.owner.sessionId),
+        bytes: await this.options.store.principalDiskBytes(task.owner.principalId, task.owner.sessionId),
+        files: await this.options.store.principalFileCount(task.owner.principalId, task.owner.sessionId),
       }),
       onOver: (over) => {
         overrun = over;
@@ -400,7 +397,7 @@ export class TaskRunner {
         sessionId: task.owner.sessionId,
         responseId,
         harness: task.harness,
-        tools: new WorkspaceTools(workspace, this.sandbox, this.toolLimits),
+        tools: new WorkspaceTools(workspace, this.options.sandbox, this.toolLimits),
         signal: controller.signal,
       };
       for await (const event of task.runtime.run(turn)) {
@@ -473,7 +470,7 @@ export class TaskRunner {
     // files stored stay), unless it was already ending for another reason.
     if (failure === null && stop === null && artifacts.overLimit) failure = artifacts.overLimit;
     output.closeOpen(failure === null ? itemStatus : 'incomplete');
-    const stored = await this.store.getResponseIncludingHidden(task.owner.principalId, responseId);
+    const stored = await this.options.store.getResponseIncludingHidden(task.owner.principalId, responseId);
     if (!stored) return;
     const usage = finish?.usage ?? null;
     if (stop === 'cancelled')
@@ -506,7 +503,7 @@ export class TaskRunner {
           detail: null,
         },
       });
-    await this.store.touchSession(task.owner.sessionId, this.clock.now());
+    await this.options.store.touchSession(task.owner.sessionId, this.clock.now());
   }
 
   /**
@@ -532,8 +529,8 @@ export class TaskRunner {
         containerId: task.containerId,
         baseUrl: task.baseUrl,
       },
-      store: this.store,
-      layout: this.layout,
+      store: this.options.store,
+      layout: this.options.layout,
       limits: this.artifactLimits,
       now: () => this.clock.now(),
     });
@@ -587,7 +584,7 @@ export class TaskRunner {
     },
   ): Promise<void> {
     // The log holds every event before the terminal state is decided from it.
-    await this.events.flush(stored.id);
+    await this.options.events.flush(stored.id);
     const final: UhpResponse = {
       ...stored.body,
       status: outcome.status,
@@ -600,7 +597,7 @@ export class TaskRunner {
     // recovery skips the response) or neither (and recovery settles it), never a double charge.
     // Only the node holding the task's lease ends it: a node that was presumed dead and taken over
     // finds the lease gone and writes nothing, so the response ends and settles exactly once.
-    const ended = await this.store
+    const ended = await this.options.store
       .transaction(async (tx) => {
         if ((await tx.releaseLease(final.id, this.lease.nodeId)) === 'foreign') throw new LeaseLost(final.id);
         await tx.saveResponseBody(final, final.store === false);
@@ -612,11 +609,11 @@ export class TaskRunner {
         throw error;
       });
     if (!ended) {
-      await this.events.flush(stored.id, { final: true }).catch(() => undefined);
+      await this.options.events.flush(stored.id, { final: true }).catch(() => undefined);
       return;
     }
     emit({ type: terminalEventType(final.status), response: final });
-    await this.events.flush(stored.id, { final: true });
+    await this.options.events.flush(stored.id, { final: true });
   }
 }
 

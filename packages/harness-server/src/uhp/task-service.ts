@@ -93,24 +93,19 @@ export interface TaskServiceOptions {
 
 /** Turns a `POST /v1/responses` into a recorded response and a started execution. */
 export class TaskService {
-  private readonly store: UhpStore;
-  private readonly events: EventLog;
-  private readonly runner: TaskRunner;
-  private readonly layout: UhpDataLayout;
-  private readonly harnesses: HarnessService;
-  readonly limits: TaskLimits;
+  // The options as given; the fields below are the ones their defaults complete.
+  private readonly options: TaskServiceOptions;
   private readonly budgets: PrepaidBudgets | null;
   private readonly clock: Clock;
 
   constructor(options: TaskServiceOptions) {
-    this.store = options.store;
-    this.events = options.events;
-    this.runner = options.runner;
-    this.layout = options.layout;
-    this.harnesses = options.harnesses;
-    this.limits = options.limits;
+    this.options = options;
     this.budgets = options.budgets ?? null;
     this.clock = options.clock ?? systemClock;
+  }
+
+  get limits(): TaskLimits {
+    return this.options.limits;
   }
 
   /**
@@ -153,7 +148,7 @@ export class TaskService {
       now,
     });
     if ('replayedBy' in recorded) return { responseId: recorded.replayedBy, replayed: true };
-    this.events.announce(responseId, owner, recorded.events);
+    this.options.events.announce(responseId, owner, recorded.events);
     await this.start({
       initial,
       owner,
@@ -172,7 +167,7 @@ export class TaskService {
   /** The response an Idempotency-Key started within its retention, if any. */
   private async earlierTask(principalId: string, idempotencyKey: string | null, now: number) {
     if (!idempotencyKey) return undefined;
-    return this.store.findIdempotencyKey(
+    return this.options.store.findIdempotencyKey(
       principalId,
       idempotencyKey,
       now - this.limits.idempotencyRetentionMs,
@@ -192,9 +187,12 @@ export class TaskService {
     const requestedHarness =
       typeof request.metadata?.harness_id === 'string' ? request.metadata.harness_id : null;
     if (request.previous_response_id) {
-      const previous = await this.store.getResponseIncludingHidden(principalId, request.previous_response_id);
+      const previous = await this.options.store.getResponseIncludingHidden(
+        principalId,
+        request.previous_response_id,
+      );
       if (!previous) throw notFound('response_not_found', 'response', 'previous_response_id');
-      const session = await this.store.getSession(principalId, previous.sessionId);
+      const session = await this.options.store.getSession(principalId, previous.sessionId);
       if (!session) throw notFound('session_not_found', 'session', 'previous_response_id');
       if (session.updatedAt < now - this.limits.sessionRetentionMs)
         throw new UhpFailure(
@@ -213,20 +211,20 @@ export class TaskService {
             detail: { session_harness_id: session.harnessId },
           },
         );
-      const stored = await this.store.getHarnessIncludingDeleted(principalId, session.harnessId);
+      const stored = await this.options.store.getHarnessIncludingDeleted(principalId, session.harnessId);
       if (!stored) throw notFound('harness_not_found', 'harness', 'metadata.harness_id');
       return { session, harness: stored.harness };
     }
     if (requestedHarness) {
-      const stored = await this.store.getHarness(principalId, requestedHarness);
+      const stored = await this.options.store.getHarness(principalId, requestedHarness);
       if (!stored) throw notFound('harness_not_found', 'harness', 'metadata.harness_id');
       return { session: undefined, harness: stored.harness };
     }
-    return { session: undefined, harness: (await this.harnesses.ensureDefault(principalId)).harness };
+    return { session: undefined, harness: (await this.options.harnesses.ensureDefault(principalId)).harness };
   }
 
   private runtimeFor(harness: Harness): HarnessRuntime {
-    const runtime = this.harnesses.runtimeFor(harness.base);
+    const runtime = this.options.harnesses.runtimeFor(harness.base);
     if (!runtime)
       throw new UhpFailure(
         'harness_unavailable',
@@ -284,7 +282,7 @@ export class TaskService {
 
   /** A session runs one task at a time; checked again inside the recording transaction. */
   private async checkSessionIdle(session: StoredSession): Promise<void> {
-    const running = await this.store.runningResponseOfSession(session.id);
+    const running = await this.options.store.runningResponseOfSession(session.id);
     if (running)
       throw new UhpFailure('session_busy', 'A task is already running in this session.', {
         detail: { response_id: running },
@@ -326,7 +324,7 @@ export class TaskService {
     now: number;
   }): Promise<{ replayedBy: string } | { events: StreamEvent[]; maxOutputTokens: number | null }> {
     const { principalId, idempotencyKey, session, sessionId, now } = task;
-    return this.store
+    return this.options.store
       .transaction(async (tx) => {
         if (idempotencyKey) {
           await tx.lockIdempotencyKey(principalId, idempotencyKey);
@@ -372,7 +370,11 @@ export class TaskService {
           input: task.input.items,
         });
         // The node that will run the task holds it from the start (docs/deployment.md, "Leases").
-        await tx.insertLease(task.initial.id, this.runner.lease.nodeId, this.runner.leaseExpiry());
+        await tx.insertLease(
+          task.initial.id,
+          this.options.runner.lease.nodeId,
+          this.options.runner.leaseExpiry(),
+        );
         if (idempotencyKey)
           await tx.insertIdempotencyKey(
             principalId,
@@ -380,7 +382,7 @@ export class TaskService {
             task.initial.id,
             task.request.stream === true,
           );
-        const events = await this.events.recordInitial(tx, task.initial.id, [
+        const events = await this.options.events.recordInitial(tx, task.initial.id, [
           { type: 'response.created', response: task.initial },
           { type: 'response.in_progress', response: task.initial },
         ]);
@@ -443,15 +445,15 @@ export class TaskService {
     const { initial, owner, harness, request } = task;
     let files: ReturnType<TaskService['materialiseInputs']>;
     try {
-      const workspace = new Workspace(this.layout.workspaceDir(owner.sessionId));
+      const workspace = new Workspace(this.options.layout.workspaceDir(owner.sessionId));
       files = this.materialiseInputs(workspace, task.input.files);
       this.materialiseSkills(workspace, harness);
     } catch (error) {
       // Nothing ran, so nothing was used: the whole reservation is refunded.
-      await this.runner.endUnexpectedly(initial.id, owner, error, NOTHING_USED);
+      await this.options.runner.endUnexpectedly(initial.id, owner, error, NOTHING_USED);
       return;
     }
-    this.runner.start({
+    this.options.runner.start({
       initial,
       owner,
       containerId: task.containerId,
@@ -476,12 +478,12 @@ export class TaskService {
   private async uploadedFiles(principalId: string, input: unknown): Promise<Map<string, IncomingFile>> {
     const found = new Map<string, IncomingFile>();
     for (const fileId of fileIdsIn(input)) {
-      const file = await this.store.getFile(principalId, fileId);
+      const file = await this.options.store.getFile(principalId, fileId);
       if (!file) continue;
       found.set(fileId, {
         filename: path.basename(file.filename),
         mediaType: file.mediaType,
-        data: fs.readFileSync(this.layout.fileBlob(file.id)),
+        data: fs.readFileSync(this.options.layout.fileBlob(file.id)),
         fileId: file.id,
       });
     }
@@ -493,7 +495,7 @@ export class TaskService {
    * already has there cannot be replaced by it, which the client can fix by renaming the file.
    */
   private checkInputNames(sessionId: string, files: readonly IncomingFile[]): void {
-    const root = this.layout.workspaceDir(sessionId);
+    const root = this.options.layout.workspaceDir(sessionId);
     if (files.length === 0 || !fs.existsSync(root)) return;
     const workspace = new Workspace(root);
     for (const file of files) {
@@ -529,7 +531,7 @@ export class TaskService {
 
   private async conversationOf(sessionId: string): Promise<ConversationMessage[]> {
     const messages: ConversationMessage[] = [];
-    for (const turn of await this.store.sessionResponses(sessionId)) {
+    for (const turn of await this.options.store.sessionResponses(sessionId)) {
       messages.push({ role: 'user', text: inputTextOf(turn.input) });
       const assistantText = outputTextOf(turn.body.output);
       const toolCalls = toolExchangesOf(turn.body.output);
