@@ -1,3 +1,3 @@
 export { type BackoffPolicy, backoffDelay } from './backoff.js';
 export { parseRetryAfter } from './retry-after.js';
-export { isRetryableStatus } from './retryable-status.js';
+export { isRetryableAnswer, isRetryableStatus } from './retryable-status.js';

@@ -33,6 +33,12 @@ export interface DecisionSkipped {
   message: string;
   /** HTTP status of the last response, when there was one. */
   status?: number;
+  /**
+   * Whether the last failure may succeed when asked again (the server's `retryable` flag, else its
+   * status; an engine's `isRetryable`), when the skip ends on a failure its transport reported: true
+   * after the retries ran out or the budget left no room, so a caller may try again later.
+   */
+  retryable?: boolean;
   latencyMs: number;
   attempts: number;
 }

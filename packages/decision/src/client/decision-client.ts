@@ -212,7 +212,7 @@ export class DecisionClient {
 
   private skip(
     call: CallState,
-    failure: { reason: SkipReason; message: string; status?: number | undefined },
+    failure: { reason: SkipReason; message: string; status?: number | undefined; retryable?: boolean },
   ): DecisionSkipped {
     return {
       skipped: true,
@@ -220,6 +220,7 @@ export class DecisionClient {
       // Server messages may quote what they were sent; the key never is, but the state could be.
       message: redact(failure.message),
       ...(failure.status === undefined ? {} : { status: failure.status }),
+      ...(failure.retryable === undefined ? {} : { retryable: failure.retryable }),
       latencyMs: this.clock.now() - call.startedAt,
       attempts: call.attempts,
     };

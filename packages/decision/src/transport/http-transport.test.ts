@@ -91,8 +91,8 @@ function sendJson(
   response.end(JSON.stringify(body));
 }
 
-function errorEnvelope(code: string, message: string) {
-  return { error: { type: 'invalid_request_error', code, message, param: null } };
+function errorEnvelope(code: string, message: string, extra: { retryable?: boolean } = {}) {
+  return { error: { type: 'invalid_request_error', code, message, param: null, ...extra } };
 }
 
 function clientFor(
@@ -225,7 +225,13 @@ describe('HTTP transport: the wire', () => {
       sendJson(response, 400, errorEnvelope('too_many_options', 'question "team": at most 255 options')),
     );
     const result = await clientFor(server.baseURL).decide({ state: 's', questions });
-    expect(result).toMatchObject({ skipped: true, reason: 'client_error', status: 400, attempts: 1 });
+    expect(result).toMatchObject({
+      skipped: true,
+      reason: 'client_error',
+      status: 400,
+      attempts: 1,
+      retryable: false,
+    });
     if (result.skipped)
       expect(result.message).toBe('http: HTTP 400: too_many_options: question "team": at most 255 options');
     expect(server.received).toHaveLength(1);
@@ -398,12 +404,64 @@ describe('HTTP transport: one budget per call, retries included', () => {
       clock,
     });
     const result = await clock.runUntilSettled(client.decide({ state: 's', questions }), { leave: 2_000 });
-    expect(result).toMatchObject({ skipped: true, reason: 'server_error', status: 503, attempts: 4 });
+    expect(result).toMatchObject({
+      skipped: true,
+      reason: 'server_error',
+      status: 503,
+      attempts: 4,
+      retryable: true,
+    });
     if (result.skipped) expect(result.message).toContain('engine_unavailable');
     expect(server.received).toHaveLength(4);
     // Full jitter at one half of windows of 20, 40 and then the 50 ms cap.
     expect(clock.fired).toEqual([10, 20, 25]);
     expect(result.latencyMs).toBe(55);
+  });
+
+  it("retries an answer the server's retryable flag calls retryable, although its status would not be", async () => {
+    const server = await startServer((_request, response, index) =>
+      index === 0
+        ? sendJson(response, 409, errorEnvelope('locked', 'try again shortly', { retryable: true }), {
+            'retry-after': '0.2',
+          })
+        : sendJson(response, 200, validBody),
+    );
+    const clock = new ManualClock();
+    const pending = clientFor(server.baseURL, { clock }).decide({ state: 's', questions });
+    const result = await clock.runUntilSettled(pending, { leave: 5_000 });
+    expect(result).toMatchObject({ skipped: false, attempts: 2 });
+    // The flag also lets Retry-After count, which a 409 would otherwise never get to.
+    expect(clock.fired).toEqual([200]);
+    expect(server.received).toHaveLength(2);
+  });
+
+  it("does not retry an answer the server's retryable flag calls final, although its status would be retried", async () => {
+    const server = await startServer((_request, response) =>
+      sendJson(
+        response,
+        502,
+        errorEnvelope('engine_error', 'the engine rejected the state', { retryable: false }),
+      ),
+    );
+    const result = await clientFor(server.baseURL).decide({ state: 's', questions });
+    expect(result).toMatchObject({
+      skipped: true,
+      reason: 'server_error',
+      status: 502,
+      attempts: 1,
+      retryable: false,
+    });
+    expect(server.received).toHaveLength(1);
+  });
+
+  it('retries a 502 whose envelope has no retryable flag, as its status says', async () => {
+    const server = await startServer((_request, response, index) =>
+      index === 0
+        ? sendJson(response, 502, errorEnvelope('bad_gateway', 'upstream failed'))
+        : sendJson(response, 200, validBody),
+    );
+    const result = await clientFor(server.baseURL).decide({ state: 's', questions });
+    expect(result).toMatchObject({ skipped: false, attempts: 2 });
   });
 
   it('succeeds when a 503 is followed by a 200', async () => {

@@ -1,4 +1,5 @@
-import { isRetryableStatus, parseRetryAfter } from '@arbiter/http-retry';
+import { isRetryableAnswer, parseRetryAfter } from '@arbiter/http-retry';
+import { z } from 'zod';
 import type { DecisionTransport, TransportFailure, TransportOutcome } from '../client/decision-transport.js';
 import { errorBodySchema } from '../wire/error.js';
 import { DECISION_LIMITS } from '../wire/limits.js';
@@ -139,23 +140,6 @@ async function readBodyWithin(response: Response, limit: number): Promise<string
 
 function failureForStatus(response: Response, text: string): TransportFailure {
   const { status } = response;
-  const detail = describeErrorBody(text);
-  if (status === 429) {
-    const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
-    return failure('rate_limited', `HTTP 429 rate limited${detail}`, {
-      status,
-      retryable: true,
-      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-    });
-  }
-  if (status >= 500) {
-    const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
-    return failure('server_error', `HTTP ${status}${detail}`, {
-      status,
-      retryable: isRetryableStatus(status),
-      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-    });
-  }
   if (status >= 300 && status < 400) {
     return failure(
       'client_error',
@@ -163,20 +147,44 @@ function failureForStatus(response: Response, text: string): TransportFailure {
       { status },
     );
   }
+  const envelope = readErrorEnvelope(text);
+  const retryable = isRetryableAnswer(status, envelope.retryable);
+  const retryAfterMs = retryable ? parseRetryAfter(response.headers.get('retry-after')) : undefined;
+  const extra = { status, retryable, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
+  if (status === 429) return failure('rate_limited', `HTTP 429 rate limited${envelope.detail}`, extra);
+  if (status >= 500) return failure('server_error', `HTTP ${status}${envelope.detail}`, extra);
   const hint = status === 401 || status === 403 ? ' (check ARBITER_API_KEY)' : '';
-  return failure('client_error', `HTTP ${status}${detail}${hint}`, { status });
+  return failure('client_error', `HTTP ${status}${envelope.detail}${hint}`, extra);
 }
 
-/** `: <code>: <message>` from the error envelope, or a short excerpt of a body of another shape. */
-function describeErrorBody(text: string): string {
+/**
+ * The envelope's optional `retryable` flag, which a server with an error registry sets to say
+ * whether the same request may succeed again. Read beside `errorBodySchema` rather than in it: that
+ * schema is also what the server declares it sends.
+ */
+const retryableFlagSchema = z.object({ error: z.object({ retryable: z.boolean() }) });
+
+/**
+ * What an error answer says: `detail`, `: <code>: <message>` from the error envelope or a short
+ * excerpt of a body of another shape; `retryable`, the envelope's flag when it has one.
+ */
+function readErrorEnvelope(text: string): { detail: string; retryable: boolean | undefined } {
+  let body: unknown;
   try {
-    const parsed = errorBodySchema.safeParse(JSON.parse(text));
-    if (parsed.success) return `: ${parsed.data.error.code}: ${parsed.data.error.message}`;
+    body = JSON.parse(text);
   } catch {
     // Not JSON: a proxy's HTML page or plain text; an excerpt still helps.
   }
+  const parsed = errorBodySchema.safeParse(body);
+  if (parsed.success) {
+    const flag = retryableFlagSchema.safeParse(body);
+    return {
+      detail: `: ${parsed.data.error.code}: ${parsed.data.error.message}`,
+      retryable: flag.success ? flag.data.error.retryable : undefined,
+    };
+  }
   const excerpt = text.trim().slice(0, 200);
-  return excerpt.length > 0 ? `: ${excerpt}` : '';
+  return { detail: excerpt.length > 0 ? `: ${excerpt}` : '', retryable: undefined };
 }
 
 function describeNetworkError(error: unknown): string {
