@@ -8,8 +8,10 @@
 // `--connections` (throughput, where latency is mostly time spent queued behind other requests).
 //
 // It ends with the aims of issue 30, each with its ratio to the bare route measured in the same run
-// and PASS or FAIL, and exits 1 when one fails (`npm run bench` builds first and runs this), so a
-// slow-down shows in the commit that makes it. A script to run by hand, not a timed test in CI.
+// and PASS or FAIL, and the built-in engine's CPU per question (`npm run bench` builds first and
+// runs this), so a slow-down shows in the commit that makes it. It exits 0 whether or not the aims
+// are met (a missed aim is a finding, not a crash; `--strict` exits 1 on a miss). A script to run
+// by hand, not a timed test in CI.
 //
 // `--compare DIR` adds the arbiter and floor servers of another checkout (built, with this script
 // in its bench/) to the same alternating rounds, and prints its aims too: a before and an after
@@ -39,6 +41,7 @@ const { values } = parseArgs({
     profile: { type: 'string' },
     'profile-out': { type: 'string' },
     compare: { type: 'string' },
+    strict: { type: 'boolean', default: false },
   },
 });
 
@@ -51,7 +54,10 @@ const AIMS = {
 
 if (values.serve) await serve(values.serve);
 else if (values.profile) await profile(values.profile);
-else process.exitCode = (await measure()) ? 0 : 1;
+else {
+  const met = await measure();
+  process.exitCode = met || !values.strict ? 0 : 1;
+}
 
 async function serve(kind) {
   const stopProfile = process.env.BENCH_CPU_PROFILE
@@ -297,7 +303,43 @@ async function measure() {
   console.log('aims (issue 30):');
   const aims = aimsOf(result[1], result[values.connections]);
   printAims(aims);
-  return aims.every((aim) => aim.met(aim.measured));
+  const met = aims.filter((aim) => aim.met(aim.measured)).length;
+  console.log(`  ${met} of ${aims.length} aims met`);
+  await printEngineCost(result[1]);
+  return met === aims.length;
+}
+
+/**
+ * The built-in engine's CPU per question, two ways: in the servers (the six-question request's CPU
+ * per answer less the floor's, over six), and in this process (`engine.evaluate` of the same
+ * request in a loop, after a warm-up), which a loaded machine moves less.
+ */
+async function printEngineCost(latency) {
+  const questions = Object.keys(SIX_QUESTION_REQUEST.questions).length;
+  const { a, f } = latency;
+  const inServer =
+    a.cpuUs === null || f.cpuUs === null ? 'n/a' : `${((a.cpuUs - f.cpuUs) / questions).toFixed(0)} µs`;
+  const { createBuiltinEngine } = await import('@arbiter/engine');
+  const engine = createBuiltinEngine();
+  const evaluateFor = async (ms) => {
+    const start = process.cpuUsage();
+    const until = performance.now() + ms;
+    let count = 0;
+    while (performance.now() < until) {
+      await engine.evaluate(SIX_QUESTION_REQUEST);
+      count++;
+    }
+    const cpu = process.cpuUsage(start);
+    return (cpu.user + cpu.system) / (count * questions);
+  };
+  await evaluateFor(1000); // warm-up: the word vectors, memoised readings, JIT
+  const rounds = [];
+  for (let round = 0; round < 5; round++) rounds.push(await evaluateFor(400));
+  rounds.sort((x, y) => x - y);
+  console.log(
+    `built-in engine, CPU per question: ${inServer} in the server at 1 connection ((six questions − floor) / ${questions}); ` +
+      `${rounds[2].toFixed(0)} µs in a loop in one process (median of 5 rounds, fastest ${rounds[0].toFixed(0)} µs)`,
+  );
 }
 
 /** The aims of issue 30 from the medians at one connection and at `--connections`. */
