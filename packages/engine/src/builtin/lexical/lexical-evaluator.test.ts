@@ -98,6 +98,18 @@ describe('evaluateLexically', () => {
     expect(angry.type === 'noul' && angry.noul).toBeGreaterThan(0.5);
   });
 
+  it('stays at the prior on a claim of a feeling when the state has no valenced word', () => {
+    // The claim's words near or far from the state's are no evidence about its tone.
+    for (const claim of ['Is the sentiment of this tweet positive?', 'Does this tweet express joy?']) {
+      const result = answer('Heading to the airport at 6 for the Sunday flight to Denver', {
+        type: 'noul',
+        instructions: claim,
+      });
+      expect(result.type === 'noul' && result.noul).toBe(0.5);
+      expect(result.arbiter?.abstained).toBe(true);
+    }
+  });
+
   it('reads a day or number the state contradicts as evidence against the claim', () => {
     const state = 'The meeting is on Tuesday';
     const friday = noulOf(state, { type: 'noul', instructions: 'Is the meeting on Friday?' });

@@ -580,12 +580,14 @@ function evaluatePositiveNoul(
     // words name what the state is presumed to be about, so their presence is no evidence for it.
     // Only a claim that names a feeling or an opinion is: "spam" and "fraud" carry valence in the
     // lexicon, yet whether a text is spam is not its tone (an advertisement is cheerful).
-    const valenced =
-      claimValence.words > 0 && reading.valence.words > 0 && namesFeeling(reading.vectors, claim);
+    const feeling = claimValence.words > 0 && namesFeeling(reading.vectors, claim);
+    const valenced = feeling && reading.valence.words > 0;
     // Evidence only when some pair of words could be compared (vectors, or the same word): a state
     // whose words are known and far from the claim's is evidence against it, within the topical
-    // bound.
-    if (alignment.closest && !valenced) {
+    // bound. Never for a claim of a feeling: a state without valenced words says nothing about its
+    // tone, and the claim's words ("positive", "joy") near or far from the state's were read as
+    // evidence, 0.69 sure at 0.28 right on tweets without valenced words (issue 28).
+    if (alignment.closest && !feeling) {
       abstained = false;
       logit +=
         sign * bounded(W.claimCoverage * (alignment.coverage - W.claimCoverageBias), TOPICAL_LOGIT_LIMIT);
