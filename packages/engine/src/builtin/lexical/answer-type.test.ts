@@ -67,6 +67,17 @@ describe('askedKindsOf', () => {
     expect(topKind('What does a thermostat do?')).toBe('description');
   });
 
+  it('reads "is it A or B?" by the kind of its alternatives, not as a yes/no question', () => {
+    expect(askedKindsOf(vectors, 'Was the Eiffel Tower built in 1889 or 1900?')).toEqual({ number: 1 });
+    expect(askedKindsOf(vectors, 'Is a tomato a fruit or a vegetable?')).toEqual({ entity: 1 });
+    expect(askedKindsOf(vectors, 'Is the new tenant a woman or a man?')).toEqual({ person: 1 });
+    // A yes/no question without alternatives stays between a description and a thing.
+    expect(askedKindsOf(vectors, 'Is it true that cats see in the dark?')).toEqual({
+      description: 0.5,
+      entity: 0.5,
+    });
+  });
+
   it('finds no question in a statement', () => {
     expect(askedKindsOf(vectors, 'The bridge opened in 1932.')).toBeUndefined();
   });

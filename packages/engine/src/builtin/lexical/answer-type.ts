@@ -184,7 +184,10 @@ export function askedKindsOf(
   const lower = words.join(' ');
   if (/\b(stand for|stands for|short for|abbreviation|acronym)\b/.test(lower)) return { abbreviation: 1 };
   const at = words.findIndex((word) => INTERROGATIVE.test(word));
-  if (at === -1) return question.trim().endsWith('?') ? { description: 0.5, entity: 0.5 } : undefined;
+  if (at === -1) {
+    if (!question.trim().endsWith('?')) return undefined;
+    return alternativeKinds(vectors, question, words) ?? { description: 0.5, entity: 0.5 };
+  }
   const word = words[at]!;
   const next = words[at + 1];
   switch (word) {
@@ -203,6 +206,32 @@ export function askedKindsOf(
     default:
       return whatKinds(vectors, words.slice(at + 1));
   }
+}
+
+const NUMERIC_ALTERNATIVE = /\bor\s+(?:(?:a|an|the)\s+)?[$£€]?\d/i;
+
+/**
+ * A question without an interrogative that offers alternatives ("Is Boston or Chicago bigger?",
+ * "Was it built in 1889 or 1900?") asks for one of them, not for yes or no: its answer is of the
+ * alternatives' kind, as TREC labels "Which is heavier, cream or milk?" an entity and "Who killed
+ * more, Hitler or Stalin?" a person. Read as a yes/no question it was a description or an entity
+ * at even odds. The kind is the head of the alternative after "or": a number when it is one, else
+ * the kind its noun names (a person, a place, a measure), else a thing. Undefined without "or".
+ */
+function alternativeKinds(
+  vectors: WordVectors,
+  question: string,
+  words: readonly string[],
+): Partial<Record<AnswerKind, number>> | undefined {
+  // Words are letters only, so a numeric alternative is read from the text.
+  if (NUMERIC_ALTERNATIVE.test(question)) return { number: 1 };
+  let at = words.indexOf('or') + 1;
+  if (at === 0) return undefined;
+  while (DETERMINERS.has(words[at] ?? '')) at++;
+  const alternative = words[at];
+  if (alternative === undefined) return undefined;
+  const [kind, similarity] = headKind(vectors, alternative);
+  return { [similarity > HEAD_SIMILARITY ? kind : 'entity']: 1 };
 }
 
 /**

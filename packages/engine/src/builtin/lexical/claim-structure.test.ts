@@ -26,14 +26,45 @@ describe('claimFormOf', () => {
   });
 
   it('leaves a connective between words that are not claims alone', () => {
-    expect(claimFormOf('Is this about rock and roll?').kind).toBe('and');
+    expect(claimFormOf('This is about rock and roll.').kind).toBe('and');
+    expect(claimFormOf('Is it you and me?')).toEqual({ kind: 'atom', text: 'Is it you and me?' });
+  });
+
+  it('reads "and" between phrases of a yes/no question as one phrase, not two claims', () => {
     expect(claimFormOf('Is this black and white?')).toEqual({
-      kind: 'and',
+      kind: 'atom',
+      text: 'Is this black and white?',
+    });
+    expect(claimFormOf('Does this question ask for description and abstract concept?')).toEqual({
+      kind: 'atom',
+      text: 'Does this question ask for description and abstract concept?',
+    });
+  });
+
+  it('distributes a yes/no question over phrases joined by "or": "Is it A or B?" is "Is it A?" or "Is it B?"', () => {
+    expect(claimFormOf('Is the meeting on Tuesday or Friday?')).toEqual({
+      kind: 'or',
       parts: [
-        { kind: 'atom', text: 'Is this black' },
-        { kind: 'atom', text: 'white' },
+        { kind: 'atom', text: 'Is the meeting on Tuesday' },
+        { kind: 'atom', text: 'Is the meeting on Friday' },
       ],
     });
-    expect(claimFormOf('Is it you and me?')).toEqual({ kind: 'atom', text: 'Is it you and me?' });
+    expect(claimFormOf('Is a tomato a fruit or a vegetable?')).toEqual({
+      kind: 'or',
+      parts: [
+        { kind: 'atom', text: 'Is a tomato a fruit' },
+        { kind: 'atom', text: 'Is a tomato a vegetable' },
+      ],
+    });
+  });
+
+  it('keeps a part that is a question of its own as a claim', () => {
+    expect(claimFormOf('Is the service down or are customers asking for refunds?')).toEqual({
+      kind: 'or',
+      parts: [
+        { kind: 'atom', text: 'Is the service down' },
+        { kind: 'atom', text: 'are customers asking for refunds' },
+      ],
+    });
   });
 });

@@ -10,9 +10,11 @@ import { STOP_WORDS } from './stop-words.js';
  * B". Evaluated whole, as words, "A and B" and "A or B" got the same answer.
  *
  * Only a connective between two parts that each hold a content word splits a claim, and never one
- * inside parentheses ("(A or B) and C"). A phrase joined by "and" ("rock and roll") is split too,
- * a limit of reading without a parser: its parts are weak topical claims, so the product stays
- * near the prior rather than becoming a confident answer.
+ * inside parentheses ("(A or B) and C"). In a yes/no question, a part that is no question of its
+ * own is a phrase coordinated with the one before (`coordinatedClaims`). In a statement, a phrase
+ * joined by "and" ("rock and roll") is still split, a limit of reading without a parser: its parts
+ * are weak topical claims, so the product stays near the prior rather than becoming a confident
+ * answer.
  */
 export type ClaimForm =
   | { readonly kind: 'atom'; readonly text: string }
@@ -33,16 +35,72 @@ export function claimFormOf(claim: string): ClaimForm {
     const match = pattern.exec(text);
     if (match) return { kind: 'not', claim: claimFormOf(match[1]!) };
   }
+  const question = QUESTION_START.test(text);
   for (const kind of ['or', 'and'] as const) {
-    const parts = splitAtTopLevel(text, kind);
-    if (parts.length > 1 && parts.every(hasContentWord)) {
-      return { kind, parts: parts.map(claimFormOf) };
-    }
+    let parts = splitAtTopLevel(text, kind);
+    if (parts.length < 2 || !parts.every(hasContentWord)) continue;
+    if (question) parts = coordinatedClaims(parts, kind);
+    if (parts.length > 1) return { kind, parts: parts.map(claimFormOf) };
   }
   if (text.startsWith('(') && text.endsWith(')') && balanced(text.slice(1, -1))) {
     return claimFormOf(text.slice(1, -1));
   }
   return { kind: 'atom', text: claim };
+}
+
+/** A claim asked as a yes/no question: it opens with a verb ("Is it…", "Does this…", "Can they…"). */
+const QUESTION_START =
+  /^(?:is|are|was|were|am|do|does|did|can|could|will|would|should|shall|may|might|must|has|have|had)\b/i;
+const DETERMINERS: ReadonlySet<string> = new Set(['a', 'an', 'the']);
+
+/**
+ * The claims a yes/no question's parts make. A part that is a question of its own ("…, or are
+ * customers asking for refunds?") is a claim; one that is not continues the question before it,
+ * as a phrase coordinated with that question's last phrase ("Is the meeting on Tuesday or
+ * Friday?", "Does this question ask for description and abstract concept?"). Read alone, such a
+ * part lost the question's stem: "Friday" was judged as a claim of its own, and "abstract concept"
+ * made a label of two words a conjunction of two claims, 0.88 sure that a TREC question does not
+ * ask for "description and abstract concept" when it did half the time (issue 28).
+ *
+ * - "or" between phrases asks whether the stem holds of either: "Is the meeting on Tuesday or
+ *   Friday?" is "Is the meeting on Tuesday?" or "Is the meeting on Friday?".
+ * - "and" between phrases names one thing more often than two claims ("black and white", "rock and
+ *   roll", a label named by two words), so the phrase stays whole and the question is one claim.
+ */
+function coordinatedClaims(parts: readonly string[], kind: 'and' | 'or'): string[] {
+  const claims: string[] = [parts[0]!];
+  for (const part of parts.slice(1)) {
+    if (QUESTION_START.test(part)) {
+      claims.push(part);
+      continue;
+    }
+    const last = claims.length - 1;
+    const distributed = kind === 'or' ? withLastPhrase(claims[last]!, part) : undefined;
+    if (distributed === undefined) claims[last] = `${claims[last]} ${kind} ${part}`;
+    else claims.push(distributed);
+  }
+  return claims;
+}
+
+/**
+ * `question` with its last phrase replaced by `phrase`: the run of content words that ends it, at
+ * most as many as `phrase` holds after its article ("Is a tomato a fruit" and "a vegetable" give
+ * "Is a tomato a vegetable"). Undefined when the question ends in a function word.
+ */
+function withLastPhrase(question: string, phrase: string): string | undefined {
+  const tokens = question.split(/\s+/);
+  const replacement = phrase.split(/\s+/);
+  while (replacement.length > 1 && DETERMINERS.has(replacement[0]!.toLowerCase())) replacement.shift();
+  let start = tokens.length;
+  while (
+    start > 1 &&
+    tokens.length - start < replacement.length &&
+    hasContentWord(tokens[start - 1]!) &&
+    !STOP_WORDS.has(tokens[start - 1]!.toLowerCase())
+  )
+    start--;
+  if (start === tokens.length) return undefined;
+  return [...tokens.slice(0, start), ...replacement].join(' ');
 }
 
 /** The parts of `text` between occurrences of the connective outside parentheses. */
