@@ -239,7 +239,7 @@ describe('arbiter serve for a person at a terminal', () => {
       expect(server.err()).toContain(`  Storage         SQLite ${join(workDir, 'banner', 'arbiter.db')}`);
       // The default quotas and the memory bound they imply with the default command limits.
       expect(server.err()).toContain(
-        "  Per principal   16 tasks at once, 10 GiB on disk, commands' memory at most 16 × 262144 MiB = 4096 GiB of address space (rlimits; no memory cgroup)",
+        "  Per principal   16 tasks at once, 10 GiB on disk, 100,000 files, commands' memory at most 16 × 262144 MiB = 4096 GiB of address space (rlimits; no memory cgroup)",
       );
       expect(server.err()).toMatch(
         /^ {2}Node id {9}node_[0-9a-f]{12} \(random per start; cluster\.nodeId in the configuration fixes it\)$/m,

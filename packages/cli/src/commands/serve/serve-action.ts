@@ -133,7 +133,7 @@ const gib = (bytes: number) => `${Number((bytes / GIB).toFixed(2))} GiB`;
  * principal"). Said as a bound only where every factor is one.
  */
 function describeQuotas(server: RunningServer): string {
-  const { concurrentTasks, diskBytes } = server.principalQuotas;
+  const { concurrentTasks, diskBytes, files } = server.principalQuotas;
   const perSandbox = server.sandbox?.memoryBoundMiB('command') ?? null;
   const memory =
     concurrentTasks === null || perSandbox === null
@@ -142,6 +142,7 @@ function describeQuotas(server: RunningServer): string {
   return [
     concurrentTasks === null ? 'tasks at once not bounded' : `${concurrentTasks} tasks at once`,
     diskBytes === null ? 'disk not bounded' : `${gib(diskBytes)} on disk`,
+    files === null ? 'files not bounded' : `${files.toLocaleString('en-US')} files`,
     memory,
   ].join(', ');
 }
