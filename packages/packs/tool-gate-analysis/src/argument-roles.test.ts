@@ -41,6 +41,50 @@ describe('roleArguments maps any program’s arguments into roles', () => {
   });
 });
 
+describe('roleArguments reads options with the one option parser', () => {
+  it('reads single-dash words whole, as openssl and find spell them', () => {
+    expect(roleArguments('openssl', ['req', '-keyout', '/etc/k.pem', '-outform', 'PEM'])).toEqual([
+      { role: 'path-written', value: '/etc/k.pem', via: '-keyout' },
+    ]);
+    // `-offset=/etc/x` is an option of its own, not `-o` with `ffset=…` attached.
+    expect(roleArguments('tool', ['-offset=/etc/shadow'])).toEqual([
+      { role: 'path-read', value: '/etc/shadow', via: '-offset' },
+    ]);
+  });
+
+  it('reads a code option’s value only when the next word is not an option', () => {
+    expect(roleArguments('rsync', ['-e', 'ssh -p 2222', 'a/', 'h:b/'])[0]).toEqual({
+      role: 'code',
+      value: 'ssh -p 2222',
+      via: '-e',
+    });
+    expect(roleArguments('tool', ['--exec', '-v', 'out/x']).map((r) => r.role)).toEqual(['path-read']);
+  });
+
+  it('reads settings that name a command, attached or as the next word', () => {
+    expect(roleArguments('ssh', ['-oProxyCommand=sh -c x', 'host'])).toEqual([
+      { role: 'code', value: 'sh -c x', via: '-o ProxyCommand' },
+    ]);
+    expect(roleArguments('git', ['-c', 'core.pager=less -x', 'log'])).toEqual([
+      { role: 'code', value: 'less -x', via: '-c core.pager' },
+    ]);
+    // `-c` of another kind takes no value: the next word is an operand.
+    expect(roleArguments('tool', ['-c', 'conf/app.yml'])).toEqual([
+      { role: 'path-read', value: 'conf/app.yml', via: '' },
+    ]);
+  });
+
+  it('reads every word after `--` as an operand, and `-` as no path', () => {
+    expect(roleArguments('cp', ['--', '-o/in', 'dest/x'])).toEqual([
+      { role: 'path-read', value: '-o/in', via: '' },
+      { role: 'path-written', value: 'dest/x', via: '' },
+    ]);
+    expect(roleArguments('tee', ['-', 'out/log'])).toEqual([
+      { role: 'path-written', value: 'out/log', via: '' },
+    ]);
+  });
+});
+
 describe('principle 1: arguments are judged whatever the program', () => {
   it.each([
     'tabulate ~/.aws/credentials',

@@ -7,6 +7,7 @@ import { classifyPath } from './path-scope.js';
 import { persistenceFinding, persistenceKind } from './persistence-target.js';
 import { READ_ONLY_PROGRAMS } from './program-catalog.js';
 import { RISK } from './risk-scale.js';
+import { type OptionSpec, parseArguments } from './rules/option-parse.js';
 import { isCredentialPath, isKeyMaterialPath, isSecretVariableName, SECRET_SHAPE } from './secret-source.js';
 import type { CommandScope } from './shell-command.js';
 import { taskMentions } from './task-scope.js';
@@ -217,6 +218,10 @@ function isPlainDisplayCommand(value: string): boolean {
   );
 }
 
+/** Principle 6: an address on every interface (`0.0.0.0`, `::`, with a port), alone or after `=`, `:` or a space. */
+const LISTEN_ALL = /(^|[=:\s])(0\.0\.0\.0|\[?::\]?)(:\d+)?$/;
+const URL = /^[a-z][a-z0-9+.-]*:\/\/\S+/i;
+
 function looksLikePath(value: string): boolean {
   if (value === '' || value.length > 4096) return false;
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return false;
@@ -227,69 +232,146 @@ function looksLikePath(value: string): boolean {
   );
 }
 
-/** Maps a command's arguments into roles (principle 1: whatever the program). */
+/**
+ * The options the roles read a value from, for `program`: per-program code options, input and
+ * output options, tar's and unzip's directory, code options and an editor's commands. Every other
+ * option is read as a flag, so a word after it is an operand (the roles do not know which
+ * options of an unknown program take a value, and an operand is judged as a path anyway).
+ */
+function roleOptionSpec(program: string): OptionSpec {
+  const editor = EDITORS.has(program);
+  const programCode = PROGRAM_CODE_OPTIONS[program] ?? [];
+  const directory = program === 'tar' ? ['-C', '--directory'] : program === 'unzip' ? ['-d'] : [];
+  return (name) => {
+    if (
+      programCode.includes(name) ||
+      INPUT_OPTION.test(name) ||
+      OUTPUT_OPTION.test(name) ||
+      directory.includes(name) ||
+      (editor && (name === '-c' || name === '--cmd'))
+    )
+      return { takesValue: true };
+    // A code option's value is the next word only when that word is not an option.
+    if (isCodeOption(program, name)) return { takesValue: true, valueNotOption: true };
+    return undefined;
+  };
+}
+
+function isCodeOption(program: string, name: string): boolean {
+  return (
+    CODE_OPTION.test(name) &&
+    !READS_OWN_CODE.has(program) &&
+    !(name === '-e' && !CODE_E_PROGRAMS.has(program))
+  );
+}
+
+/** `Key=value` whose key names a command (`ProxyCommand=…`, `core.pager=…`): the value, with the key. */
+function codeSetting(value: string | undefined): { key: string; value: string } | undefined {
+  const setting = value === undefined ? null : /^([\w.:-]+?):{0,2}=(.*)$/s.exec(value);
+  return setting !== null && CODE_SETTING_KEY.test(setting[1]!)
+    ? { key: setting[1]!, value: setting[2]! }
+    : undefined;
+}
+
+/**
+ * Maps a command's arguments into roles (principle 1: whatever the program), read with the one
+ * option parser: single-dash words whole (`-keyout`, `-fprintf`), as programs of every kind spell
+ * them, or a value-taking letter with its value attached (`-o/tmp/x`).
+ */
 export function roleArguments(program: string, args: readonly string[]): RoledArgument[] {
   const roles: RoledArgument[] = [];
   const operands: string[] = [];
-  for (let index = 0; index < args.length; index += 1) {
-    const arg = args[index]!;
-    if (arg === '--') {
-      operands.push(...args.slice(index + 1));
-      break;
+  const parsed = parseArguments(args, roleOptionSpec(program), {
+    clusters: false,
+    negativeNumbers: 'option',
+  });
+  const end = parsed.endOfOptions ?? args.length;
+  const tokens = parsed.tokens;
+  for (let at = 0; at < tokens.length; at += 1) {
+    const token = tokens[at]!;
+    const arg = args[token.index]!;
+    if (token.kind === 'positional') {
+      // After `--` every word is an operand.
+      if (token.index > end) {
+        operands.push(arg);
+        continue;
+      }
+      // `-` is standard input or output: no path.
+      if (arg === '-') continue;
+      // Per-program refinement: an editor's `+cmd` is an editor command.
+      if (EDITORS.has(program) && arg.startsWith('+')) {
+        const value = arg.slice(1);
+        if (EDITOR_CODE.test(value)) roles.push({ role: 'code', value, via: '+' });
+        continue;
+      }
+      // Per-program refinement: SQL clients' `.shell`, `.system` and `\!` run the rest as shell.
+      if (/^\s*(\.shell|\.system|\\!)\s/.test(arg)) {
+        roles.push({
+          role: 'code',
+          value: arg.replace(/^\s*(\.shell|\.system|\\!)\s+/, ''),
+          via: 'sql-shell',
+        });
+        continue;
+      }
+      if (LISTEN_ALL.test(arg)) roles.push({ role: 'listen-all', value: arg, via: arg });
+      if (URL.test(arg)) roles.push({ role: 'url', value: arg, via: arg });
+      else operands.push(arg);
+      continue;
     }
-    const equals = arg.startsWith('-') ? arg.indexOf('=') : -1;
-    const name = equals > 0 ? arg.slice(0, equals) : arg;
-    const inline = equals > 0 ? arg.slice(equals + 1) : undefined;
-    const next = (): string | undefined => {
-      if (inline !== undefined) return inline;
-      const value = args[index + 1];
-      if (value === undefined) return undefined;
-      index += 1;
-      return value;
-    };
+    let { name, value } = token;
+    if (token.clustered) {
+      // `-oKey=value` (ssh's `-oProxyCommand=…`): a setting whose key names a command.
+      const setting = name === '-o' ? codeSetting(value) : undefined;
+      if (setting !== undefined) {
+        roles.push({ role: 'code', value: setting.value, via: `-o ${setting.key}` });
+        continue;
+      }
+      // Otherwise a word that starts with a value-taking letter is read whole, as the many
+      // programs with single-dash word options spell them (`-outform`, `-Ofast`, `-offset=N`).
+      const equals = arg.indexOf('=');
+      name = equals > 0 ? arg.slice(0, equals) : arg;
+      value = equals > 0 ? arg.slice(equals + 1) : undefined;
+    }
     // `-o Key=value`, `-c key=value`, `--config key=value`: a setting whose key names a command.
-    if ((name === '-o' || name === '-c' || name === '--config') && inline === undefined) {
-      const value = args[index + 1];
-      const setting = value === undefined ? null : /^([\w.:-]+?):{0,2}=(.*)$/s.exec(value);
-      if (setting !== null && setting !== undefined && CODE_SETTING_KEY.test(setting[1]!)) {
-        index += 1;
-        roles.push({ role: 'code', value: setting[2]!, via: `${name} ${setting[1]}` });
+    // `-c` and `--config` take no value otherwise: the setting is the next word.
+    if (
+      (name === '-o' || name === '-c' || name === '--config') &&
+      (value === undefined || token.separateValue)
+    ) {
+      const following = tokens[at + 1];
+      const separate = token.separateValue
+        ? value
+        : following?.kind === 'positional' && following.index === token.index + 1 && following.index < end
+          ? following.value
+          : undefined;
+      const setting = codeSetting(separate);
+      if (setting !== undefined) {
+        if (!token.separateValue) at += 1;
+        roles.push({ role: 'code', value: setting.value, via: `${name} ${setting.key}` });
         continue;
       }
     }
     // Per-program refinement: options whose value is a command for that program only
     // (`split --filter 'cmd'`, `man -P 'pager'`); elsewhere the same names mean something else.
     if (PROGRAM_CODE_OPTIONS[program]?.includes(name)) {
-      const value = next();
       if (value !== undefined) roles.push({ role: 'code', value, via: name });
       continue;
     }
     // OpenSSL-style input options name the file read (`-in cert.p12`, `-inkey key.pem`).
     if (INPUT_OPTION.test(name)) {
-      const value = next();
       if (value !== undefined) roles.push({ role: 'path-read', value, via: name });
       continue;
     }
-    // Per-program refinement: tar extracts into its `-C` directory.
+    // Per-program refinement: tar extracts into its `-C` directory, unzip into its `-d`.
     const tarExtractDirectory =
       (program === 'tar' && (name === '-C' || name === '--directory')) ||
       (program === 'unzip' && name === '-d');
-    if (arg.startsWith('-') && (OUTPUT_OPTION.test(name) || tarExtractDirectory)) {
-      const value = next();
+    if (OUTPUT_OPTION.test(name) || tarExtractDirectory) {
       if (value !== undefined) roles.push({ role: 'path-written', value, via: name });
       continue;
     }
-    if (
-      arg.startsWith('-') &&
-      CODE_OPTION.test(name) &&
-      !READS_OWN_CODE.has(program) &&
-      !(name === '-e' && !CODE_E_PROGRAMS.has(program))
-    ) {
-      const value = inline ?? args[index + 1];
-      if (value !== undefined && (inline !== undefined || !value.startsWith('-'))) {
-        if (inline === undefined) index += 1;
-        roles.push({ role: 'code', value, via: name });
-      }
+    if (isCodeOption(program, name)) {
+      if (value !== undefined) roles.push({ role: 'code', value, via: name });
       continue;
     }
     // `-Dexec.executable=sh`, `-Dexec.args=…`: a build property whose key names a command.
@@ -298,29 +380,17 @@ export function roleArguments(program: string, args: readonly string[]): RoledAr
       roles.push({ role: 'code', value: property[2]!, via: `-D${property[1]}` });
       continue;
     }
-    // Per-program refinement: an editor's `-c cmd`, `--cmd cmd` and `+cmd` are editor
-    // commands; those that reach a shell or a language (`:!…`, `lua …`, `system(…)`) are code.
-    if (EDITORS.has(program) && (name === '-c' || name === '--cmd' || arg.startsWith('+'))) {
-      const value = arg.startsWith('+') ? arg.slice(1) : (inline ?? args[index + 1]);
-      if (!arg.startsWith('+') && inline === undefined) index += 1;
-      if (value !== undefined && EDITOR_CODE.test(value))
-        roles.push({ role: 'code', value, via: name.startsWith('+') ? '+' : name });
+    // Per-program refinement: an editor's `-c cmd` and `--cmd cmd` are editor commands; those
+    // that reach a shell or a language (`:!…`, `lua …`, `system(…)`) are code.
+    if (EDITORS.has(program) && (name === '-c' || name === '--cmd')) {
+      if (value !== undefined && EDITOR_CODE.test(value)) roles.push({ role: 'code', value, via: name });
       continue;
     }
-    // Per-program refinement: SQL clients' `.shell`, `.system` and `\!` run the rest as shell.
-    if (/^\s*(\.shell|\.system|\\!)\s/.test(arg)) {
-      roles.push({ role: 'code', value: arg.replace(/^\s*(\.shell|\.system|\\!)\s+/, ''), via: 'sql-shell' });
-      continue;
-    }
-    // Principle 6: binding to every interface.
-    if (/(^|[=:\s])(0\.0\.0\.0|\[?::\]?)(:\d+)?$/.test(arg) || arg === '--host=0.0.0.0') {
+    // Principle 6: binding to every interface (`--host=0.0.0.0`, `-b0.0.0.0`).
+    if (LISTEN_ALL.test(arg) || arg === '--host=0.0.0.0')
       roles.push({ role: 'listen-all', value: arg, via: name });
-    }
-    if (/^[a-z][a-z0-9+.-]*:\/\/\S+/i.test(inline ?? arg))
-      roles.push({ role: 'url', value: inline ?? arg, via: name });
-    else if (inline !== undefined && looksLikePath(inline))
-      roles.push({ role: 'path-read', value: inline, via: name });
-    else if (!arg.startsWith('-')) operands.push(arg);
+    if (value !== undefined && URL.test(value)) roles.push({ role: 'url', value, via: name });
+    else if (value !== undefined && looksLikePath(value)) roles.push({ role: 'path-read', value, via: name });
   }
   // Per-program refinement: sed's `w FILE` command and `s///w FILE` flag write FILE.
   if (program === 'sed' || program === 'gsed')

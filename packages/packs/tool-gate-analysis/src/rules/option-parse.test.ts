@@ -3,12 +3,16 @@ import { analyseToolCallSync } from '../analyse-tool-call.js';
 import { loadBashParser } from '../bash-parser.js';
 import { options } from '../vocabulary/option-vocabulary.js';
 import { OPTION_SPECS } from '../vocabulary/program-options.js';
-import { hasFlag, parseArguments, parseOptions, specOf } from './option-parse.js';
+import { hasFlag, type OptionSpec, parseArguments, parseOptions, specOf } from './option-parse.js';
 
 const CURL = options('-d= -X= -o= -H= -F= -T= --data= --header= -s -S -L -f --silent');
 
 /** Each option as `name` or `name=value`, for short expectations. */
-const read = (args: string[], spec = CURL, negativeNumbers?: 'positional' | 'option') => {
+const read = (
+  args: string[],
+  spec: OptionSpec | typeof CURL = CURL,
+  negativeNumbers?: 'positional' | 'option',
+) => {
   const parsed = parseArguments(args, spec, negativeNumbers ? { negativeNumbers } : {});
   return {
     options: parsed.options.map((each) =>
@@ -171,5 +175,20 @@ describe('the rules read options through it', () => {
       ['-cmd', '.tables'],
       ['-c', 'SELECT 1'],
     ]);
+  });
+});
+
+describe('an option whose value is not an option', () => {
+  const spec: OptionSpec = (name) =>
+    name === '--exec' || name === '-e' ? { takesValue: true, valueNotOption: true } : undefined;
+
+  it('takes the next word when it is not an option', () => {
+    expect(read(['--exec', 'cmd', 'x'], spec)).toEqual({ options: ['--exec=cmd'], positionals: ['x'] });
+    expect(read(['-e', 'cmd'], spec)).toEqual({ options: ['-e=cmd'], positionals: [] });
+  });
+
+  it('leaves an option after it to be read as one', () => {
+    expect(read(['--exec', '-v', 'x'], spec)).toEqual({ options: ['--exec', '-v'], positionals: ['x'] });
+    expect(read(['-e', '-', 'x'], spec)).toEqual({ options: ['-e'], positionals: ['-', 'x'] });
   });
 });

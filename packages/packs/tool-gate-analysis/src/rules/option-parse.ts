@@ -15,8 +15,13 @@
  *   so the caller decides what an unknown option means (a rule reads on; the vocabulary asks).
  */
 
-/** What a specification says of one spelling; `undefined` when it does not list it. */
-export type OptionSpec = (name: string) => { takesValue: boolean } | undefined;
+/**
+ * What a specification says of one spelling; `undefined` when it does not list it. `valueNotOption`:
+ * a value given as the next word is taken only when that word is not itself an option (`-x`), as
+ * generic readers of options whose name says they carry a command read them (`--exec -v` is two
+ * options, `--exec cmd` one).
+ */
+export type OptionSpec = (name: string) => { takesValue: boolean; valueNotOption?: boolean } | undefined;
 
 /** A table of spellings (`'--tag='`, `'-q'`) to anything, as the vocabulary's option tables are. */
 export type OptionSpelling = Readonly<Record<string, unknown>>;
@@ -88,6 +93,11 @@ export function parseArguments(
   settings: ParseSettings = {},
 ): ParsedArguments {
   const lookup = typeof spec === 'function' ? spec : specOf(spec);
+  // Whether a value-taking option takes the word after `index` as its value.
+  const takesNext = (known: ReturnType<OptionSpec>, index: number): boolean =>
+    known?.takesValue === true &&
+    index + 1 < args.length &&
+    !(known.valueNotOption === true && args[index + 1]!.startsWith('-'));
   const numbersArePositional = (settings.negativeNumbers ?? 'positional') === 'positional';
   const tokens: (ParsedOption | ParsedPositional)[] = [];
   let endOfOptions: number | undefined;
@@ -125,8 +135,7 @@ export function parseArguments(
     if (arg.startsWith('--') || wholeKnown !== undefined) {
       const known = wholeKnown ?? lookup(whole);
       if (equals >= 0) option(whole, index, known !== undefined, false, arg.slice(equals + 1));
-      else if (known?.takesValue === true && index + 1 < args.length)
-        option(whole, index, true, false, args[++index], true);
+      else if (takesNext(known, index)) option(whole, index, true, false, args[++index], true);
       else option(whole, index, known !== undefined, false);
       continue;
     }
@@ -135,8 +144,7 @@ export function parseArguments(
       const first = known === undefined && arg.length > 2 ? lookup(arg.slice(0, 2)) : undefined;
       if (first?.takesValue === true) option(arg.slice(0, 2), index, true, true, arg.slice(2));
       else if (equals >= 0) option(whole, index, known !== undefined, false, arg.slice(equals + 1));
-      else if (known?.takesValue === true && index + 1 < args.length)
-        option(whole, index, true, false, args[++index], true);
+      else if (takesNext(known, index)) option(whole, index, true, false, args[++index], true);
       else option(whole, index, known !== undefined, false);
       continue;
     }
@@ -147,7 +155,7 @@ export function parseArguments(
       if (known?.takesValue === true) {
         const rest = arg.slice(letter + 1);
         if (rest !== '') option(name, index, true, true, rest);
-        else if (index + 1 < args.length) option(name, index, true, clustered, args[++index], true);
+        else if (takesNext(known, index)) option(name, index, true, clustered, args[++index], true);
         else option(name, index, true, clustered);
         break;
       }
