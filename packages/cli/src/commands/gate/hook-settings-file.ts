@@ -1,7 +1,4 @@
-import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
-// The narrow entry: the package index would load the database drivers.
-import { writeFileAtomicallyAsync } from '@arbiter/storage/atomic-file';
+import { readFile } from 'node:fs/promises';
 
 /**
  * One hook entry of the settings files Gemini CLI (`settings.json`) and Codex (`hooks.json`) read:
@@ -156,18 +153,7 @@ async function writeSettings(
   settingsPath: string,
   settings: Record<string, unknown>,
 ): Promise<HookSettingsChange> {
-  await mkdir(dirname(settingsPath), { recursive: true });
-  let backupPath: string | null =
-    `${settingsPath}.arbiter-backup-${new Date().toISOString().replace(/[:.]/g, '-')}`;
-  try {
-    await copyFile(settingsPath, backupPath);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    backupPath = null;
-  }
-  // A host reading its settings while we write must find the old file or the new one, never half.
-  await writeFileAtomicallyAsync(settingsPath, (temporary) =>
-    writeFile(temporary, `${JSON.stringify(settings, null, 2)}\n`),
-  );
-  return { settingsPath, changed: true, backupPath };
+  // Loaded when a file is written, as install-action loads the pack: its index brings the whole gate.
+  const { writeSettingsWithBackup } = await import('@arbiter/tool-gate');
+  return { settingsPath, changed: true, backupPath: await writeSettingsWithBackup(settingsPath, settings) };
 }

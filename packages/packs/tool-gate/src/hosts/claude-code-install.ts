@@ -1,7 +1,5 @@
-import { copyFile, mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import { writeFileAtomic } from '@arbiter/atomic-file';
 import { readClaudeSettingsFile } from './claude-settings-file.js';
+import { writeSettingsWithBackup } from './settings-with-backup.js';
 
 export const DEFAULT_CLAUDE_CODE_HOOK_COMMAND = 'arbiter gate hook claude-code';
 
@@ -78,15 +76,5 @@ async function writeSettings(
   settingsPath: string,
   settings: Record<string, unknown>,
 ): Promise<ClaudeCodeInstallResult> {
-  await mkdir(dirname(settingsPath), { recursive: true });
-  let backupPath: string | null =
-    `${settingsPath}.arbiter-backup-${new Date().toISOString().replace(/[:.]/g, '-')}`;
-  try {
-    await copyFile(settingsPath, backupPath);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    backupPath = null;
-  }
-  await writeFileAtomic(settingsPath, `${JSON.stringify(settings, null, 2)}\n`);
-  return { settingsPath, changed: true, backupPath };
+  return { settingsPath, changed: true, backupPath: await writeSettingsWithBackup(settingsPath, settings) };
 }
