@@ -1,14 +1,14 @@
 import { RISK } from './risk-scale.js';
 import { parseArguments } from './rules/option-parse.js';
 import type { CommandScope } from './shell-command.js';
-import { type OptionTable, options } from './vocabulary/option-vocabulary.js';
+import type { OptionTable } from './vocabulary/option-vocabulary.js';
+import { OPTION_SPECS } from './vocabulary/program-options.js';
 
 /**
  * Programs that run another command given as their remaining arguments. For each: its option
- * specification (`rules/option-parse.ts`: the options that take a value, spelled `-u=`, so the
- * value is not mistaken for the command) and how many positional arguments precede the command
- * (`timeout 5 cmd`, `chroot DIR cmd`). The specifications are written from each program's
- * `--help` or manual.
+ * specification (`OPTION_SPECS`, read by `rules/option-parse.ts`: the options that take a value,
+ * spelled `-u=`, so the value is not mistaken for the command) and how many positional arguments
+ * precede the command (`timeout 5 cmd`, `chroot DIR cmd`).
  */
 interface WrapperShape {
   options: OptionTable;
@@ -20,79 +20,70 @@ interface WrapperShape {
 }
 
 const shape = (
-  spec: string,
+  program: WrapperName,
   positionalBefore = 0,
   queryOptions?: string[],
   shellOptions?: string[],
-): WrapperShape => ({
-  options: options(spec),
-  positionalBefore,
-  queryOptions: queryOptions === undefined ? undefined : new Set(queryOptions),
-  shellOptions: shellOptions === undefined ? undefined : new Set(shellOptions),
-});
+): [WrapperName, WrapperShape] => [
+  program,
+  {
+    options: OPTION_SPECS[program],
+    positionalBefore,
+    queryOptions: queryOptions === undefined ? undefined : new Set(queryOptions),
+    shellOptions: shellOptions === undefined ? undefined : new Set(shellOptions),
+  },
+];
+
+/** A wrapper's name, which is also its key in `OPTION_SPECS`. */
+type WrapperName = keyof typeof OPTION_SPECS;
 
 const WRAPPERS: ReadonlyMap<string, WrapperShape> = new Map([
   // `-k` is not a query: with a command, sudo drops its cached credentials and runs the command.
-  [
-    'sudo',
-    shape(
-      '-u= -g= -h= -p= -C= -r= -t= -T= -U= -D= -R= --user= --group= --host= --prompt= --close-from= ' +
-        '--role= --type= --command-timeout= --other-user= --chdir= --chroot=',
-      0,
-      ['-l', '--list', '-v', '--validate', '-K', '--remove-timestamp', '-V', '--version'],
-    ),
-  ],
-  ['doas', shape('-u= -C=')],
-  ['env', shape('-u= --unset= -C= --chdir= -S= --split-string=')],
-  ['command', shape('', 0, ['-v', '-V'])],
-  ['builtin', shape('')],
-  ['exec', shape('-a=')],
-  ['nohup', shape('')],
-  ['timeout', shape('-s= --signal= -k= --kill-after=', 1)],
-  ['nice', shape('-n= --adjustment=')],
-  ['ionice', shape('-c= -n= -p= -P= -u= --class= --classdata= --pid= --pgid= --uid=')],
-  ['time', shape('-f= --format= -o= --output=')],
-  ['stdbuf', shape('-i= -o= -e= --input= --output= --error=')],
-  ['setsid', shape('')],
-  ['unbuffer', shape('')],
-  ['caffeinate', shape('-t= -w=')],
-  ['chroot', shape('--userspec= --groups=', 1)],
-  [
-    'flock',
-    shape('-w= --timeout= -E= --conflict-exit-code= -c= --command=', 1, undefined, ['-c', '--command']),
-  ],
-  ['sg', shape('-c=', 1, undefined, ['-c'])],
+  shape('sudo', 0, ['-l', '--list', '-v', '--validate', '-K', '--remove-timestamp', '-V', '--version']),
+  shape('doas'),
+  shape('env'),
+  shape('command', 0, ['-v', '-V']),
+  shape('builtin'),
+  shape('exec'),
+  shape('nohup'),
+  shape('timeout', 1),
+  shape('nice'),
+  shape('ionice'),
+  shape('time'),
+  shape('stdbuf'),
+  shape('setsid'),
+  shape('unbuffer'),
+  shape('caffeinate'),
+  shape('chroot', 1),
+  shape('flock', 1, undefined, ['-c', '--command']),
+  shape('sg', 1, undefined, ['-c']),
   // Schedulers, resource and personality setters, debuggers and profilers: each runs the command
   // that follows its own options (and its one positional argument: a priority, a CPU mask, an
   // architecture, a time).
-  ['chrt', shape('', 1)],
-  ['taskset', shape('', 1)],
-  [
-    'numactl',
-    shape('-N= -m= -C= -i= -p= --cpunodebind= --membind= --physcpubind= --interleave= --preferred='),
-  ],
-  ['setarch', shape('', 1)],
-  ['linux32', shape('')],
-  ['linux64', shape('')],
-  ['cpulimit', shape('-l= --limit= -p= --pid= -e= --exe=')],
-  ['prlimit', shape('-p= --pid= -o= --output=')],
-  ['unshare', shape('-S= --setuid= -G= --setgid= -w= --wd= -R= --root= --map-user= --map-group=')],
-  ['faketime', shape('-f=', 1)],
-  ['rlwrap', shape('-f= -H= -S= -P= -l=')],
-  ['valgrind', shape('')],
-  ['catchsegv', shape('')],
-  ['chpst', shape('-u= -U= -e= -/= -n= -l= -L= -m= -d= -o= -p= -f= -c=')],
-  ['strace', shape('-e= -o= -p= -s= -u=')],
-  ['ltrace', shape('-e= -o= -p= -s= -u=')],
-  ['torsocks', shape('')],
-  ['proxychains', shape('-f=')],
-  ['proxychains4', shape('-f=')],
-  ['firejail', shape('')],
-  ['runuser', shape('-u= -g= -G= --user= --group= --supp-group=')],
-  // `-d` (`--differences[=permanent]`) takes no separate value: `watch -d 'cmd'` runs `cmd`.
-  ['watch', shape('-n= --interval= -q= --equexit=')],
-  ['dbus-launch', shape('')],
-  ['xvfb-run', shape('-a -s= -n= -e= -f= -p= --server-args= --server-num= --error-file= --auth-file=')],
+  shape('chrt', 1),
+  shape('taskset', 1),
+  shape('numactl'),
+  shape('setarch', 1),
+  shape('linux32'),
+  shape('linux64'),
+  shape('cpulimit'),
+  shape('prlimit'),
+  shape('unshare'),
+  shape('faketime', 1),
+  shape('rlwrap'),
+  shape('valgrind'),
+  shape('catchsegv'),
+  shape('chpst'),
+  shape('strace'),
+  shape('ltrace'),
+  shape('torsocks'),
+  shape('proxychains'),
+  shape('proxychains4'),
+  shape('firejail'),
+  shape('runuser'),
+  shape('watch'),
+  shape('dbus-launch'),
+  shape('xvfb-run'),
 ]);
 
 /**

@@ -1,3 +1,4 @@
+import { GIT_GLOBAL_OPTIONS_WITH_VALUE } from '@arbiter/tool-gate/git-global-options';
 import { type OptionTable, options, type ProgramVocabulary } from './option-vocabulary.js';
 
 /**
@@ -164,6 +165,8 @@ export const PROGRAM_VOCABULARIES: ReadonlyMap<string, ProgramVocabulary> = new 
  * subcommand.
  */
 export const OPTION_SPECS = {
+  /** git's global options that take a value, before its subcommand: the list the push guard reads too. */
+  git: Object.fromEntries([...GIT_GLOBAL_OPTIONS_WITH_VALUE].map((name) => [`${name}=`, 'routine' as const])),
   'git clone': options('-b= --branch= -o= --origin= --depth= -c= --config= --reference= --name='),
   'git clean': options('-e= --exclude='),
   'git checkout': options('-b= -B= --orphan='),
@@ -281,6 +284,57 @@ export const OPTION_SPECS = {
     '-a= --arg-file= -d= --delimiter= -E= -I= -L= --max-lines= -n= --max-args= -P= --max-procs= -s= --max-chars= ' +
       '--process-slot-var= -e -i -l',
   ),
+  /**
+   * The command wrappers' own options that take a value, written from each program's `--help` or
+   * manual: the value is not the command they run (`sudo -u deploy make`). How many positionals
+   * precede the command, and which options query or carry a shell line, is `command-wrapper.ts`'s.
+   */
+  sudo: options(
+    '-u= -g= -h= -p= -C= -r= -t= -T= -U= -D= -R= --user= --group= --host= --prompt= --close-from= ' +
+      '--role= --type= --command-timeout= --other-user= --chdir= --chroot=',
+  ),
+  doas: options('-u= -C='),
+  env: options('-u= --unset= -C= --chdir= -S= --split-string='),
+  command: options(''),
+  builtin: options(''),
+  exec: options('-a='),
+  nohup: options(''),
+  timeout: options('-s= --signal= -k= --kill-after='),
+  nice: options('-n= --adjustment='),
+  ionice: options('-c= -n= -p= -P= -u= --class= --classdata= --pid= --pgid= --uid='),
+  time: options('-f= --format= -o= --output='),
+  stdbuf: options('-i= -o= -e= --input= --output= --error='),
+  setsid: options(''),
+  unbuffer: options(''),
+  caffeinate: options('-t= -w='),
+  chroot: options('--userspec= --groups='),
+  flock: options('-w= --timeout= -E= --conflict-exit-code= -c= --command='),
+  sg: options('-c='),
+  chrt: options(''),
+  taskset: options(''),
+  numactl: options('-N= -m= -C= -i= -p= --cpunodebind= --membind= --physcpubind= --interleave= --preferred='),
+  setarch: options(''),
+  linux32: options(''),
+  linux64: options(''),
+  cpulimit: options('-l= --limit= -p= --pid= -e= --exe='),
+  prlimit: options('-p= --pid= -o= --output='),
+  unshare: options('-S= --setuid= -G= --setgid= -w= --wd= -R= --root= --map-user= --map-group='),
+  faketime: options('-f='),
+  rlwrap: options('-f= -H= -S= -P= -l='),
+  valgrind: options(''),
+  catchsegv: options(''),
+  chpst: options('-u= -U= -e= -/= -n= -l= -L= -m= -d= -o= -p= -f= -c='),
+  strace: options('-e= -o= -p= -s= -u='),
+  ltrace: options('-e= -o= -p= -s= -u='),
+  torsocks: options(''),
+  proxychains: options('-f='),
+  proxychains4: options('-f='),
+  firejail: options(''),
+  runuser: options('-u= -g= -G= --user= --group= --supp-group='),
+  // `-d` (`--differences[=permanent]`) takes no separate value: `watch -d 'cmd'` runs `cmd`.
+  watch: options('-n= --interval= -q= --equexit='),
+  'dbus-launch': options(''),
+  'xvfb-run': options('-a -s= -n= -e= -f= -p= --server-args= --server-num= --error-file= --auth-file='),
   /** wget's short options that take a value (`-qO- URL`, `-qO /etc/x URL`); its long ones carry `=`. */
   wget: options('-O= -P= -o= -a= -e= -i= -U= -t= -T= -w= -Q= -l= -A= -R= -D= -I= -X= -B='),
 } as const satisfies Readonly<Record<string, OptionTable>>;
