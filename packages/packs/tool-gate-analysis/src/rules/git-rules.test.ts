@@ -12,6 +12,14 @@ beforeAll(async () => {
 });
 
 describe('git', () => {
+  it('reads its global options before the subcommand with the one option parser', () => {
+    expect(
+      destructive('git -c core.quotepath=off -C repo --no-pager push --force origin main'),
+    ).toBeGreaterThanOrEqual(0.7);
+    expect(destructive('git --git-dir=.git --work-tree . -P status')).toBeLessThan(0.2);
+    expect(destructive('git -C')).toBeLessThan(0.2);
+  });
+
   it.each([
     'git reset --hard',
     'git reset --hard origin/main',

@@ -1,10 +1,9 @@
-import { GIT_GLOBAL_OPTIONS_WITH_VALUE } from '@arbiter/tool-gate/git-global-options';
 import { RISK } from '../risk-scale.js';
 import type { CommandRule, CommandScope } from '../shell-command.js';
 import { taskMentions, taskNamesWord } from '../task-scope.js';
 import { OPTION_SPECS } from '../vocabulary/program-options.js';
 import { judgeTestDeletion } from './file-system-rules.js';
-import { hasFlag, parseOptions } from './option-parse.js';
+import { hasFlag, parseArguments, parseOptions } from './option-parse.js';
 
 /** Subcommands that only read, or change nothing that cannot be undone from the reflog. */
 const ROUTINE = new Set([
@@ -108,14 +107,23 @@ const ROUTINE = new Set([
 
 const git: CommandRule = (scope) => {
   const args = scope.command.args;
-  let index = 0;
-  while (index < args.length && args[index]!.startsWith('-')) {
-    const option = args[index]!;
-    if (option === '--version' || option === '-v' || option === '--help' || option === '-h') return;
-    index += GIT_GLOBAL_OPTIONS_WITH_VALUE.has(option) ? 2 : 1;
-  }
-  const subcommand = args[index];
-  if (subcommand === undefined) return;
+  // git's global options (`-C dir`, `-c key=value`, `--no-pager`) stand before its subcommand, the
+  // first positional; its single-dash options are read whole (`-p`, `-P`), as git's own loop does.
+  const leading = parseArguments(args, OPTION_SPECS.git, {
+    clusters: false,
+    negativeNumbers: 'option',
+    firstPositionalEndsOptions: true,
+  });
+  if (
+    leading.options.some(
+      (option) => /^(--version|-v|--help|-h)$/.test(option.name) && option.value === undefined,
+    )
+  )
+    return;
+  const first = leading.tokens.find((token) => token.kind === 'positional');
+  if (first === undefined) return;
+  const index = first.index;
+  const subcommand = first.value;
   const rest = args.slice(index + 1);
   if (!ROUTINE.has(subcommand)) {
     scope.add({
