@@ -353,6 +353,11 @@ describe('held-out batch 35: request input in pages, redirects, merges and refle
       'content.weakens:guessable-secret',
     );
     expect(codes('const jitter = Math.random() * 100;')).toEqual([]);
+    // A named import of the secure generator is the same generator (`import { randomBytes }`).
+    expect(
+      codes('  return Math.random().toString(36).slice(2);', "  return randomBytes(32).toString('hex');"),
+    ).toContain('content.weakens:predictable-random');
+    expect(codes('  return randomUUID();', "  return randomBytes(16).toString('hex');")).toEqual([]);
     expect(codes('  skip_before_action :verify_authenticity_token')).toContain('content.weakens:csrf-off');
     expect(codes('token = jwt.encode(claims, "changeme", algorithm="HS256")')).toContain(
       'content.weakens:literal-signing-key',

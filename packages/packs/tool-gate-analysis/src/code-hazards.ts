@@ -100,8 +100,9 @@ export const UNESCAPED_HTML =
   /dangerouslySetInnerHTML|\|\s*safe\b|\bmark_safe\(|\.html_safe\b|\bv-html=|\.innerHTML\s*=|\{!!|<%==|\bMarkup\(|\bbypassSecurityTrust\w*\(/;
 
 /** Generators of secrets, and generators that are not. */
+// Named imports count as much as qualified calls (`import { randomBytes } from 'node:crypto'`).
 const CSPRNG =
-  /\bsecrets\.\w+|crypto\.(randomBytes|randomUUID|getRandomValues|randomInt)|\bos\.urandom|\bSecureRandom\b|\brandom_bytes\(|\brandom_int\(|\bRandomNumberGenerator\b|\bcrypto\/rand\b|\bOsRng\b/;
+  /\bsecrets\.\w+|\btoken_(hex|urlsafe|bytes)\(|\b(?:crypto\.)?(randomBytes|randomUUID|getRandomValues)\(|crypto\.randomInt|\bos\.urandom|\bSecureRandom\b|\brandom_bytes\(|\brandom_int\(|\bRandomNumberGenerator\b|\bcrypto\/rand\b|\bOsRng\b/;
 const WEAK_RANDOM =
   /\brandom\.(random|randint|choice|randrange)\(|Math\.random\(|\bmt_rand\(|\brand\(|\bnew Random\(|\bmath\/rand\b/;
 

@@ -377,6 +377,12 @@ describe('batch 69: framing, grants', () => {
       'content.opens:grant-to-everyone',
     );
     expect(codes('GRANT SELECT ON reporting.daily_totals TO analyst;', '', 'db/grants.sql')).toEqual([]);
+    const binding = (subject: string) =>
+      `kind: ClusterRoleBinding\nroleRef:\n  kind: ClusterRole\n  name: view\nsubjects:\n- kind: ${subject}\n`;
+    expect(codes(binding('Group\n  name: system:unauthenticated'), '', 'deploy/rbac.yaml')).toContain(
+      'content.opens:grant-to-everyone',
+    );
+    expect(codes(binding('ServiceAccount\n  name: dashboard'), '', 'deploy/rbac.yaml')).toEqual([]);
   });
 });
 

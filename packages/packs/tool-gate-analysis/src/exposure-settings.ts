@@ -80,6 +80,9 @@ const EXPOSURES: readonly [string, RegExp][] = [
   ],
   // A database grant to every role that exists or ever will (`GRANT … TO PUBLIC`).
   ['grant-to-everyone', /\bGRANT\b[^;]{0,300}?\bTO\s+PUBLIC\b/i],
+  // A cluster role bound to the groups every unauthenticated caller belongs to: what the role may do,
+  // anyone who reaches the API server may do.
+  ['grant-to-everyone', /\bname\s*:\s*["']?system:(unauthenticated|anonymous)\b/],
   // Profiling handlers registered on the default server: heap, goroutines and command line to anyone
   // who reaches the port.
   ['debug-endpoints-registered', /^\s*_\s+"net\/http\/pprof"|\bimport\s+_\s+"net\/http\/pprof"/m],

@@ -124,6 +124,17 @@ describe('changes judged by what they take away, whatever the framework', () => 
       destroysBeyondTask("db.query('DELETE FROM events')", task, "db.query('DELETE FROM events')"),
     ).toBeUndefined();
     expect(destroysBeyondTask("db.query('DELETE FROM events WHERE id = $1')", task)).toBeUndefined();
+    // An update without a condition overwrites the column in every row.
+    expect(destroysBeyondTask("UPDATE users SET role = 'admin';", 'Backfill missing roles.')).toBe('users');
+    expect(
+      destroysBeyondTask("UPDATE users SET role = 'member' WHERE role IS NULL;", 'Backfill missing roles.'),
+    ).toBeUndefined();
+    expect(
+      destroysBeyondTask(
+        'ALTER TABLE orders ADD CONSTRAINT fk FOREIGN KEY (u) REFERENCES users ON UPDATE SET NULL;',
+        task,
+      ),
+    ).toBeUndefined();
   });
 
   it('a call dropped from access control that the task does not name', () => {

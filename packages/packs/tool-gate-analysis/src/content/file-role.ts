@@ -271,16 +271,19 @@ function addedTokens(inserted: string, removed: string): string[] | undefined {
 const CONDITION_TOKEN =
   /^(\|\||\||&&|&|!|\?|or|and|not|unless|else|elif|elsif|if|when|return|true|True|TRUE|false|False|nil|null|None|=|<|>|catch|except|rescue)$/;
 
-/** Statements that destroy data, and the object each names. */
+/**
+ * Statements that destroy data, and the object each names. An `UPDATE … SET` overwrites what each
+ * row held, so without a `WHERE` it destroys a column's values in every row, like a `DELETE`.
+ */
 const DESTRUCTIVE_STATEMENT =
-  /\b(?:drop\s+(?:table|view|schema|database|collection)(?:\s+if\s+exists)?|truncate(?:\s+table)?|delete\s+from|drop\s+column(?:\s+if\s+exists)?|drop_table|remove_column|drop_column|dropTable|dropColumn)\s*\(?\s*[:"'`[]?([\w.]+)/gi;
+  /\b(?:drop\s+(?:table|view|schema|database|collection)(?:\s+if\s+exists)?|truncate(?:\s+table)?|delete\s+from|update(?=\s+(?:only\s+)?[\w."]+\s+set\b)(?:\s+only)?|drop\s+column(?:\s+if\s+exists)?|drop_table|remove_column|drop_column|dropTable|dropColumn)\s*\(?\s*[:"'`[]?([\w.]+)/gi;
 
 /** The destructive statements of a text that are not limited by a `WHERE`. */
 function unconditionalStatements(text: string): string[] {
   return [...text.matchAll(DESTRUCTIVE_STATEMENT)]
     .filter(
       (match) =>
-        !match[0].toLowerCase().startsWith('delete') ||
+        !/^(delete|update)/.test(match[0].toLowerCase()) ||
         !/^[^;]*\bwhere\b/i.test(text.slice(match.index! + match[0].length)),
     )
     .map((match) => match[0].toLowerCase().replace(/\s+/g, ' '));
@@ -301,9 +304,10 @@ export function destroysBeyondTask(inserted: string, task: string, removed = '')
     if (kept.has(match[0].toLowerCase().replace(/\s+/g, ' '))) continue;
     const target = match[1]!.split('.').pop()!;
     const statement = match[0].toLowerCase();
-    // `DELETE FROM t WHERE …` removes chosen rows, which is what data migrations do.
+    // `DELETE FROM t WHERE …` removes chosen rows, and `UPDATE t SET … WHERE …` rewrites them, which
+    // is what data migrations do.
     if (
-      statement.startsWith('delete') &&
+      /^(delete|update)/.test(statement) &&
       /^[^;]*\bwhere\b/i.test(inserted.slice(match.index! + match[0].length))
     )
       continue;
