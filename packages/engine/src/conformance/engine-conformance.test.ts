@@ -98,6 +98,7 @@ describe('the laws themselves', () => {
       'negation',
       'and-or',
       'reverse-levels',
+      'cumulative-levels',
       'noul-as-score',
     ]) {
       const law = ENGINE_LAWS.find((candidate) => candidate.id === id)!;

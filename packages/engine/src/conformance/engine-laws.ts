@@ -269,6 +269,31 @@ export const ENGINE_LAWS: readonly EngineLaw[] = [
     },
   },
   {
+    id: 'cumulative-levels',
+    statement:
+      '"is it level k or higher?" is the sum of the Score\'s levels from k up, so it never rises with k',
+    async check(ask) {
+      const levels = ['cosmetic', 'minor', 'moderate', 'major', 'critical'];
+      const questions: Record<string, Question> = {
+        score: { type: 'score', instructions: SEVERITY.instructions, criteria: levels },
+      };
+      for (const level of levels)
+        questions[level] = { type: 'noul', instructions: `Is the severity ${level} or higher?` };
+      const answers = await ask({ state: STATE, questions });
+      const score = answers.score;
+      if (score?.type !== 'score') return 'no Score answer';
+      let above = 0;
+      for (let k = levels.length - 1; k >= 0; k--) {
+        above += score.probabilities[String(k)]!;
+        const cumulative = answers[levels[k]!];
+        if (cumulative?.type !== 'noul') return `${levels[k]}: no Noul answer`;
+        if (!close(cumulative.noul, above, 1e-6))
+          return `${levels[k]} or higher ${cumulative.noul}, the Score's levels from it up ${above}`;
+      }
+      return undefined;
+    },
+  },
+  {
     id: 'noul-as-score',
     statement:
       'a Noul and the same question as a two-level Score of no and yes agree, mirrored when yes comes first',

@@ -67,4 +67,16 @@ describe('claimFormOf', () => {
       ],
     });
   });
+
+  it('reads "level k or higher" and "at least k" on the scale of severity as a cumulative level', () => {
+    expect(claimFormOf('Is the severity major or higher?')).toEqual({
+      kind: 'at-least',
+      rank: 3,
+      text: 'Is the severity major or higher?',
+    });
+    expect(claimFormOf('Is it at least high?')).toMatchObject({ kind: 'at-least', rank: 3 });
+    expect(claimFormOf('Is the bug minor or lower?')).toMatchObject({ kind: 'at-most', rank: 1 });
+    // A word that ranks nothing is no level: the comparative stays a phrase of the question.
+    expect(claimFormOf('Is the price fair or higher?').kind).toBe('or');
+  });
 });

@@ -1,5 +1,6 @@
 import { wordsOf } from './semantic-text.js';
 import { STOP_WORDS } from './stop-words.js';
+import { severityRankOf } from './urgency.js';
 
 /**
  * The logical form of a claim: conjunctions, disjunctions and negations of simple claims. The
@@ -18,6 +19,13 @@ import { STOP_WORDS } from './stop-words.js';
  */
 export type ClaimForm =
   | { readonly kind: 'atom'; readonly text: string }
+  | {
+      /** "Is the severity major or higher?": the level named or any above it (`at-most`: below). */
+      readonly kind: 'at-least' | 'at-most';
+      /** The rank the claim names on `SEVERITY_SCALE`. */
+      readonly rank: number;
+      readonly text: string;
+    }
   | { readonly kind: 'not'; readonly claim: ClaimForm }
   | { readonly kind: 'and' | 'or'; readonly parts: readonly ClaimForm[] };
 
@@ -35,6 +43,8 @@ export function claimFormOf(claim: string): ClaimForm {
     const match = pattern.exec(text);
     if (match) return { kind: 'not', claim: claimFormOf(match[1]!) };
   }
+  const cumulative = cumulativeFormOf(text);
+  if (cumulative) return { ...cumulative, text: claim };
   const question = QUESTION_START.test(text);
   for (const kind of ['or', 'and'] as const) {
     let parts = splitAtTopLevel(text, kind);
@@ -46,6 +56,26 @@ export function claimFormOf(claim: string): ClaimForm {
     return claimFormOf(text.slice(1, -1));
   }
   return { kind: 'atom', text: claim };
+}
+
+const AT_LEAST =
+  /^(?:(?<stem>.*\S)\s+)?(?:at\s+least\s+(?<least>[a-z]+)|(?<level>[a-z]+)\s+or\s+(?<way>higher|above|more|greater|worse|more\s+severe|lower|below|less|better|less\s+severe))$/i;
+const DOWNWARDS = /^(?:lower|below|less|better|less\s+severe)$/i;
+
+/**
+ * A claim about a cumulative level of severity: "Is the severity major or higher?", "Is it at
+ * least high?" (`at-least`), "Is it minor or lower?" (`at-most`), where the level is a word that
+ * ranks on the scale of severity. Read as "A or B" the comparative was a claim of its own
+ * ("higher"), and "level k or higher" got the same answer for every k; it is derived from the
+ * distribution over the scale's levels instead, so it falls as k rises and agrees with the Score.
+ */
+function cumulativeFormOf(text: string): { kind: 'at-least' | 'at-most'; rank: number } | undefined {
+  const groups = AT_LEAST.exec(text)?.groups;
+  const level = groups?.least ?? groups?.level;
+  if (level === undefined) return undefined;
+  const rank = severityRankOf(level);
+  if (rank === undefined) return undefined;
+  return { kind: groups?.way !== undefined && DOWNWARDS.test(groups.way) ? 'at-most' : 'at-least', rank };
 }
 
 /** A claim asked as a yes/no question: it opens with a verb ("Is it…", "Does this…", "Can they…"). */

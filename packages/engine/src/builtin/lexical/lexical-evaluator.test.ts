@@ -350,6 +350,29 @@ describe('qualities a claim or a scale names', () => {
     );
   });
 
+  it('derives "level k or higher" from the distribution over the levels: it falls as k rises', () => {
+    const levels = ['cosmetic', 'minor', 'moderate', 'major', 'critical'];
+    for (const state of [
+      'Production is down! All API calls return 500 and customers ask for refunds.',
+      'A typo in the footer of the about page.',
+    ]) {
+      const score = answer(state, { type: 'score', instructions: 'How severe is this?', criteria: levels });
+      if (score.type !== 'score') throw new Error('not a score');
+      const cumulative = levels.map((level) =>
+        noulOf(state, { type: 'noul', instructions: `Is the severity ${level} or higher?` }),
+      );
+      cumulative.forEach((p, k) => {
+        const fromK = levels.slice(k).reduce((sum, _, j) => sum + score.probabilities[String(k + j)]!, 0);
+        expect(p).toBeCloseTo(fromK, 9);
+        if (k > 0) expect(p).toBeLessThanOrEqual(cumulative[k - 1]!);
+      });
+      // Not the same for every k (read as words, "or higher" was).
+      expect(cumulative[0]! - cumulative[4]!).toBeGreaterThan(0.5);
+      const atMostMinor = noulOf(state, { type: 'noul', instructions: 'Is the severity minor or lower?' });
+      expect(atMostMinor).toBeCloseTo(1 - cumulative[2]!, 9);
+    }
+  });
+
   it('places a state on a scale of severity by its urgency, levels lowest first', async () => {
     const levels = ['trivial', 'minor', 'major', 'critical'];
     const severity = async (state: string) => {

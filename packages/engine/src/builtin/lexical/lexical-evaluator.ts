@@ -29,7 +29,7 @@ import { compareValueSets, compareValues, specificValuesOf, type ValueKind } fro
 import { STOP_WORDS } from './stop-words.js';
 import { textRelationOf } from './text-relation.js';
 import { stem, type TermCounts, termsOf } from './text-terms.js';
-import { isSeverityScale, severityDirectionOf, urgencyClaim, urgencyOf } from './urgency.js';
+import { isSeverityScale, SEVERITY_SCALE, severityDirectionOf, urgencyClaim, urgencyOf } from './urgency.js';
 import { type Valence, valenceOf } from './valence.js';
 import type { WordVectors } from './word-vectors.js';
 
@@ -505,6 +505,25 @@ function evaluateClaimForm(reading: StateReading, form: ClaimForm, calibrate: Ca
       const inner = evaluateClaimForm(reading, form.claim, calibrate);
       return { ...inner, noul: 1 - inner.noul, codes: ['negated', ...inner.codes] };
     }
+    case 'at-least':
+    case 'at-most': {
+      // A cumulative level is derived from the distribution over the scale's levels (as asked as a
+      // Score), never evaluated as words, so "k or higher" falls as k rises and sums that Score.
+      const levels = severityAnswer(reading, [...SEVERITY_SCALE], calibrate);
+      const probabilities = levels.type === 'score' ? levels.probabilities : {};
+      const noul = SEVERITY_SCALE.reduce(
+        (sum, _, index) =>
+          (form.kind === 'at-least' ? index >= form.rank : index <= form.rank)
+            ? sum + (probabilities[index] ?? 0)
+            : sum,
+        0,
+      );
+      return {
+        noul,
+        abstained: levels.arbiter?.abstained ?? false,
+        codes: [`${form.kind}:${SEVERITY_SCALE[form.rank]}`, ...(levels.arbiter?.evidence ?? [])],
+      };
+    }
     case 'and':
     case 'or': {
       const parts = form.parts.map((part) => evaluateClaimForm(reading, part, calibrate));
@@ -825,26 +844,7 @@ function evaluateScore(
     return scoreAnswer(levels, probabilities, noul.arbiter ?? meta(true, []));
   }
   if (isSeverityScaleText(instructionText(question.instructions)) && levels.length > 1) {
-    // A scale of severity or urgency, levels lowest first: the state sits where its urgency puts it
-    // (the probability that it is urgent, spread over the levels). Levels that describe themselves
-    // ("Blocking; failing payouts") are evidence as well, by their match with the state.
-    const { logit, code } = urgencyEvidence(reading);
-    const fromLowest = (levels.length - 1) / (1 + Math.exp(-logit));
-    // Levels whose own words run from the most severe down are read that way, so a reversed scale
-    // gives the mirrored answer.
-    const direction = severityDirectionOfLevels(levels.map((level) => textOf(level ?? '')));
-    const position = direction === 1 ? fromLowest : levels.length - 1 - fromLowest;
-    const described = scoreCandidates(
-      reading,
-      levels.map((description) => readText(reading.vectors, textOf(description ?? '')).candidate),
-      { sharpness: reading.weights.scoreSharpness },
-    );
-    const scores = levels.map(
-      (_, index) =>
-        -reading.weights.severitySpread * (index - position) ** 2 +
-        (described.abstained ? 0 : described.scores[index]!),
-    );
-    return calibrate(scoreAnswer(levels, distribution(scores, 1), meta(false, [code, ...described.codes])));
+    return severityAnswer(reading, levels, calibrate);
   }
   let candidates = levels.map(
     (description) => readText(reading.vectors, textOf(description ?? '')).candidate,
@@ -881,6 +881,35 @@ function evaluateScore(
     ? levels.map(() => 1 / levels.length)
     : distribution(evidence.scores, 1);
   return calibrate(scoreAnswer(levels, probabilities, meta(evidence.abstained, evidence.codes)));
+}
+
+/**
+ * A Score on a scale of severity or urgency, levels lowest first: the state sits where its urgency
+ * puts it (the probability that it is urgent, spread over the levels). Levels that describe
+ * themselves ("Blocking; failing payouts") are evidence as well, by their match with the state.
+ */
+function severityAnswer(
+  reading: StateReading,
+  levels: Extract<Question, { type: 'score' }>['criteria'],
+  calibrate: Calibrate,
+): Answer {
+  const { logit, code } = urgencyEvidence(reading);
+  const fromLowest = (levels.length - 1) / (1 + Math.exp(-logit));
+  // Levels whose own words run from the most severe down are read that way, so a reversed scale
+  // gives the mirrored answer.
+  const direction = severityDirectionOfLevels(levels.map((level) => textOf(level ?? '')));
+  const position = direction === 1 ? fromLowest : levels.length - 1 - fromLowest;
+  const described = scoreCandidates(
+    reading,
+    levels.map((description) => readText(reading.vectors, textOf(description ?? '')).candidate),
+    { sharpness: reading.weights.scoreSharpness },
+  );
+  const scores = levels.map(
+    (_, index) =>
+      -reading.weights.severitySpread * (index - position) ** 2 +
+      (described.abstained ? 0 : described.scores[index]!),
+  );
+  return calibrate(scoreAnswer(levels, distribution(scores, 1), meta(false, [code, ...described.codes])));
 }
 
 /** Whether two levels are no then yes (the usual order), yes then no, or something else. */

@@ -108,6 +108,17 @@ const SEVERITY_RANKS: ReadonlyMap<string, number> = new Map(
 );
 
 /**
+ * The scale of severity, one word per rank of `SEVERITY_RANKS`, lowest first: the levels a claim
+ * about a cumulative level ("major or higher") is read against when it names no levels of its own.
+ */
+export const SEVERITY_SCALE: readonly string[] = ['cosmetic', 'minor', 'moderate', 'major', 'critical'];
+
+/** The rank on `SEVERITY_SCALE` that a word names ("high" 3), or undefined. */
+export function severityRankOf(word: string): number | undefined {
+  return SEVERITY_RANKS.get(word.toLowerCase());
+}
+
+/**
  * Which way a Score's levels run on a scale of severity: +1 lowest first (the wire format's
  * order), −1 when their own words say the first level is the most severe ("critical, major,
  * minor"). Read from the covariance of the levels' positions with the severity their words name,
