@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverConfigSchema } from '../../src/config/server-config.js';
+import { quotaPrincipals } from '../support/quota-principals.js';
 import { BACKENDS, serversOnBackends } from '../support/servers-on-backends.js';
 
 // `arbiter serve` with a disk quota of 1 MiB per principal, on both storage backends. The bytes are
@@ -11,13 +12,6 @@ const servers = serversOnBackends('arbiter-disk-quota');
 beforeAll(() => servers.start());
 afterAll(() => servers.stop());
 
-interface TaskBody {
-  id: string;
-  status: string;
-  metadata: { session_id: string };
-  error: { type: string; code: string; message: string; detail: Record<string, unknown> | null } | null;
-}
-
 describe.each(BACKENDS)('the disk quota of a principal (%s)', (backend) => {
   it('a turn past it stores nothing more and fails naming it; the next task is refused until sessions are deleted; another principal is unaffected', async () => {
     const { server } = await servers.serve(backend, {
@@ -25,25 +19,8 @@ describe.each(BACKENDS)('the disk quota of a principal (%s)', (backend) => {
       // The gate only audits: what is tested is the quota, not whether a person allows `head`.
       harness: { offlineChunkDelayMs: 0, toolGating: { mode: 'shadow' } },
     });
-    const admin = server.initialKey ?? '';
-    const keyFor = async (principal: string) => {
-      const response = await fetch(`${server.url}/v1/admin/keys`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ principal }),
-      });
-      expect(response.status).toBe(201);
-      return ((await response.json()) as { key: string }).key;
-    };
+    const { keyFor, task, deleteSession } = quotaPrincipals(server, server.initialKey ?? '');
     const [heavy, light] = [await keyFor('heavy'), await keyFor('light')];
-    const task = async (key: string, input: string) => {
-      const response = await fetch(`${server.url}/api/harness/v1/responses`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ input }),
-      });
-      return { status: response.status, body: (await response.json()) as TaskBody };
-    };
     const write = (name: string) => `@shell head -c ${FILE} /dev/zero > ${name}`;
 
     // 800,000 of 1,048,576 bytes: within the quota.
@@ -81,11 +58,7 @@ describe.each(BACKENDS)('the disk quota of a principal (%s)', (backend) => {
     expect(other.body.status).toBe('completed');
 
     // Deleting a session frees its workspace and its artifacts.
-    const deleted = await fetch(`${server.url}/api/harness/v1/sessions/${second.body.metadata.session_id}`, {
-      method: 'DELETE',
-      headers: { authorization: `Bearer ${heavy}` },
-    });
-    expect(deleted.status).toBeLessThan(300);
+    expect(await deleteSession(heavy, second.body.metadata.session_id)).toBeLessThan(300);
     expect((await task(heavy, '@say room again')).body.status).toBe('completed');
   });
   it('a command writing past it during the turn is stopped within seconds, not at its time limit, with a typed error naming it', async () => {
@@ -93,24 +66,15 @@ describe.each(BACKENDS)('the disk quota of a principal (%s)', (backend) => {
       config: serverConfigSchema.parse({ limits: { diskBytesPerPrincipal: QUOTA } }),
       harness: { offlineChunkDelayMs: 0, toolGating: { mode: 'shadow' } },
     });
-    const admin = server.initialKey ?? '';
-    const created = await fetch(`${server.url}/v1/admin/keys`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ principal: 'writer' }),
-    });
-    const { key } = (await created.json()) as { key: string };
+    const { keyFor, task } = quotaPrincipals(server, server.initialKey ?? '');
+    const key = await keyFor('writer');
     // 200 KB every tenth of a second for up to 25 s: 50 MB if nothing stopped it, each file well
     // under the per-file limit (RLIMIT_FSIZE), so only the quota watch can stop it.
     const started = performance.now();
-    const response = await fetch(`${server.url}/api/harness/v1/responses`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        input: '@shell for i in $(seq 1 250); do head -c 200000 /dev/zero > part$i; sleep 0.1; done',
-      }),
-    });
-    const body = (await response.json()) as TaskBody;
+    const { body } = await task(
+      key,
+      '@shell for i in $(seq 1 250); do head -c 200000 /dev/zero > part$i; sleep 0.1; done',
+    );
     const seconds = (performance.now() - started) / 1000;
     expect(body.status).toBe('failed');
     expect(body.error).toMatchObject({
@@ -128,11 +92,7 @@ describe.each(BACKENDS)('the disk quota of a principal (%s)', (backend) => {
     expect(used).toBeGreaterThan(QUOTA);
     expect(used).toBeLessThan(20 * QUOTA);
     // The principal is over its quota now, so its next task is refused.
-    const next = await fetch(`${server.url}/api/harness/v1/responses`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ input: '@say hello' }),
-    });
+    const next = await task(key, '@say hello');
     expect(next.status).toBe(429);
   });
 });

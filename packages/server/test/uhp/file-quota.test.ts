@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverConfigSchema } from '../../src/config/server-config.js';
+import { quotaPrincipals, type TaskBody } from '../support/quota-principals.js';
 import { BACKENDS, serversOnBackends } from '../support/servers-on-backends.js';
 
 // `arbiter serve` with a file quota of 100 per principal, on both storage backends. The files are
@@ -10,14 +11,6 @@ const servers = serversOnBackends('arbiter-file-quota');
 beforeAll(() => servers.start());
 afterAll(() => servers.stop());
 
-interface TaskBody {
-  id: string;
-  status: string;
-  metadata: { session_id: string };
-  output: { content?: { annotations?: unknown[] }[] }[];
-  error: { type: string; code: string; message: string; detail: Record<string, unknown> | null } | null;
-}
-
 describe.each(BACKENDS)('the file quota of a principal (%s)', (backend) => {
   it('a turn past it stores only the room left and fails naming it; the next task is refused until sessions are deleted; another principal is unaffected', async () => {
     const { server } = await servers.serve(backend, {
@@ -26,25 +19,8 @@ describe.each(BACKENDS)('the file quota of a principal (%s)', (backend) => {
       harness: { offlineChunkDelayMs: 0, toolGating: { mode: 'shadow' } },
     });
     expect(server.principalQuotas.files).toBe(QUOTA);
-    const admin = server.initialKey ?? '';
-    const keyFor = async (principal: string) => {
-      const response = await fetch(`${server.url}/v1/admin/keys`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ principal }),
-      });
-      expect(response.status).toBe(201);
-      return ((await response.json()) as { key: string }).key;
-    };
+    const { keyFor, task, deleteSession } = quotaPrincipals(server, server.initialKey ?? '');
     const [heavy, light] = [await keyFor('heavy'), await keyFor('light')];
-    const task = async (key: string, input: string) => {
-      const response = await fetch(`${server.url}/api/harness/v1/responses`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ input }),
-      });
-      return { status: response.status, body: (await response.json()) as TaskBody };
-    };
     const files = (count: number) => `@shell mkdir d && cd d && seq 1 ${count} | xargs touch`;
     const cited = (body: TaskBody) => body.output.at(-1)?.content?.[0]?.annotations?.length ?? 0;
 
@@ -65,11 +41,7 @@ describe.each(BACKENDS)('the file quota of a principal (%s)', (backend) => {
       code: 'quota_exhausted',
       detail: { quota: 'files', limit: QUOTA, used: 151 },
     });
-    const freed = await fetch(`${server.url}/api/harness/v1/sessions/${many.body.metadata.session_id}`, {
-      method: 'DELETE',
-      headers: { authorization: `Bearer ${heavy}` },
-    });
-    expect(freed.status).toBeLessThan(300);
+    expect(await deleteSession(heavy, many.body.metadata.session_id)).toBeLessThan(300);
 
     // 31 entries and 30 artifacts: within the quota.
     const first = await task(heavy, files(30));
@@ -102,11 +74,7 @@ describe.each(BACKENDS)('the file quota of a principal (%s)', (backend) => {
     expect(other.body.status).toBe('completed');
 
     // Deleting a session frees its workspace and its artifacts.
-    const deleted = await fetch(`${server.url}/api/harness/v1/sessions/${second.body.metadata.session_id}`, {
-      method: 'DELETE',
-      headers: { authorization: `Bearer ${heavy}` },
-    });
-    expect(deleted.status).toBeLessThan(300);
+    expect(await deleteSession(heavy, second.body.metadata.session_id)).toBeLessThan(300);
     expect((await task(heavy, '@say room again')).body.status).toBe('completed');
   });
 });

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverConfigSchema } from '../../src/config/server-config.js';
 import { startTestServer } from '../robustness/start-test-server.js';
+import { quotaPrincipals } from '../support/quota-principals.js';
 
 // `arbiter serve` with a quota of two tasks running at once per principal.
 let server: Awaited<ReturnType<typeof startTestServer>>;
+let principals: ReturnType<typeof quotaPrincipals>;
 let other: string;
 
 beforeAll(async () => {
@@ -11,28 +13,12 @@ beforeAll(async () => {
     config: serverConfigSchema.parse({ limits: { concurrentTasksPerPrincipal: 2 } }),
     harness: { offlineChunkDelayMs: 0 },
   });
-  const created = await fetch(`${server.url}/v1/admin/keys`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${server.key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ principal: 'other' }),
-  });
-  other = ((await created.json()) as { key: string }).key;
+  principals = quotaPrincipals(server, server.key);
+  other = await principals.keyFor('other');
 });
 afterAll(() => server.cleanup());
 
-interface TaskBody {
-  id: string;
-  error: { type: string; code: string; message: string; detail: unknown };
-}
-
-async function start(key: string, input: string) {
-  const response = await fetch(`${server.url}/api/harness/v1/responses`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ input, background: true }),
-  });
-  return { status: response.status, body: (await response.json()) as TaskBody };
-}
+const start = (key: string, input: string) => principals.task(key, input, { background: true });
 
 describe('the quota of tasks a principal runs at once', () => {
   it('refuses the task past it with 429 quota_exhausted naming the quota, and only for that principal', async () => {
@@ -46,7 +32,7 @@ describe('the quota of tasks a principal runs at once', () => {
       code: 'quota_exhausted',
       detail: { quota: 'concurrent_tasks', limit: 2 },
     });
-    expect(third.body.error.message).toMatch(/already runs 2 tasks at once/);
+    expect(third.body.error?.message).toMatch(/already runs 2 tasks at once/);
     // Another principal's work is not counted against it.
     expect((await start(other, '@say mine')).status).toBe(200);
     // A task that ends frees its place.
