@@ -309,6 +309,24 @@ describe('evaluateLexically', () => {
     }
   });
 
+  it('mirrors levels that name their order when they are given in reverse', () => {
+    const state = 'Absolutely wonderful, I loved every minute!';
+    for (const [instructions, levels] of [
+      ['How many stars would the reviewer give?', ['1 star', '2 stars', '3 stars', '4 stars', '5 stars']],
+      ['How positive is this review?', ['not at all', 'a little', 'somewhat', 'very', 'extremely']],
+    ] as const) {
+      const forward = answer(state, { type: 'score', instructions, criteria: [...levels] });
+      const backward = answer(state, { type: 'score', instructions, criteria: [...levels].reverse() });
+      if (forward.type !== 'score' || backward.type !== 'score') throw new Error('not a score');
+      levels.forEach((_, index) => {
+        expect(backward.probabilities[String(levels.length - 1 - index)]).toBeCloseTo(
+          forward.probabilities[String(index)]!,
+          12,
+        );
+      });
+    }
+  });
+
   it('answers entailment from the coverage of the hypothesis by the premise', () => {
     const question: Question = { type: 'noul', instructions: 'Does the premise entail the hypothesis?' };
     const premise = 'A man is playing a guitar on stage in front of a large crowd.';

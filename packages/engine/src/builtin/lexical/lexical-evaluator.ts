@@ -14,6 +14,7 @@ import {
   premiseAndHypothesisOf,
 } from './entailment-cues.js';
 import { hostilityClaim, hostilityOf } from './hostility.js';
+import { levelOrderOf } from './level-order.js';
 import { LEXICAL_WEIGHTS, type LexicalWeights } from './lexical-weights.js';
 import {
   align,
@@ -425,6 +426,11 @@ const severityDirectionOfJson = memoisedByText((json) => severityDirectionOf(JSO
 
 function severityDirectionOfLevels(levels: readonly string[]): 1 | -1 {
   return severityDirectionOfJson(JSON.stringify(levels));
+}
+const levelOrderOfJson = memoisedByText((json) => levelOrderOf(JSON.parse(json) as string[]));
+
+function levelOrderOfLevels(levels: readonly string[]): 1 | -1 | 0 {
+  return levelOrderOfJson(JSON.stringify(levels));
 }
 
 /** The state's specific values, read once per request for every claim that compares with them. */
@@ -864,9 +870,12 @@ function evaluateScore(
       );
     if (asked.words > 0 || rating) {
       const direction = rating ? 1 : Math.sign(asked.sum);
+      // Levels that name their order ("5 stars" … "1 star") are read in it, so reversed levels
+      // give the mirrored answer.
+      const reversed = levelOrderOfLevels(levels.map((level) => textOf(level ?? ''))) === -1;
       candidates = candidates.map((candidate, index) => ({
         ...candidate,
-        valence: direction * ((2 * index) / (levels.length - 1) - 1),
+        valence: direction * ((2 * (reversed ? levels.length - 1 - index : index)) / (levels.length - 1) - 1),
       }));
     }
   }
