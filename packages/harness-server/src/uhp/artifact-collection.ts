@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import { writeFileAtomicallyAsync } from '@arbiter/storage';
+import { LoopSlice, yieldToEventLoop } from './event-loop-slices.js';
 import { mediaTypeOf } from './media-type.js';
 import { newObjectId } from './object-id.js';
 import type { UhpDataLayout } from './storage/data-layout.js';
-import type { UhpStore } from './storage/uhp-store.js';
+import type { StoredFile, UhpStore } from './storage/uhp-store.js';
 import type { CitedFile } from './streaming/turn-output.js';
 import type { Workspace } from './workspace/workspace.js';
 
@@ -70,9 +71,10 @@ export interface CollectedArtifacts {
 
 /**
  * Finds the files a turn created or changed (or the runtime reported) and stores a copy of each as
- * an artifact. Every file-system call runs on the thread pool, a bounded batch at a time, and the
- * database writes are awaited one by one, so the event loop keeps serving other tenants while a
- * workspace of tens of thousands of files is collected. Past a limit, the files already stored are
+ * an artifact. Every file-system call runs on the thread pool, a bounded batch at a time, the
+ * comparison with the turn's start runs in slices of the event loop, and the rows are written a
+ * bounded batch per transaction, so the event loop keeps serving other tenants while a workspace of
+ * tens of thousands of files is collected. Past a limit, the files already stored are
  * kept and cited and the rest are not stored; the caller ends the turn with the limit's error.
  */
 export async function collectArtifacts(options: {
@@ -126,9 +128,13 @@ export async function collectArtifacts(options: {
   // A quota reached is the more useful thing to say: it names what to free.
   if (after.truncated && reached === null)
     overLimit = `the workspace holds more than ${limits.maxWorkspaceEntries} entries, so only the first ${limits.maxWorkspaceEntries} (in name order) were looked at`;
-  const changed = [...after.files].filter(
-    ([relative, signature]) => before.get(relative) !== signature || produced.has(relative),
-  );
+  // Up to `maxWorkspaceEntries` files to compare: in slices, like the walk that found them.
+  const slice = new LoopSlice();
+  const changed: string[] = [];
+  for (const [relative, signature] of after.files) {
+    if (before.get(relative) !== signature || produced.has(relative)) changed.push(relative);
+    await slice.pause();
+  }
   const sessionRoom = Math.max(
     0,
     Math.min(
@@ -150,7 +156,20 @@ export async function collectArtifacts(options: {
   // The bytes the turn may store: its own limit, or the principal's room under the quota if less.
   const perTurn = Math.min(limits.maxBytesPerTurn, Math.max(0, quotaRoom));
   let bytesLeft = perTurn;
-  for (const [relative] of changed.slice(0, reached?.quota === 'disk_bytes' ? 0 : room)) {
+  // The rows of copied files are written `INSERT_BATCH` at a time, each batch one transaction: one
+  // commit (and its WAL frames) per batch, not per file, and the event loop turns between two.
+  let copied: { file: StoredFile; citation: CitedFile }[] = [];
+  const insertCopied = async () => {
+    const batch = copied;
+    copied = [];
+    if (batch.length === 0) return;
+    await store.transaction(async (tx) => {
+      for (const { file } of batch) await tx.insertFile(file);
+    });
+    cited.push(...batch.map(({ citation }) => citation));
+    await yieldToEventLoop();
+  };
+  for (const relative of changed.slice(0, reached?.quota === 'disk_bytes' ? 0 : room)) {
     const id = newObjectId('file');
     let size = 0;
     try {
@@ -175,26 +194,36 @@ export async function collectArtifacts(options: {
       continue;
     }
     bytesLeft -= size;
-    await store.insertFile({
-      id,
-      principalId: turn.principalId,
-      containerId: turn.containerId,
-      sessionId: turn.sessionId,
-      responseId: turn.responseId,
-      filename: relative,
-      mediaType: mediaTypeOf(relative),
-      bytes: size,
-      purpose: 'artifact',
-      createdAt: Math.floor(options.now() / 1000),
+    copied.push({
+      file: {
+        id,
+        principalId: turn.principalId,
+        containerId: turn.containerId,
+        sessionId: turn.sessionId,
+        responseId: turn.responseId,
+        filename: relative,
+        mediaType: mediaTypeOf(relative),
+        bytes: size,
+        purpose: 'artifact',
+        createdAt: Math.floor(options.now() / 1000),
+      },
+      citation: {
+        container_id: turn.containerId,
+        file_id: id,
+        filename: relative,
+        download_url: `${turn.baseUrl}/v1/containers/${turn.containerId}/files/${id}/content`,
+      },
     });
-    cited.push({
-      container_id: turn.containerId,
-      file_id: id,
-      filename: relative,
-      download_url: `${turn.baseUrl}/v1/containers/${turn.containerId}/files/${id}/content`,
-    });
+    if (copied.length >= INSERT_BATCH) await insertCopied();
   }
+  await insertCopied();
   return { cited, skipped, overLimit, quota: reached };
 }
 
 class OverByteLimit extends Error {}
+
+/**
+ * Artifact rows written in one transaction. A crash between a batch's copies and its commit leaves
+ * at most this many blobs without rows (the turn is then recorded as interrupted).
+ */
+const INSERT_BATCH = 32;

@@ -465,7 +465,7 @@ export class TaskRunner {
       stop === null && failure === null && finish?.reason === 'stop' ? 'completed' : 'incomplete';
     // Citations go on the assistant's last message when it is still open, so they sit with its text.
     const artifacts = await this.collectArtifacts(task, workspace, before, produced, emit);
-    output.cite(artifacts.cited);
+    await output.cite(artifacts.cited);
     // A turn whose files were not all kept ends failed with that limit's error (its output and the
     // files stored stay), unless it was already ending for another reason.
     if (failure === null && stop === null && artifacts.overLimit) failure = artifacts.overLimit;

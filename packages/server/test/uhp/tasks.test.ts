@@ -153,6 +153,25 @@ describe('streaming', () => {
     expect(stored.json).toEqual(terminal);
   });
 
+  it('streams a turn of more events than one read of the log (256) whole and in order, live and replayed', async () => {
+    const words = Array.from({ length: 700 }, (_, index) => `w${index}`).join(' ');
+    const { events } = await streamTask(server.baseUrl, key, { input: `@say ${words}` });
+    expectWellFormedStream(events);
+    expect(events.length).toBeGreaterThan(2 * 256);
+    const terminal = events.at(-1)!.data.response;
+    expect(JSON.stringify(terminal.output)).toContain('w699');
+    // Replayed from the log after the turn, past one page, from a sequence number inside the first.
+    const replay = await fetch(
+      `${server.baseUrl}/v1/responses/${terminal.id}?stream=true&starting_after=100`,
+      {
+        headers: { authorization: `Bearer ${key}` },
+      },
+    );
+    expect(replay.status).toBe(200);
+    const ids = [...(await replay.text()).matchAll(/^id: (\d+)$/gm)].map((match) => Number(match[1]));
+    expect(ids).toEqual(events.slice(101).map((event) => event.data.sequence_number));
+  });
+
   it('is progressive: events arrive spread over the run, not in one flush', async () => {
     const paced = await startUhpTestServer({ offlineChunkDelayMs: 25 });
     try {

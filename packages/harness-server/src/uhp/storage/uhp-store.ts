@@ -453,10 +453,11 @@ export class UhpStore {
     }
   }
 
-  async eventsAfter(responseId: string, afterSequence: number): Promise<StreamEvent[]> {
+  /** The events after `afterSequence` in order: all of them, or the first `limit`. */
+  async eventsAfter(responseId: string, afterSequence: number, limit?: number): Promise<StreamEvent[]> {
     const rows = await this.db.all<{ data_json: string }>(
-      'SELECT data_json FROM uhp_events WHERE response_id = ? AND sequence_number > ? ORDER BY sequence_number',
-      [responseId, afterSequence],
+      `SELECT data_json FROM uhp_events WHERE response_id = ? AND sequence_number > ? ORDER BY sequence_number${limit === undefined ? '' : ' LIMIT ?'}`,
+      limit === undefined ? [responseId, afterSequence] : [responseId, afterSequence, limit],
     );
     return rows.map((row) => JSON.parse(row.data_json) as StreamEvent);
   }

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { isTerminalEventType, type StreamEvent } from '@arbiter/uhp/wire';
+import { yieldToEventLoop } from '../event-loop-slices.js';
 import type { UhpStore } from '../storage/uhp-store.js';
 
 /** Who an appended event belongs to, for the live feed of a harness. */
@@ -33,6 +34,12 @@ interface EventNotice {
   readonly h: string;
   readonly s: string;
 }
+
+/**
+ * Events a follower reads from the log at a time: a turn that cites a thousand files has thousands
+ * of events, and reading (and parsing) them in one query would hold the event loop for all of them.
+ */
+export const FOLLOW_PAGE = 256;
 
 export type NewEvent = { readonly type: string } & Record<string, unknown>;
 
@@ -239,13 +246,15 @@ export class EventLog {
     while (!signal?.aborted) {
       // Listen before reading, so an append between the read and the wait is not missed.
       const woken = this.wakeup(responseId, signal);
-      const events = await this.store.eventsAfter(responseId, last);
+      const events = await this.store.eventsAfter(responseId, last, FOLLOW_PAGE);
       for (const event of events) {
         last = event.sequence_number;
         yield event;
         if (isTerminalEventType(event.type)) return;
       }
       if (events.length === 0) await woken;
+      // A full page: more are stored, read after a turn of the event loop.
+      else if (events.length === FOLLOW_PAGE) await yieldToEventLoop();
     }
   }
 

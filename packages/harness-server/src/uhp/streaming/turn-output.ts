@@ -1,4 +1,5 @@
 import type { ContainerFileCitation, StreamEvent } from '@arbiter/uhp/wire';
+import { LoopSlice } from '../event-loop-slices.js';
 import { newObjectId } from '../object-id.js';
 import type { NewEvent } from './event-log.js';
 import type { ResponseAssembler } from './response-assembler.js';
@@ -137,10 +138,13 @@ export class TurnOutput {
   }
 
   /** Cites artifacts on the assistant message: a closing line names each file, annotated by span. */
-  cite(files: readonly CitedFile[]): void {
+  async cite(files: readonly CitedFile[]): Promise<void> {
     if (files.length === 0) return;
     this.text(this.message && this.message.text.length > 0 ? '\n\nFiles: ' : 'Files: ');
-    files.forEach((file, position) => {
+    // Two events per file, for up to the turn's file limit: appended in slices of the event loop.
+    const slice = new LoopSlice();
+    for (const [position, file] of files.entries()) {
+      await slice.pause();
       const message = this.message!;
       const start = message.text.length;
       this.text(position === 0 ? file.filename : `, ${file.filename}`);
@@ -160,7 +164,7 @@ export class TurnOutput {
         annotation_index: message.annotations.length - 1,
         annotation,
       });
-    });
+    }
   }
 
   closeOpen(status: ItemStatus): void {

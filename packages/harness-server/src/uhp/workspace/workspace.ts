@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { LoopSlice, sortInSlices } from '../event-loop-slices.js';
 import { DirectoryHandle, FS_BATCH, UntrustedEntryError } from './directory-handle.js';
 
 const readFd = promisify(fs.read);
@@ -204,9 +205,10 @@ export class Workspace {
    * nothing an agent linked in is followed; links, FIFOs, sockets and devices are not files and are
    * left out. A name that is not UTF-8 cannot be an artifact's name, so it is reported in `refused`.
    *
-   * Every call runs on the thread pool, `FS_BATCH` at a time, and the walk stops after `maxEntries`
-   * entries (of any kind): a workspace of a hundred thousand files neither holds the event loop nor
-   * takes the thread pool from other tenants. Names are walked in byte order, so two snapshots of an
+   * Every call runs on the thread pool, `FS_BATCH` at a time (a folder is read `LIST_BATCH` names at
+   * a time), its names are sorted and decoded in slices of the event loop, and the walk stops after
+   * `maxEntries` entries (of any kind): a workspace of a hundred thousand files neither holds the
+   * event loop nor takes the thread pool from other tenants. Names are walked in byte order, so two snapshots of an
    * unchanged workspace stop at the same entry.
    */
   async snapshot(maxEntries: number = Number.POSITIVE_INFINITY): Promise<WorkspaceSnapshot> {
@@ -215,11 +217,15 @@ export class Workspace {
     let entries = 0;
     let bytes = 0;
     let truncated = false;
+    // Listing, sorting and decoding a folder's names all grow with what the tenant put there, so
+    // each runs in slices (event-loop-slices.ts): the walk never holds the loop for a whole folder.
+    const slice = new LoopSlice();
     const walk = async (dir: DirectoryHandle, prefix: string): Promise<void> => {
-      const listed = (await dir.entriesAsync()).sort((a, b) => Buffer.compare(a.name, b.name));
+      const listed = await sortInSlices(await dir.entriesAsync(), (a, b) => Buffer.compare(a.name, b.name));
       const regular: string[] = [];
       const directories: string[] = [];
       for (const entry of listed) {
+        await slice.pause();
         const name = strictUtf8(entry.name);
         // The server's own folder is neither walked nor counted against the task's limits.
         if (name !== null && `${prefix}${name}` === RESERVED_WORKSPACE_DIR) continue;
