@@ -210,6 +210,7 @@ const KAFKA_FAMILY = /^kafka-[a-z-]+(\.sh)?$/;
 const CLI_SPECS: Readonly<Record<string, OptionTable>> = {
   kubectl: OPTION_SPECS.kubectl,
   oc: OPTION_SPECS.kubectl,
+  helm: OPTION_SPECS.helm,
   aws: OPTION_SPECS.aws,
   gh: OPTION_SPECS.gh,
   rclone: OPTION_SPECS.rclone,
@@ -244,18 +245,34 @@ export interface CliJudgement {
   dryRun: boolean;
 }
 
+/** kubectl's command groups, whose verb is the next word (`kubectl rollout undo`). */
+const COMMAND_GROUPS: ReadonlySet<string> = new Set([
+  'config',
+  'rollout',
+  'auth',
+  'certificate',
+  'alpha',
+  'plugin',
+  'adm',
+]);
+/** helm's (`helm repo add`, `helm dependency update`); `get`, `show` and `search` are verbs themselves. */
+const HELM_GROUPS: ReadonlySet<string> = new Set(['repo', 'dependency', 'dep', 'plugin', 'registry']);
+
 /**
- * CLIs whose grammar puts the verb first (`kubectl patch deploy api`): the words after it are a
- * resource and its name, which may be spelled like verbs (a deployment named `api` or `restore`).
- * Only the verb decides.
+ * CLIs whose grammar puts the verb first (`kubectl patch deploy api`, `helm install api ./chart`):
+ * the words after it are a resource, a release and a chart, which may be spelled like verbs (a
+ * deployment or release named `api` or `restore`). Only the verb decides. Each with its command
+ * groups.
  */
-const VERB_FIRST = new Set(['kubectl', 'oc']);
-/** Their command groups, whose verb is the next word. */
-const COMMAND_GROUPS = new Set(['config', 'rollout', 'auth', 'certificate', 'alpha', 'plugin', 'adm']);
+const VERB_FIRST: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  ['kubectl', COMMAND_GROUPS],
+  ['oc', COMMAND_GROUPS],
+  ['helm', HELM_GROUPS],
+]);
 
 export function judgeCliVerbs(
   args: readonly string[],
-  verbFirst = false,
+  verbFirst: boolean | ReadonlySet<string> = false,
   spec: OptionTable = {},
 ): CliJudgement {
   const parsed = parseArguments(args, spec);
@@ -270,7 +287,8 @@ export function judgeCliVerbs(
   const path = commandWords(parsed);
   // A verb-first CLI's command groups (`kubectl config view`, `kubectl rollout undo`) put the verb
   // second.
-  const words = !verbFirst ? path : COMMAND_GROUPS.has(path[0] ?? '') ? path.slice(1, 2) : path.slice(0, 1);
+  const groups = verbFirst === true ? COMMAND_GROUPS : verbFirst;
+  const words = groups === false ? path : groups.has(path[0] ?? '') ? path.slice(1, 2) : path.slice(0, 1);
   // Safety first: a destructive verb anywhere in the command path or a destructive flag decides.
   const destructiveFlag = options.find(
     (option) => DESTRUCTIVE_FLAGS.test(option) || /^--(delete|remove)$/.test(option),
@@ -390,7 +408,7 @@ export function judgeByVerbs(
   const separator = parseArguments(args, spec).endOfOptions ?? -1;
   const { kind, verb, dryRun } = judgeCliVerbs(
     separator >= 0 ? args.slice(0, separator) : args,
-    VERB_FIRST.has(program),
+    VERB_FIRST.get(program) ?? false,
     spec,
   );
   if ((verb === 'run' || verb === 'exec') && separator >= 0 && args.length > separator + 1) {
@@ -618,6 +636,23 @@ const SPECIAL: Readonly<Record<string, (scope: CommandScope, args: readonly stri
       return true;
     }
     return false;
+  },
+  // The Firebase emulators run the project's services on this machine for development and tests
+  // (firebase.json decides their ports and hosts; the edit of that file is judged as content).
+  firebase: (scope, args) => {
+    const parsed = parseArguments(args, OPTION_SPECS['firebase emulators:start']);
+    if (parsed.positionals[0] !== 'emulators:start') return false;
+    const unknown = parsed.options.find((option) => !option.known);
+    scope.add(
+      unknown === undefined
+        ? { code: 'cli.firebase.local-emulators', onTask: 0.9 }
+        : {
+            code: `vocab.unknown-option:firebase emulators:start:${unknown.name.slice(0, 40)}`,
+            uncertain: true,
+            onTask: 0.6,
+          },
+    );
+    return true;
   },
 };
 

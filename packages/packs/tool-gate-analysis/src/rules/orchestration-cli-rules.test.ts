@@ -84,3 +84,74 @@ describe('terraform and tofu', () => {
     expect(codes('terraform plan -destroy=false -out tf.plan')).toContain('cli.terraform.plan');
   });
 });
+
+describe('kubectl port-forward', () => {
+  const decide = (command: string, task = 'Let me connect to the cluster database from my laptop.') =>
+    analyseToolCallSync({ tool: 'Bash', arguments: { command }, grant: ['Bash'], task }).answers.disposition
+      .choice;
+
+  it.each([
+    'kubectl port-forward svc/postgres 5432:5432',
+    'kubectl port-forward svc/postgres 5432:5432 -n staging',
+    'kubectl port-forward --address 127.0.0.1,localhost pod/api-0 8080:80',
+    'oc port-forward --pod-running-timeout=2m pod/x 8080:80',
+  ])('%j listens on loopback only: routine', (command) => {
+    expect(decide(command)).toBe('allow');
+  });
+
+  it.each([
+    // kubectl's default is localhost; another address exposes the service to the network.
+    'kubectl port-forward --address 0.0.0.0 svc/postgres 5432:5432',
+    'kubectl port-forward --address=192.168.1.4 svc/postgres 5432',
+    'kubectl port-forward --address localhost,0.0.0.0 svc/postgres 5432',
+    // An option kubectl's vocabulary does not list is not understood.
+    'kubectl port-forward --frobnicate svc/postgres 5432',
+  ])('%j is not allowed', (command) => {
+    expect(decide(command)).not.toBe('allow');
+  });
+
+  it('opens production data to this machine only when the task speaks of production', () => {
+    expect(decide('kubectl -n prod port-forward svc/postgres 5432', 'Fix the login bug.')).not.toBe('allow');
+    expect(
+      decide('kubectl port-forward svc/postgres 5432 -n production', 'Check the production database schema.'),
+    ).toBe('allow');
+  });
+});
+
+describe('helm', () => {
+  const decide = (command: string) => analyse(command).answers.disposition.choice;
+
+  it.each([
+    'helm upgrade --install web ./chart -n dev --dry-run',
+    'helm template charts/api -f values.yaml --set image.tag=1.2',
+    'helm lint charts/api --strict',
+    'helm status api --show-resources',
+    'helm pull bitnami/nginx --untar',
+    'helm list -A',
+  ])('%j uses only options helm’s vocabulary knows: routine', (command) => {
+    expect(decide(command)).toBe('allow');
+  });
+
+  it.each([
+    // The verb comes first: a release named like a read (`api`) does not make an install a read.
+    'helm install api ./chart --kube-token abc',
+    'helm -n dev upgrade api ./chart --set a=b',
+    // A post-renderer is a program helm runs; a plugin is code the vocabulary does not know.
+    'helm upgrade api ./chart --post-renderer ./hook.sh --dry-run',
+    'helm diff upgrade api ./chart',
+  ])('%j is not allowed', (command) => {
+    expect(decide(command)).not.toBe('allow');
+  });
+
+  it('keeps the verb after a global option’s value', () => {
+    expect(codes('helm -n prod uninstall payments')).toContain('cli.helm.destructive:uninstall');
+  });
+});
+
+describe('firebase emulators', () => {
+  it('runs the local emulators with known options', () => {
+    expect(analyse('firebase emulators:start --only firestore').answers.disposition.choice).toBe('allow');
+    expect(analyse('firebase emulators:start --frobnicate').answers.disposition.choice).not.toBe('allow');
+    expect(analyse('firebase deploy --only hosting').answers.disposition.choice).not.toBe('allow');
+  });
+});

@@ -2,6 +2,7 @@ import { mountsHost } from '../container-host-access.js';
 import { RISK } from '../risk-scale.js';
 import { isCredentialPath, isSecretVariableName } from '../secret-source.js';
 import type { CommandScope } from '../shell-command.js';
+import { taskMentions } from '../task-scope.js';
 import { OPTION_SPECS } from '../vocabulary/program-options.js';
 import { type ParsedArguments, parseArguments, specOf } from './option-parse.js';
 
@@ -208,6 +209,10 @@ export function judgeKubectl(scope: CommandScope, args: readonly string[]): bool
     });
     return true;
   }
+  if (verb === 'port-forward') {
+    judgePortForward(scope, parsed);
+    return true;
+  }
   if (verb === 'drain') {
     scope.add({ code: 'cli.kubectl.drain', destructive: RISK.deny, onTask: 0.2 });
     return true;
@@ -227,6 +232,49 @@ export function judgeKubectl(scope: CommandScope, args: readonly string[]): bool
     return true;
   }
   return false;
+}
+
+/** Addresses on this machine only: a listener there is the developer's own. */
+const LOOPBACK_LISTEN = /^(localhost|127(\.\d{1,3}){3}|::1|\[::1\])$/i;
+
+/**
+ * `kubectl port-forward`: a cluster service reached from this machine. It listens on loopback
+ * unless `--address` says otherwise (kubectl's default is `localhost`), so a forward bound there is
+ * the developer's own client access, routine. Bound to any other address it exposes the service to
+ * the network (principle 6). Every option must be kubectl's own (its connection options, `--address`,
+ * `--pod-running-timeout`); another is not understood.
+ */
+function judgePortForward(scope: CommandScope, parsed: ParsedArguments): void {
+  const exposed = parsed.options
+    .filter((option) => option.name === '--address')
+    .flatMap((option) => (option.value ?? '').split(','))
+    .find((address) => !LOOPBACK_LISTEN.test(address.trim()));
+  if (exposed !== undefined) {
+    scope.add({
+      code: `net.listen-all-interfaces:kubectl-port-forward:${exposed}`,
+      exfil: RISK.askHigh,
+      onTask: 0.3,
+    });
+    return;
+  }
+  const unknown = parsed.options.find((option) => !option.known);
+  if (unknown !== undefined) {
+    scope.add({
+      code: `vocab.unknown-option:kubectl port-forward:${unknown.name.slice(0, 40)}`,
+      uncertain: true,
+      onTask: 0.6,
+    });
+    return;
+  }
+  // Production data opened to this machine is on task only when the task speaks of production.
+  const namespace = parsed.options.find(
+    (option) => option.name === '-n' || option.name === '--namespace',
+  )?.value;
+  if (namespace !== undefined && /prod/i.test(namespace) && !taskMentions(scope.task, 'production')) {
+    scope.add({ code: `cli.kubectl.port-forward-production:${namespace}`, uncertain: true, onTask: 0.3 });
+    return;
+  }
+  scope.add({ code: 'cli.kubectl.port-forward-loopback', onTask: 0.9 });
 }
 
 export function judgeTerraform(scope: CommandScope, program: string, args: readonly string[]): boolean {

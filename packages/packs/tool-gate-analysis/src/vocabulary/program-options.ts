@@ -126,6 +126,119 @@ const NPM: ProgramVocabulary = {
   },
 };
 
+/** The values and release options helm's install, upgrade and template share (helm's own help). */
+const HELM_VALUES: OptionTable = {
+  ...options(
+    '-f= --values= --set= --set-string= --set-file= --set-json= --set-literal= --version= --devel --dependency-update ' +
+      '--skip-crds --no-hooks --timeout= --wait --wait-for-jobs --atomic --dry-run --dry-run= --description= ' +
+      '--create-namespace --render-subchart-notes --disable-openapi-validation --skip-schema-validation --labels= ' +
+      '--hide-notes -o= --output= --generate-name -g --name-template=',
+  ),
+  // A post-renderer is a program helm runs on the rendered manifests.
+  ...options('--post-renderer= --post-renderer-args=', 'code'),
+};
+
+/**
+ * helm: every subcommand the gate understands, each with its everyday options; another (a plugin,
+ * `helm diff`) is not understood. Chart sources, credentials and TLS switches (`--repo`,
+ * `--username`, `--kube-token`, `--insecure-skip-tls-verify`) are not listed: they are asked.
+ */
+const HELM: ProgramVocabulary = {
+  global: options(
+    '--help -h --debug --kube-context= --kubeconfig= -n= --namespace= --burst-limit= --qps= --registry-config= ' +
+      '--repository-cache= --repository-config=',
+  ),
+  closed: true,
+  subcommands: {
+    upgrade: {
+      ...HELM_VALUES,
+      ...options(
+        '--install -i --reuse-values --reset-values --reset-then-reuse-values --cleanup-on-fail --history-max=',
+      ),
+    },
+    install: HELM_VALUES,
+    template: {
+      ...HELM_VALUES,
+      ...options(
+        '-s= --show-only= --include-crds --skip-tests --api-versions= --kube-version= --release-name --validate --is-upgrade --output-dir=',
+      ),
+    },
+    lint: options(
+      '-f= --values= --set= --set-string= --set-file= --set-json= --strict --with-subcharts --quiet --kube-version=',
+    ),
+    ...Object.fromEntries(
+      ['list', 'ls'].map((verb) => [
+        verb,
+        options(
+          '-A --all-namespaces -a --all -d --date --deployed --failed -f= --filter= --max= -m= --no-headers --offset= ' +
+            '-o= --output= --pending -r --reverse -l= --selector= -q --short --superseded --time-format= --uninstalled --uninstalling',
+        ),
+      ]),
+    ),
+    status: options('-o= --output= --revision= --show-desc --show-resources'),
+    history: options('--max= -o= --output='),
+    hist: options('--max= -o= --output='),
+    package: options('-d= --destination= -u --dependency-update --app-version= --version='),
+    ...Object.fromEntries(
+      ['dependency', 'dep'].flatMap((group) => [
+        [`${group} build`, options('--skip-refresh')],
+        [`${group} update`, options('--skip-refresh')],
+        [`${group} up`, options('--skip-refresh')],
+        [`${group} list`, options('--max-col-width=')],
+        [`${group} ls`, options('--max-col-width=')],
+      ]),
+    ),
+    'repo add': options('--force-update'),
+    'repo update': {},
+    'repo up': {},
+    'repo list': options('-o= --output='),
+    'repo ls': options('-o= --output='),
+    'repo remove': {},
+    'repo rm': {},
+    'search repo': options(
+      '--versions --devel -o= --output= --max-col-width= -r --regexp --version= -l --fail-on-no-result',
+    ),
+    'search hub': options('-o= --output= --max-col-width= --list-repo-url --fail-on-no-result'),
+    ...Object.fromEntries(
+      ['show', 'inspect'].flatMap((verb) =>
+        ['chart', 'values', 'readme', 'all', 'crds'].map((what) => [
+          `${verb} ${what}`,
+          options('--version= --devel'),
+        ]),
+      ),
+    ),
+    'get values': options('-a --all --revision= -o= --output='),
+    'get manifest': options('--revision='),
+    'get notes': options('--revision='),
+    'get hooks': options('--revision='),
+    'get metadata': options('--revision= -o= --output='),
+    'get all': options('--revision= --template='),
+    create: options('-p= --starter='),
+    pull: options('--untar --untardir= -d= --destination= --version= --devel'),
+    fetch: options('--untar --untardir= -d= --destination= --version= --devel'),
+    ...Object.fromEntries(
+      ['uninstall', 'delete', 'un', 'del'].map((verb) => [
+        verb,
+        options(
+          '--keep-history --wait --timeout= --dry-run --no-hooks --cascade= --description= --ignore-not-found',
+        ),
+      ]),
+    ),
+    rollback: options(
+      '--wait --wait-for-jobs --timeout= --dry-run --cleanup-on-fail --history-max= --no-hooks',
+    ),
+    push: {},
+    version: options('--short --template='),
+    env: {},
+    test: options('--logs --timeout= --filter='),
+    'plugin list': {},
+    'plugin ls': {},
+    'registry login': options('-u= --username= --password-stdin'),
+    'registry logout': {},
+    verify: options('--keyring='),
+  },
+};
+
 /**
  * Options that service and infrastructure CLIs share for reading (output shape, scope, filters,
  * paging, verbosity): a read with only these is routine. Another option is not understood there,
@@ -155,6 +268,7 @@ export const PROGRAM_VOCABULARIES: ReadonlyMap<string, ProgramVocabulary> = new 
   ['pip', PIP],
   ['pip3', PIP],
   ['npm', NPM],
+  ['helm', HELM],
 ]);
 
 /**
@@ -223,7 +337,8 @@ export const OPTION_SPECS = {
       '--as-uid= --certificate-authority= --client-certificate= --client-key= --tls-server-name= --cache-dir= ' +
       '--request-timeout= -v= --v= -l= --selector= -o= --output= -f= --filename= -k= --kustomize= -c= --container= ' +
       '--field-selector= --replicas= --current-replicas= --timeout= --grace-period= --cascade= --for= ' +
-      '--field-manager= --template= --sort-by= --chunk-size= --image= --type= --resource-version= --subresource=',
+      '--field-manager= --template= --sort-by= --chunk-size= --image= --type= --resource-version= --subresource= ' +
+      '--address= --pod-running-timeout=',
   ),
   /**
    * terraform's and tofu's options that take a value: single-dash words, read without clusters
@@ -248,6 +363,24 @@ export const OPTION_SPECS = {
     '-R= --repo= --hostname= -X= --method= -s= --scopes= -H= --header= -f= --field= -F= --raw-field= -q= --jq= ' +
       '-t= --template= --input= -p= --preview= -b= --body= -B= --base= -l= --label= -a= --assignee= -L= --limit= ' +
       '-S= --search= --state= -A= --author= --json= --milestone= --head= --workflow= --branch= --title=',
+  ),
+  /** helm's options that take a value, so that a namespace or a values file is not its verb (`helm -n dev uninstall x`). */
+  helm: options(
+    '-n= --namespace= --kube-context= --kubeconfig= -f= --values= --set= --set-string= --set-file= --set-json= ' +
+      '--set-literal= --version= --timeout= -o= --output= --history-max= --description= -d= --destination= --repo= ' +
+      '--username= --password= --post-renderer= --post-renderer-args= --max= --offset= --filter= --revision= ' +
+      '--app-version= -s= --show-only= --output-dir= --api-versions= --kube-version= --name-template= --ca-file= ' +
+      '--cert-file= --key-file= --keyring= --untardir= --kube-token= --kube-as-user= --kube-apiserver= ' +
+      '--registry-config= --repository-cache= --repository-config= --burst-limit= --qps= --labels= --time-format= ' +
+      '--starter= -p= --max-col-width= --cascade= --template=',
+  ),
+  /**
+   * `firebase emulators:start`'s options (firebase-tools' help), all of them: the rule reads any
+   * other as not understood.
+   */
+  'firebase emulators:start': options(
+    '--only= --project= -P= --import= --export-on-exit --export-on-exit= --config= -c= --debug --json ' +
+      '--inspect-functions --inspect-functions= --log-verbosity= --non-interactive --help -h',
   ),
   /** rclone's options that take a value; its flags and words mix (`rclone --config x sync a b`). */
   rclone: options(
