@@ -1,5 +1,3 @@
-import { readFile } from 'node:fs/promises';
-
 /**
  * One hook entry of the settings files Gemini CLI (`settings.json`) and Codex (`hooks.json`) read:
  * both use Claude Code's shape, `{"hooks": {"<event>": [{"matcher"?, "hooks": [{"type":
@@ -35,27 +33,12 @@ interface StoredGroup {
 }
 
 /**
- * Reads a hooks settings file as a JSON object: missing or empty is `{}`; anything else that is not
- * a JSON object is an error naming the file, so nothing is written over a file we cannot read.
+ * The settings as the tool gate's installers read them (`readHostSettingsFile`). The pack is loaded
+ * when a file is read or written, as install-action loads it: its index brings the whole gate.
  */
 async function readSettings(settingsPath: string): Promise<Record<string, unknown>> {
-  let text: string;
-  try {
-    text = await readFile(settingsPath, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw error;
-  }
-  if (text.trim() === '') return {};
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new Error(`${settingsPath} is not valid JSON (${(error as Error).message}); fix it first`);
-  }
-  if (typeof json !== 'object' || json === null || Array.isArray(json))
-    throw new Error(`${settingsPath} does not hold a JSON object; fix it first`);
-  return json as Record<string, unknown>;
+  const { readHostSettingsFile } = await import('@arbiter/tool-gate');
+  return readHostSettingsFile(settingsPath);
 }
 
 function eventGroups(settings: Record<string, unknown>, settingsPath: string, event: string): StoredGroup[] {
@@ -153,7 +136,6 @@ async function writeSettings(
   settingsPath: string,
   settings: Record<string, unknown>,
 ): Promise<HookSettingsChange> {
-  // Loaded when a file is written, as install-action loads the pack: its index brings the whole gate.
   const { writeSettingsWithBackup } = await import('@arbiter/tool-gate');
   return { settingsPath, changed: true, backupPath: await writeSettingsWithBackup(settingsPath, settings) };
 }

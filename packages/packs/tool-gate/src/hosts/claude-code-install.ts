@@ -1,4 +1,4 @@
-import { readClaudeSettingsFile } from './claude-settings-file.js';
+import { readHostSettingsFile } from './host-settings-file.js';
 import { writeSettingsWithBackup } from './settings-with-backup.js';
 
 export const DEFAULT_CLAUDE_CODE_HOOK_COMMAND = 'arbiter gate hook claude-code';
@@ -29,7 +29,7 @@ export async function installClaudeCodeHook(
   settingsPath: string,
   command: string = DEFAULT_CLAUDE_CODE_HOOK_COMMAND,
 ): Promise<ClaudeCodeInstallResult> {
-  const settings = await readClaudeSettingsFile(settingsPath);
+  const settings = await readHostSettingsFile(settingsPath);
   const groups = preToolUseGroups(settings);
   if (groups.some((group) => group.hooks?.some((hook) => hook.command === command))) {
     return { settingsPath, changed: false, backupPath: null };
@@ -43,7 +43,7 @@ export async function uninstallClaudeCodeHook(
   settingsPath: string,
   command: string = DEFAULT_CLAUDE_CODE_HOOK_COMMAND,
 ): Promise<ClaudeCodeInstallResult> {
-  const settings = await readClaudeSettingsFile(settingsPath);
+  const settings = await readHostSettingsFile(settingsPath);
   const hooks = settings.hooks as Record<string, unknown> | undefined;
   const groups = Array.isArray(hooks?.PreToolUse) ? (hooks.PreToolUse as HookGroup[]) : [];
   let changed = false;

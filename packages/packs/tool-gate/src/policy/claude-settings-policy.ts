@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { readClaudeSettingsFile } from '../hosts/claude-settings-file.js';
+import { readHostSettingsFile } from '../hosts/host-settings-file.js';
 import type { StaticPolicyRules } from './static-policy.js';
 
 const rulesSchema = z.array(z.string()).optional();
@@ -13,7 +13,7 @@ const settingsSchema = z.object({
  * they already wrote. A missing file is an empty policy; a file that is not valid is an error.
  */
 export async function readClaudeSettingsPolicy(settingsPath: string): Promise<StaticPolicyRules> {
-  const parsed = settingsSchema.safeParse(await readClaudeSettingsFile(settingsPath));
+  const parsed = settingsSchema.safeParse(await readHostSettingsFile(settingsPath));
   if (!parsed.success) throw new TypeError(`${settingsPath}: ${z.prettifyError(parsed.error)}`);
   return parsed.data.permissions ?? {};
 }
