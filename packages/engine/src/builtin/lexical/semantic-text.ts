@@ -139,39 +139,88 @@ export function align(source: SemanticText, target: SemanticText): Alignment {
   if (source.words.length === 0 || targets === 0) {
     return { coverage: weights > 0 ? total / weights : 0, closest: pair, similarity: pair ? closest : -1 };
   }
-  const packed = target.packed;
-  const dimensions = packed.length / targets;
-  for (const from of source.words) {
-    const { best, bestAt } = closestRow(from.vector, packed, dimensions);
-    total += from.weight * best;
+  // Each source word's best cosine over the target's words, in the target's order (the first of
+  // equal ones), from rows of cosines remembered per pair of source text and target word.
+  const sources = source.words.length;
+  const best = new Float64Array(sources).fill(-1);
+  const bestAt = new Uint32Array(sources);
+  const rows = alignmentRowsOf(source);
+  for (let t = 0; t < targets; t++) {
+    const row = rowOf(source, rows, target.words[t]!.vector);
+    for (let k = 0; k < sources; k++) {
+      if (row[k]! > best[k]!) {
+        best[k] = row[k]!;
+        bestAt[k] = t;
+      }
+    }
+  }
+  for (let k = 0; k < sources; k++) {
+    const from = source.words[k]!;
+    total += from.weight * best[k]!;
     weights += from.weight;
-    if (best > closest) {
-      closest = best;
-      pair = [from.word, target.words[bestAt / dimensions]!.word];
+    if (best[k]! > closest) {
+      closest = best[k]!;
+      pair = [from.word, target.words[bestAt[k]!]!.word];
     }
   }
   return { coverage: total / weights, closest: pair, similarity: closest };
 }
 
 /**
- * The row of `packed` (rows of `dimensions` values) with the largest dot product with `vector`, the
- * first on a tie; `best` is −1 and `bestAt` 0 when no row exceeds −1.
+ * A word's cosines with the words of a source text depend on the two alone, and the texts aligned
+ * as sources (options, levels, claims) are read once per process and recur request after request,
+ * as do most words of the states they are aligned with. So each source text keeps, per target word
+ * (its vector, one object per word of a table), the row of its words' cosines with it. The rows of
+ * every source together are capped: past the cap all are dropped and made again as needed.
+ */
+let alignmentRows = new WeakMap<SemanticText, Map<Float32Array, Float64Array>>();
+let alignmentRowCount = 0;
+const ALIGNMENT_ROW_LIMIT = 100_000;
+
+function alignmentRowsOf(source: SemanticText): Map<Float32Array, Float64Array> {
+  let rows = alignmentRows.get(source);
+  if (rows === undefined) {
+    rows = new Map();
+    alignmentRows.set(source, rows);
+  }
+  return rows;
+}
+
+function rowOf(
+  source: SemanticText,
+  rows: Map<Float32Array, Float64Array>,
+  vector: Float32Array,
+): Float64Array {
+  const known = rows.get(vector);
+  if (known !== undefined) return known;
+  const row = new Float64Array(source.words.length);
+  dotProducts(vector, source.packed, vector.length, row);
+  if (++alignmentRowCount > ALIGNMENT_ROW_LIMIT) {
+    alignmentRows = new WeakMap();
+    alignmentRowCount = 0;
+  }
+  rows.set(vector, row);
+  return row;
+}
+
+/**
+ * `out[r]` is the dot product of `vector` with row `r` of `packed` (rows of `dimensions` values),
+ * each summed in dimension order, `vector[d] * row[d]`.
  *
  * Four rows at a time, each row's sum in its own variable: one dot product is a chain of additions
  * that each wait for the last, so the four chains run side by side in the processor. Each sum is
- * still taken in dimension order, and the rows are compared in row order, so every result is bit
- * for bit what one row at a time gives (the tests hold the two equal); about 2.5× faster than one row at a time.
+ * still taken in dimension order, so every value is bit for bit what one row at a time gives (the
+ * tests hold the two equal); about 2.5× faster than one row at a time.
  */
-export function closestRow(
+export function dotProducts(
   vector: Float32Array,
   packed: Float32Array,
   dimensions: number,
-): { best: number; bestAt: number } {
+  out: Float64Array,
+): void {
   const rows = packed.length / dimensions;
   const grouped = rows - (rows % 4);
   const paired = dimensions - (dimensions % 2);
-  let best = -1;
-  let bestAt = 0;
   let row = 0;
   for (; row < grouped; row += 4) {
     const o0 = row * dimensions;
@@ -202,33 +251,17 @@ export function closestRow(
       s2 += x * packed[o2 + d]!;
       s3 += x * packed[o3 + d]!;
     }
-    if (s0 > best) {
-      best = s0;
-      bestAt = o0;
-    }
-    if (s1 > best) {
-      best = s1;
-      bestAt = o1;
-    }
-    if (s2 > best) {
-      best = s2;
-      bestAt = o2;
-    }
-    if (s3 > best) {
-      best = s3;
-      bestAt = o3;
-    }
+    out[row] = s0;
+    out[row + 1] = s1;
+    out[row + 2] = s2;
+    out[row + 3] = s3;
   }
   for (; row < rows; row++) {
     const offset = row * dimensions;
-    let similarity = 0;
-    for (let d = 0; d < dimensions; d++) similarity += vector[d]! * packed[offset + d]!;
-    if (similarity > best) {
-      best = similarity;
-      bestAt = offset;
-    }
+    let sum = 0;
+    for (let d = 0; d < dimensions; d++) sum += vector[d]! * packed[offset + d]!;
+    out[row] = sum;
   }
-  return { best, bestAt };
 }
 
 /** The coverage part of `align`. */
