@@ -27,8 +27,10 @@ import type { EngineCalibration } from '../../calibrated-engine.js';
  *   stay near one.
  *
  * Refitted after claims of a feeling on states without valenced words became abstentions (they
- * had been topical answers) and a yes/no question's coordinated phrases stopped being claims of
- * their own; only the topical map moved.
+ * had been topical answers), a yes/no question's coordinated phrases stopped being claims of their
+ * own, and a claim names a feeling only by the words that carry its valence (SNIPS "search creative
+ * work" had been a claim of a feeling, its answers fitted into the valence map); the topical and
+ * valence maps moved.
  *
  * Kinds without public development data (entailment, urgency, hostility, a contradicted value)
  * keep their answers as they are, and no calibration moves an abstained answer (the prior).
@@ -56,20 +58,20 @@ export const BUILTIN_CALIBRATION: EngineCalibration = {
     },
     'noul:topical': {
       map: [
-        [0.3206, 0.4211],
-        [0.5012, 0.5012],
-        [0.6798, 0.6798],
+        [0.3209, 0.4184],
+        [0.5013, 0.5013],
+        [0.6797, 0.6797],
       ],
     },
     'noul:valence': {
       map: [
         [0.0974, 0.2],
-        [0.1538, 0.2424],
-        [0.3272, 0.2714],
-        [0.6417, 0.6071],
-        [0.7403, 0.6471],
+        [0.1533, 0.2371],
+        [0.3262, 0.264],
+        [0.6393, 0.5797],
+        [0.739, 0.6518],
         [0.8111, 0.7526],
-        [0.878, 0.8685],
+        [0.878, 0.8679],
       ],
     },
     'score:valence': { temperature: 0.872 },

@@ -96,6 +96,11 @@ describe('evaluateLexically', () => {
     const angry = answer('This is terrible, awful service and I am fed up.', furious);
     expect(angry.arbiter?.evidence?.some((code) => code.startsWith('valence:'))).toBe(true);
     expect(angry.type === 'noul' && angry.noul).toBeGreaterThan(0.5);
+    // A word that carries valence ("creative") but names no feeling makes no claim of one, whatever
+    // the claim's other words ("does", "question") come near.
+    const search: Question = { type: 'noul', instructions: 'Does the user want to search creative work?' };
+    const cheerful = answer('I would love to find that wonderful movie, the Heart Beat', search);
+    expect(cheerful.arbiter?.evidence?.some((code) => code.startsWith('valence:'))).toBe(false);
   });
 
   it('stays at the prior on a claim of a feeling when the state has no valenced word', () => {

@@ -82,6 +82,11 @@ function lexiconValence(word: string): number | undefined {
 
 const INFLECTIONS = ['ing', 'ed', 'es', 's'];
 
+/** The words of `text` that carry valence in the lexicon (their lemma's included), in order. */
+export function valencedWordsOf(text: string): string[] {
+  return wordsOf(text).filter((word) => lexiconValence(word) !== undefined);
+}
+
 export function valenceOf(text: string): Valence {
   const words = wordsOf(text);
   const contributions: number[] = [];
