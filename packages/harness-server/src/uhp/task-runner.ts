@@ -357,7 +357,7 @@ export class TaskRunner {
       return appended;
     };
     const output = new TurnOutput(emit, assembler);
-    const workspace = new Workspace(this.options.layout.workspaceDir(task.owner.sessionId));
+    const workspace = await Workspace.open(this.options.layout.workspaceDir(task.owner.sessionId));
     const before = (await workspace.snapshot(this.artifactLimits.maxWorkspaceEntries)).files;
     const cancelTimeout =
       task.timeoutSeconds !== null

@@ -443,11 +443,11 @@ export class TaskService {
     baseUrl: string;
   }): Promise<void> {
     const { initial, owner, harness, request } = task;
-    let files: ReturnType<TaskService['materialiseInputs']>;
+    let files: Awaited<ReturnType<TaskService['materialiseInputs']>>;
     try {
-      const workspace = new Workspace(this.options.layout.workspaceDir(owner.sessionId));
-      files = this.materialiseInputs(workspace, task.input.files);
-      this.materialiseSkills(workspace, harness);
+      const workspace = await Workspace.open(this.options.layout.workspaceDir(owner.sessionId));
+      files = await this.materialiseInputs(workspace, task.input.files);
+      await this.materialiseSkills(workspace, harness);
     } catch (error) {
       // Nothing ran, so nothing was used: the whole reservation is refunded.
       await this.options.runner.endUnexpectedly(initial.id, owner, error, NOTHING_USED);
@@ -483,7 +483,7 @@ export class TaskService {
       found.set(fileId, {
         filename: path.basename(file.filename),
         mediaType: file.mediaType,
-        data: fs.readFileSync(this.options.layout.fileBlob(file.id)),
+        data: await fs.promises.readFile(this.options.layout.fileBlob(file.id)),
         fileId: file.id,
       });
     }
@@ -508,16 +508,18 @@ export class TaskService {
     }
   }
 
-  private materialiseInputs(workspace: Workspace, files: readonly IncomingFile[]) {
-    return files.map((file) => {
-      workspace.writeInput(file.filename, file.data);
-      return { path: file.filename, filename: file.filename, mediaType: file.mediaType };
-    });
+  private async materialiseInputs(workspace: Workspace, files: readonly IncomingFile[]) {
+    const written = [];
+    for (const file of files) {
+      await workspace.writeInput(file.filename, file.data);
+      written.push({ path: file.filename, filename: file.filename, mediaType: file.mediaType });
+    }
+    return written;
   }
 
   /** The whole folder of every enabled skill, where the agent can read it. */
-  private materialiseSkills(workspace: Workspace, harness: Harness): void {
-    workspace.replaceSkills(
+  private async materialiseSkills(workspace: Workspace, harness: Harness): Promise<void> {
+    await workspace.replaceSkills(
       (harness.skills ?? [])
         .filter((skill) => skill.enabled !== false)
         .flatMap((skill) =>

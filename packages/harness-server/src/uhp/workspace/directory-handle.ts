@@ -79,6 +79,36 @@ export class DirectoryHandle {
     return new DirectoryHandle(await openDirectoryFdAsync(this.childPath(name), name));
   }
 
+  /**
+   * `openDirectory` on the thread pool, `create` included: `mkdir` of the child path never follows
+   * a link in its last component (it fails with EEXIST), and the open that follows refuses one.
+   */
+  async openDirectoryCreatingAsync(name: string): Promise<DirectoryHandle> {
+    const target = this.childPath(name);
+    try {
+      await fs.promises.mkdir(target, { mode: 0o700 });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    return new DirectoryHandle(await openDirectoryFdAsync(target, name));
+  }
+
+  /** `openPath` with `create`, on the thread pool; the handle answered is always a new one. */
+  async openPathCreatingAsync(relative: string): Promise<DirectoryHandle> {
+    let current = new DirectoryHandle(await openFd(this.selfPath(), O_RDONLY | O_DIRECTORY));
+    for (const segment of relative.split('/').filter((part) => part !== '' && part !== '.')) {
+      try {
+        const next = await current.openDirectoryCreatingAsync(segment);
+        current.close();
+        current = next;
+      } catch (error) {
+        current.close();
+        throw error;
+      }
+    }
+    return current;
+  }
+
   /** Walks `relative` (slash-separated) one component at a time, each checked like `openDirectory`. */
   openPath(relative: string, options: { create?: boolean } = {}): DirectoryHandle {
     let current: DirectoryHandle = this;
@@ -126,6 +156,15 @@ export class DirectoryHandle {
   /** Creates a new file that did not exist in any form (no link, FIFO or file of that name). */
   createExclusive(name: string, mode = 0o600): number {
     return openNoFollow(this.childPath(name), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, name, mode);
+  }
+
+  /** `createExclusive` on the thread pool. */
+  async createExclusiveAsync(name: string, mode = 0o600): Promise<number> {
+    try {
+      return await openFd(this.childPath(name), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode);
+    } catch (error) {
+      throw untrustedOr(error, name);
+    }
   }
 
   /** What an entry is, without following it. */

@@ -70,6 +70,20 @@ describe('Workspace', () => {
     expect([...(await workspace.snapshot(4)).files.keys()].sort()).toEqual(['a', 'b/1', 'c']);
   });
 
+  it('walks names in UTF-8 byte order, not UTF-16 order, and a folder of thousands whole', async () => {
+    const workspace = fresh();
+    // Bytes: é (c3 a9) < ｚ (ef bd 9a) < 😀 (f0 9f 98 80); UTF-16 puts 😀 (d83d) before ｚ (ff5a).
+    for (const name of ['\u{1F600}', 'ｚ', 'é']) fs.writeFileSync(path.join(workspace.root, name), name);
+    expect([...(await workspace.snapshot(2)).files.keys()]).toEqual(['é', 'ｚ']);
+    // More names than one read of a folder (512) and one sorted run (1024): every one, in order.
+    const many = fresh();
+    const names = Array.from({ length: 3000 }, (_, index) => `n${(index * 7919) % 3000}`);
+    for (const name of names) fs.writeFileSync(path.join(many.root, name), '');
+    const sorted = [...names].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+    expect([...(await many.snapshot()).files.keys()]).toEqual(sorted);
+    expect([...(await many.snapshot(2500)).files.keys()]).toEqual(sorted.slice(0, 2500));
+  });
+
   it('reads only the bytes it returns of a file near the size limit', async () => {
     const workspace = fresh();
     const big = path.join(workspace.root, 'big.bin');
