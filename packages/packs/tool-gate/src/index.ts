@@ -8,9 +8,7 @@ export {
 } from './hosts/claude-code-install.js';
 export { DEFAULT_HOOK_TASK, type HookInputReading, type HostName } from './hosts/host-hook.js';
 export { HOST_HOOKS } from './hosts/host-hooks.js';
-export { readHostSettingsFile } from './hosts/host-settings-file.js';
 export { type HostHookResult, judgeHostHook, runHostHook } from './hosts/run-host-hook.js';
-export { writeSettingsWithBackup } from './hosts/settings-with-backup.js';
 export { canonicalSha256 } from './pack/canonical-sha256.js';
 export { loadToolGatePack, TOOL_GATE_PACK } from './pack/tool-gate-pack.js';
 export {

@@ -1,9 +1,9 @@
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { addHookGroups, type HookGroupToAdd, removeHookCommands } from '@arbiter/tool-gate/host-settings';
 import { invocationIo } from '../../invocation-io.js';
 import { UsageError } from '../usage-error.js';
 import { probeHookCommand, resolvedCliCommand, shellQuote } from './cli-launcher.js';
-import { addHookGroups, type HookGroupToAdd, removeHookCommands } from './hook-settings-file.js';
 import { parseTeamServerUrl } from './team-report-options.js';
 
 export interface GateInstallOptions {

@@ -1,12 +1,16 @@
+import { readHostSettingsFile } from './host-settings-file.js';
+import { writeSettingsWithBackup } from './settings-with-backup.js';
+
 /**
- * One hook entry of the settings files Gemini CLI (`settings.json`) and Codex (`hooks.json`) read:
- * both use Claude Code's shape, `{"hooks": {"<event>": [{"matcher"?, "hooks": [{"type":
- * "command", "command", "timeout"}]}]}}`, with their own event name and timeout unit.
+ * One hook entry of the settings files Claude Code (`.claude/settings.json`), Gemini CLI
+ * (`settings.json`) and Codex (`hooks.json`) read: all three use Claude Code's shape, `{"hooks":
+ * {"<event>": [{"matcher"?, "hooks": [{"type": "command", "command", "timeout"}]}]}}`, each with
+ * its own event names and timeout unit.
  */
 export interface HookEntry {
   readonly type: 'command';
   readonly command: string;
-  /** In the host's own unit: milliseconds for Gemini CLI, seconds for Codex. */
+  /** In the host's own unit: milliseconds for Gemini CLI, seconds for Claude Code and Codex. */
   readonly timeout: number;
   readonly name?: string;
 }
@@ -30,15 +34,6 @@ interface StoredHook {
 }
 interface StoredGroup {
   hooks?: StoredHook[];
-}
-
-/**
- * The settings as the tool gate's installers read them (`readHostSettingsFile`). The pack is loaded
- * when a file is read or written, as install-action loads it: its index brings the whole gate.
- */
-async function readSettings(settingsPath: string): Promise<Record<string, unknown>> {
-  const { readHostSettingsFile } = await import('@arbiter/tool-gate');
-  return readHostSettingsFile(settingsPath);
 }
 
 function eventGroups(settings: Record<string, unknown>, settingsPath: string, event: string): StoredGroup[] {
@@ -76,7 +71,7 @@ export async function addHookGroups(
   settingsPath: string,
   entries: readonly { readonly event: string; readonly group: HookGroupToAdd }[],
 ): Promise<HookSettingsChange> {
-  const settings = await readSettings(settingsPath);
+  const settings = await readHostSettingsFile(settingsPath);
   let changed = false;
   for (const { event, group } of entries) {
     const groups = eventGroups(settings, settingsPath, event);
@@ -106,7 +101,7 @@ export async function removeHookCommands(
   events: readonly string[],
   command: string,
 ): Promise<HookSettingsChange> {
-  const settings = await readSettings(settingsPath);
+  const settings = await readHostSettingsFile(settingsPath);
   const hooks = settings.hooks as Record<string, unknown> | undefined;
   let changed = false;
   for (const event of events) {
@@ -136,6 +131,5 @@ async function writeSettings(
   settingsPath: string,
   settings: Record<string, unknown>,
 ): Promise<HookSettingsChange> {
-  const { writeSettingsWithBackup } = await import('@arbiter/tool-gate');
   return { settingsPath, changed: true, backupPath: await writeSettingsWithBackup(settingsPath, settings) };
 }
