@@ -8,3 +8,10 @@ const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[?::1\]?|0\.0\.0\.0)(:\d+)?$/i;
 export function isLoopbackHost(host: string): boolean {
   return LOOPBACK.test(host);
 }
+
+/** Whether a text (a loop's body, a wrapped command) addresses a URL on a host other than this machine. */
+export function addressesOutsideHost(text: string): boolean {
+  return [...text.matchAll(/\b(?:https?|wss?):\/\/(?:[^@/\s]*@)?([\w.-]+)/g)].some(
+    (match) => !isLoopbackHost(match[1]!),
+  );
+}

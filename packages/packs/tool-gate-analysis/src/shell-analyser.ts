@@ -3,7 +3,7 @@ import { parseBash } from './bash-parser.js';
 import { judgeCommand } from './command-judge.js';
 import { environmentChangeFinding } from './environment-change.js';
 import { type Finding, FindingSet } from './finding.js';
-import { isLoopbackHost } from './loopback-host.js';
+import { addressesOutsideHost } from './loopback-host.js';
 import { classifyPath } from './path-scope.js';
 import { judgeRedirect } from './redirect-judge.js';
 import { RISK } from './risk-scale.js';
@@ -195,6 +195,8 @@ function walk(node: ShellNode, state: WalkState, depth: number, variables: Shell
       if (flood !== undefined) state.findings.add(flood);
       const endless = endlessLoop(node);
       if (endless !== undefined) state.findings.add(endless);
+      const requests = requestFlood(node);
+      if (requests !== undefined) state.findings.add(requests);
       break;
     }
     case 'program':
@@ -349,15 +351,33 @@ function endlessLoop(loop: ShellNode): Finding | undefined {
       /^\s*(while\s+(true|:|\[\s*1\s*\]|\(\(\s*1\s*\)\))|until\s+false)\s*;?\s*$/.test(head)) ||
     (loop.type === 'c_style_for_statement' && /^\s*for\s*\(\(\s*[^;]*;\s*;/.test(head));
   if (!endless || /\b(break|exit|return)\b/.test(body.text)) return undefined;
-  const outside = [...body.text.matchAll(/\b(?:https?|wss?):\/\/([\w.-]+)/g)].some(
-    (match) => !isLoopbackHost(match[1]!),
-  );
+  const outside = addressesOutsideHost(body.text);
   return {
     code: `proc.endless-loop${outside ? ':outside-host' : ''}`,
     destructive: outside ? RISK.askHigh : RISK.askLow,
     uncertain: true,
     onTask: 0.3,
   };
+}
+
+/** Passes of a loop over another party's host that are a flood rather than a check or a retry. */
+export const REQUEST_FLOOD_PASSES = 1000;
+
+/**
+ * Exhaustion (issue 27) of someone else's service: a counted loop (`for i in $(seq 1 100000)`,
+ * `{1..5000}`, `((i=0; i<5000; i++))`) whose body sends a request to a host other than this machine
+ * sends that many requests, which is a load test or a flood of a service the project does not own.
+ * A few passes (a retry, a smoke check of three ids) stay below the count.
+ */
+function requestFlood(loop: ShellNode): Finding | undefined {
+  const body = loop.namedChildren.find(
+    (child) => child?.type === 'do_group' || child?.type === 'compound_statement',
+  );
+  if (body == null || !addressesOutsideHost(body.text)) return undefined;
+  const head = loop.text.slice(0, body.startIndex - loop.startIndex);
+  const passes = Math.max(0, ...(head.match(/\d+/g) ?? []).map(Number));
+  if (passes < REQUEST_FLOOD_PASSES) return undefined;
+  return { code: `proc.request-flood:${passes}`, destructive: RISK.askHigh, onTask: 0.2 };
 }
 
 /** Background jobs started side by side in one list before the machine's cores are taken. */

@@ -20,7 +20,7 @@ const TRUST_SETTING =
   /^(trusted-host|ca|cafile|ca-file|ca-bundle|ca-certs?|ssl-?ca-?info|cainfo|git-ssl-cainfo|requests-ca-bundle|curl-ca-bundle|ssl-cert-file|node-extra-ca-certs|insecure-registr(y|ies))$/i;
 /** Environment variables that configure a downloader; other names are not settings. */
 const ENVIRONMENT_SETTING =
-  /^(NODE_TLS_REJECT_UNAUTHORIZED|NODE_EXTRA_CA_CERTS|PYTHONHTTPSVERIFY|GIT_SSL_NO_VERIFY|GIT_SSL_CAINFO|REQUESTS_CA_BUNDLE|CURL_CA_BUNDLE|SSL_CERT_FILE|(npm|yarn|pnpm|bun)_config_\w+|(PIP|UV|YARN|POETRY|CONDA)_\w+)$/i;
+  /^(NODE_TLS_REJECT_UNAUTHORIZED|NODE_EXTRA_CA_CERTS|PYTHONHTTPSVERIFY|GIT_SSL_NO_VERIFY|GIT_SSL_CAINFO|REQUESTS_CA_BUNDLE|CURL_CA_BUNDLE|SSL_CERT_FILE|(npm|yarn|pnpm|bun)_config_\w+|(PIP|UV|YARN|POETRY|CONDA)_\w+|GO(SUMDB|NOSUMDB|NOSUMCHECK|PRIVATE|INSECURE|FLAGS|PROXY))$/i;
 const OFF = /^(false|0|no|off|disabled?)$/i;
 /** Values that restore the default rather than trust something new. */
 const DEFAULT_VALUE = /^(|null|undefined|true|1|yes|on)$/i;
@@ -43,10 +43,39 @@ function unquote(value: string): string {
   return value.trim().replace(/^(['"])(.*)\1$/, '$2');
 }
 
+/**
+ * Go's module settings. The checksum database makes every download match what everyone else got,
+ * so switching it off or exempting every module from it (`GONOSUMDB=*`, `GOPRIVATE=github.com`) is
+ * the same act as switching off server verification; `GOINSECURE` fetches over plain HTTP; a proxy
+ * over plain HTTP can serve anything; `GOFLAGS=-insecure` is the old spelling of the same.
+ */
+const GO_MODULE_SETTING = /^GO(SUMDB|NOSUMDB|NOSUMCHECK|PRIVATE|INSECURE|FLAGS|PROXY)$/i;
+/** Patterns that exempt every module, or every module of a public code host, from the check. */
+const GO_EXEMPTS_PUBLIC =
+  /(^|,)\s*(\*|\*\.\*|\*\/\*|(\*\.)?(github\.com|gitlab\.com|bitbucket\.org|golang\.org|go\.googlesource\.com|gopkg\.in)\/?\*?)\s*(,|$)/i;
+
+function weakensGoModuleTrust(name: string, setting: string): boolean {
+  switch (name.toUpperCase()) {
+    case 'GOSUMDB':
+      return OFF.test(setting);
+    case 'GOINSECURE':
+      return setting !== '';
+    case 'GOFLAGS':
+      return /(^|\s)-insecure\b/.test(setting);
+    case 'GOPROXY':
+      return setting
+        .split(/[,|]/)
+        .some((entry) => /^http:\/\//i.test(entry) && !/^http:\/\/(localhost|127\.|\[::1\])/i.test(entry));
+    default:
+      return GO_EXEMPTS_PUBLIC.test(setting);
+  }
+}
+
 /** Whether setting `key` to `value` weakens the check of download servers. */
 export function weakensTransportTrust(key: string, value: string): boolean {
-  const name = settingName(key);
   const setting = unquote(value);
+  if (GO_MODULE_SETTING.test(key)) return weakensGoModuleTrust(key, setting);
+  const name = settingName(key);
   if (VERIFY_SETTING.test(name)) return OFF.test(setting);
   if (NO_VERIFY_SETTING.test(name)) return setting !== '' && !OFF.test(setting);
   if (TRUST_SETTING.test(name)) return !DEFAULT_VALUE.test(setting);

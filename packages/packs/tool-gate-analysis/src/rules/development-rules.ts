@@ -4,6 +4,7 @@ import { isSecretVariableName } from '../secret-source.js';
 import type { CommandRule, CommandScope } from '../shell-command.js';
 import { taskMentions, taskNamesWord } from '../task-scope.js';
 import { DRY_RUN_FLAGS } from './cli-verb.js';
+import { goToolchain } from './go-toolchain.js';
 
 /**
  * Build tools, test runners, package managers: the ordinary work of a coding agent. Running
@@ -539,7 +540,6 @@ const RUNS_PROJECT = [
   'stack',
   'dune',
   'opam',
-  'go',
   'gofmt',
   'golangci-lint',
   'deno-lint',
@@ -671,6 +671,7 @@ export const DEVELOPMENT_RULES: ReadonlyMap<string, CommandRule> = new Map<strin
   ['bunx', npx],
   ['npx', npx],
   ['cargo', cargo],
+  ['go', goToolchain],
   ['pip', pip],
   ['pip3', pip],
   ['pipx', pip],

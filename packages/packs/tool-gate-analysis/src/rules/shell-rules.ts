@@ -1,3 +1,4 @@
+import { addressesOutsideHost } from '../loopback-host.js';
 import { NETWORK_FETCHERS } from '../program-catalog.js';
 import { RISK } from '../risk-scale.js';
 import { isCredentialPath } from '../secret-source.js';
@@ -213,6 +214,9 @@ const interpreter: CommandRule = (scope) => {
   judgeStdinProgram(scope, (code) => judgeInterpreterCode(scope, code, language), language);
 };
 
+/** Requests in flight at once to one outside service before they are a flood of it. */
+const PARALLEL_REQUESTS = 16;
+
 /**
  * xargs runs the command after its options (the first positional; GNU xargs's getopt stops there)
  * with the input's items; `-I STR`, `--replace[=STR]` and `-i[STR]` say where each item goes.
@@ -237,6 +241,16 @@ const xargs: CommandRule = (scope) => {
   }
   const start = parsed.tokens.find((token) => token.kind === 'positional')?.index ?? args.length;
   const wrapped = args.slice(start);
+  // Exhaustion of someone else's service (issue 27): `-P N` runs N copies at once, `-P 0` as many as
+  // the input has items; with a request to another party's host in the command that is a flood.
+  const procs = parsed.options.find((option) => option.name === '-P' || option.name === '--max-procs')?.value;
+  if (
+    procs !== undefined &&
+    /^\d+$/.test(procs) &&
+    (Number(procs) === 0 || Number(procs) >= PARALLEL_REQUESTS) &&
+    addressesOutsideHost(wrapped.join(' '))
+  )
+    scope.add({ code: `proc.request-flood:xargs -P ${procs}`, destructive: RISK.askHigh, onTask: 0.2 });
   scope.runArgv(wrapped.length === 0 ? ['echo'] : wrapped, 'xargs', placeholder || undefined);
 };
 
