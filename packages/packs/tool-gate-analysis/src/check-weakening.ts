@@ -35,12 +35,13 @@ const LOOSE_ASSERTION =
 const WIDENED_ASSERTION =
   /\bassert\w*\b[^\n]{0,120}\bin\s*[([{]|\.(toBeOneOf|toBeGreaterThanOrEqual|toBeLessThanOrEqual|toBeGreaterThan|toBeLessThan|oneOf)\(|\bassert\w*\b[^\n]{0,120}(\|\||\bor\b)|\bassert(Greater|Less)\w*\(|\bassertIn\(/g;
 
+/** `EXACT_ASSERTION` without its `g` flag, for a test of one line that keeps no position between lines. */
+const EXACT_ASSERTION_LINE = new RegExp(EXACT_ASSERTION.source);
+
 /** Whether the edit drops an exact assertion line it had (not merely reformatting it). */
 function exactLinesDropped(inserted: string, removed: string): boolean {
   const after = new Set(inserted.split('\n').map((line) => line.trim()));
-  return removed
-    .split('\n')
-    .some((line) => new RegExp(EXACT_ASSERTION.source).test(line) && !after.has(line.trim()));
+  return removed.split('\n').some((line) => EXACT_ASSERTION_LINE.test(line) && !after.has(line.trim()));
 }
 
 /**

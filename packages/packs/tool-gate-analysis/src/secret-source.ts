@@ -168,9 +168,27 @@ export function isLocalControlPlanePort(port: string): boolean {
   return CONTROL_PLANE_PORTS.has(port);
 }
 
+/**
+ * One regular expression per flag set for a list of patterns: a path is tested once against the
+ * alternation rather than once per pattern (every argument of every command is tested). Any
+ * pattern matching is the alternation matching, so the lists stay readable one pattern a line.
+ */
+function anyOf(patterns: readonly RegExp[]): { test: (text: string) => boolean } {
+  const byFlags = new Map<string, string[]>();
+  for (const pattern of patterns)
+    byFlags.set(pattern.flags, [...(byFlags.get(pattern.flags) ?? []), pattern.source]);
+  const combined = [...byFlags].map(
+    ([flags, sources]) => new RegExp(sources.map((source) => `(?:${source})`).join('|'), flags),
+  );
+  return { test: (text) => combined.some((pattern) => pattern.test(text)) };
+}
+
+const KEY_MATERIAL = anyOf(KEY_MATERIAL_PATTERNS);
+const CREDENTIAL_PATH = anyOf(CREDENTIAL_PATH_PATTERNS);
+
 export function isKeyMaterialPath(path: string): boolean {
   if (NOT_A_SECRET.test(path)) return false;
-  return KEY_MATERIAL_PATTERNS.some((pattern) => pattern.test(path));
+  return KEY_MATERIAL.test(path);
 }
 
 /**
@@ -184,7 +202,7 @@ export function credentialReadRisk(path: string, outsideWorkspace: boolean): num
 
 export function isCredentialPath(path: string): boolean {
   if (NOT_A_SECRET.test(path)) return false;
-  return CREDENTIAL_PATH_PATTERNS.some((pattern) => pattern.test(path));
+  return CREDENTIAL_PATH.test(path);
 }
 
 /**
