@@ -95,7 +95,7 @@ export function semanticTextOf(
 
 function normalised(vector: Float32Array): Float32Array {
   let norm = 0;
-  for (const value of vector) norm += value * value;
+  for (let d = 0; d < vector.length; d++) norm += vector[d]! * vector[d]!;
   norm = Math.sqrt(norm);
   if (norm > 0) for (let d = 0; d < vector.length; d++) vector[d]! /= norm;
   return vector;
@@ -142,8 +142,14 @@ export function align(source: SemanticText, target: SemanticText): Alignment {
   // Each source word's best cosine over the target's words, in the target's order (the first of
   // equal ones), from rows of cosines remembered per pair of source text and target word.
   const sources = source.words.length;
-  const best = new Float64Array(sources).fill(-1);
-  const bestAt = new Uint32Array(sources);
+  if (bestScratch.length < sources) {
+    bestScratch = new Float64Array(sources * 2);
+    bestAtScratch = new Uint32Array(sources * 2);
+  }
+  const best = bestScratch;
+  const bestAt = bestAtScratch;
+  best.fill(-1, 0, sources);
+  bestAt.fill(0, 0, sources);
   const rows = alignmentRowsOf(source);
   for (let t = 0; t < targets; t++) {
     const row = rowOf(source, rows, target.words[t]!.vector);
@@ -165,6 +171,12 @@ export function align(source: SemanticText, target: SemanticText): Alignment {
   }
   return { coverage: total / weights, closest: pair, similarity: closest };
 }
+
+// Each source word's best cosine and the target word that gives it, reused by every `align` (it
+// runs to the end without yielding, so no two calls share them at once): a request aligns a few
+// dozen texts, and two typed arrays each were a share of its garbage.
+let bestScratch = new Float64Array(64);
+let bestAtScratch = new Uint32Array(64);
 
 /**
  * A word's cosines with the words of a source text depend on the two alone, and the texts aligned
