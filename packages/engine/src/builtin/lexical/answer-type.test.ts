@@ -69,7 +69,7 @@ describe('askedKindsOf', () => {
 
   it('reads "is it A or B?" by the kind of its alternatives, not as a yes/no question', () => {
     expect(askedKindsOf(vectors, 'Was the Eiffel Tower built in 1889 or 1900?')).toEqual({ number: 1 });
-    expect(askedKindsOf(vectors, 'Is a tomato a fruit or a vegetable?')).toEqual({ entity: 1 });
+    expect(askedKindsOf(vectors, 'Is a tomato a fruit or a vegetable?')).toEqual({ entity: 0.5 });
     expect(askedKindsOf(vectors, 'Is the new tenant a woman or a man?')).toEqual({ person: 1 });
     // A yes/no question without alternatives stays between a description and a thing.
     expect(askedKindsOf(vectors, 'Is it true that cats see in the dark?')).toEqual({

@@ -23,8 +23,9 @@ import type { EngineCalibration } from '../../calibrated-engine.js';
  * - A Choice takes the temperature of its kind of question, read from its wording alone
  *   (`choiceKindOf`: which feeling, which type of answer, else any), never from its options or
  *   evidence, so removing an option keeps the others' proportions (the choice-set law). Which
- *   emotion a tweet expresses was 0.70 sure at 0.55 right, hence 2.8; intents and question types
- *   stay near one.
+ *   emotion a tweet expresses was 0.70 sure at 0.55 right, hence 2.8; intents stay near one; the
+ *   type of answer a question expects is sharpened (0.77) since a head noun the lexicon does not
+ *   place weighs half (answer-type.ts), which left the interrogative rules less sure than right.
  *
  * Refitted after claims of a feeling on states without valenced words became abstentions (they
  * had been topical answers), a yes/no question's coordinated phrases stopped being claims of their
@@ -36,9 +37,9 @@ import type { EngineCalibration } from '../../calibrated-engine.js';
  * keep their answers as they are, and no calibration moves an abstained answer (the prior).
  */
 export const BUILTIN_CALIBRATION: EngineCalibration = {
-  choice: { temperature: 1.004 },
+  choice: { temperature: 0.998 },
   evidence: {
-    'choice:answer-kind': { temperature: 1.061 },
+    'choice:answer-kind': { temperature: 0.767 },
     'choice:feeling': { temperature: 2.809 },
     'noul:relation-answer': {
       map: [
