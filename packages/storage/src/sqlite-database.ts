@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { Database, Statement } from 'better-sqlite3';
 import { refuseNulText } from './nul-text.js';
 import type { SqlDatabase, SqlValue } from './sql-database.js';
+import { WalCheckpointer } from './wal-checkpointer.js';
 
 /**
  * SQLite behind the asynchronous interface. better-sqlite3 is synchronous, so every call finishes
@@ -17,7 +18,18 @@ export class SqliteDatabase implements SqlDatabase {
   #open: Promise<void> | null = null;
   readonly channels = new EventEmitter().setMaxListeners(0);
 
-  constructor(readonly connection: Database) {}
+  readonly #checkpointer: WalCheckpointer | null;
+
+  /**
+   * `checkpointInWorker` moves the WAL's checkpoints (a copy and two fsyncs every 1,000 pages) off
+   * this thread to a worker (`WalCheckpointer`): for a server, whose event loop must not wait on the disk.
+   */
+  constructor(
+    readonly connection: Database,
+    options: { readonly checkpointInWorker?: boolean } = {},
+  ) {
+    this.#checkpointer = options.checkpointInWorker ? WalCheckpointer.start(connection) : null;
+  }
 
   async notify(channel: string, payload: string): Promise<void> {
     this.channels.emit(channel, payload);
@@ -73,6 +85,8 @@ export class SqliteDatabase implements SqlDatabase {
   async lock(): Promise<void> {}
 
   async close(): Promise<void> {
+    // The worker's connection first, so the last one to close (this one) folds the log in.
+    await this.#checkpointer?.stop();
     if (this.connection.open) this.connection.close();
   }
 

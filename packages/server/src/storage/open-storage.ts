@@ -26,7 +26,9 @@ export async function openStorage(
   options: StorageOptions,
   migrations: readonly Migration[],
 ): Promise<SqlDatabase> {
-  if (options.database === undefined) return new SqliteDatabase(openDatabase(options.dataDir, migrations));
+  // The server's event loop never waits on a checkpoint's fsync: a worker runs them.
+  if (options.database === undefined)
+    return new SqliteDatabase(openDatabase(options.dataDir, migrations), { checkpointInWorker: true });
   // A setting the operator wrote wrong, not a failure: `arbiter` reports it as bad usage (exit 2).
   if (!isPostgresUrl(options.database))
     throw new ServerConfigError(
