@@ -300,6 +300,18 @@ describe('arbiter gate install claude-code', () => {
     expect(JSON.parse(await readFile(settings, 'utf8'))).toEqual({});
   });
 
+  it('uninstalls the bare command versions before 0.1.1 wrote, keeping other hooks', async () => {
+    const project = await temporary('arbiter-gate-install-');
+    const settings = join(project, '.claude', 'settings.json');
+    const mine = { matcher: 'Bash', hooks: [{ type: 'command', command: 'my-guard' }] };
+    const former = { matcher: '*', hooks: [{ type: 'command', command: 'arbiter gate hook claude-code' }] };
+    await mkdir(join(project, '.claude'));
+    await writeFile(settings, JSON.stringify({ hooks: { PreToolUse: [mine, former] } }));
+    const removed = arbiter(['gate', 'uninstall', 'claude-code'], '', project);
+    expect(removed.stdout).toMatch(/removed the hook from/);
+    expect(JSON.parse(await readFile(settings, 'utf8'))).toEqual({ hooks: { PreToolUse: [mine] } });
+  });
+
   it('writes a command that runs without arbiter on PATH, as the host runs it', async () => {
     const project = await temporary('arbiter-gate-install-');
     const installed = arbiter(['gate', 'install', 'claude-code'], '', project);

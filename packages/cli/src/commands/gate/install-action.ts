@@ -15,24 +15,16 @@ export interface GateInstallOptions {
   readonly server?: string;
 }
 
-/** A harmless PreToolUse call for the probe run: reading a file of the project. */
-function probeInput(cwd: string): string {
-  return JSON.stringify({
-    session_id: 'arbiter-gate-install-check',
-    hook_event_name: 'PreToolUse',
-    tool_name: 'Read',
-    tool_input: { file_path: join(cwd, 'README.md') },
-    cwd,
-  });
-}
-
 /**
- * Where and how another host reads its hooks. Gemini CLI: `BeforeTool` in `.gemini/settings.json`
- * (project) or `~/.gemini/settings.json`, timeout in milliseconds, matcher a regular expression
- * over tool names. Codex: `PreToolUse` in `.codex/hooks.json` or `~/.codex/hooks.json`, timeout in
- * seconds, no matcher (every tool). The probe is a harmless call in each host's own JSON.
+ * Where and how each host reads its hooks, all in Claude Code's JSON shape. Claude Code:
+ * `PreToolUse` in `.claude/settings.json` (project) or `~/.claude/settings.json`, timeout in
+ * seconds, matcher `*`. Gemini CLI: `BeforeTool` in `.gemini/settings.json` or
+ * `~/.gemini/settings.json`, timeout in milliseconds, matcher a regular expression over tool names.
+ * Codex: `PreToolUse` in `.codex/hooks.json` or `~/.codex/hooks.json`, timeout in seconds, no
+ * matcher (every tool). The probe is a harmless call (reading a file, listing one) in each host's
+ * own JSON.
  */
-interface OtherHost {
+interface HookHost {
   readonly directory: string;
   readonly file: string;
   readonly event: string;
@@ -40,19 +32,28 @@ interface OtherHost {
   readonly afterEvent: string;
   readonly group: (command: string) => HookGroupToAdd;
   readonly probe: (cwd: string) => string;
+  /** A command earlier versions wrote, also removed by an uninstall without `--command`. */
+  readonly formerCommand?: string;
 }
 
-/** Claude Code's settings file in the same terms, for a reporting install (two events, one write). */
-const CLAUDE_CODE_EVENTS = {
-  event: 'PreToolUse',
-  afterEvent: 'PostToolUse',
-  group: (command: string): HookGroupToAdd => ({
-    matcher: '*',
-    hooks: [{ type: 'command', command, timeout: 30 }],
-  }),
-} as const;
-
-const OTHER_HOSTS: Readonly<Record<string, OtherHost>> = {
+const HOOK_HOSTS: Readonly<Record<string, HookHost>> = {
+  'claude-code': {
+    directory: '.claude',
+    file: 'settings.json',
+    event: 'PreToolUse',
+    afterEvent: 'PostToolUse',
+    group: (command) => ({ matcher: '*', hooks: [{ type: 'command', command, timeout: 30 }] }),
+    probe: (cwd) =>
+      JSON.stringify({
+        session_id: 'arbiter-gate-install-check',
+        hook_event_name: 'PreToolUse',
+        tool_name: 'Read',
+        tool_input: { file_path: join(cwd, 'README.md') },
+        cwd,
+      }),
+    // Versions before 0.1.1 wrote the bare command, resolved by the host's PATH.
+    formerCommand: 'arbiter gate hook claude-code',
+  },
   gemini: {
     directory: '.gemini',
     file: 'settings.json',
@@ -89,7 +90,7 @@ const OTHER_HOSTS: Readonly<Record<string, OtherHost>> = {
   },
 };
 
-const HOSTS = ['claude-code', ...Object.keys(OTHER_HOSTS)];
+const HOSTS = Object.keys(HOOK_HOSTS);
 
 /**
  * `arbiter gate install|uninstall <host>`: adds or removes the gate's hook (claude-code, gemini, codex). The command
@@ -109,33 +110,22 @@ export async function runGateInstall(
   if (options.project === true && options.user === true)
     throw new UsageError('choose one of --project and --user');
   const server = options.server === undefined ? undefined : parseTeamServerUrl(options.server);
-  const other = OTHER_HOSTS[host];
-  if (other !== undefined) return installOtherHost(action, host, other, options, server);
+  const target = HOOK_HOSTS[host] as HookHost;
   const settingsPath =
     options.settings !== undefined
       ? resolve(options.settings)
       : options.user === true
-        ? join(homedir(), '.claude', 'settings.json')
-        : resolve('.claude', 'settings.json');
-  if (server !== undefined) {
-    const projectDir = options.user === true ? process.cwd() : dirname(dirname(settingsPath));
-    return installReporting(
-      action,
-      settingsPath,
-      hookCommand(host, options, server),
-      CLAUDE_CODE_EVENTS,
-      () => probeInput(projectDir),
-    );
-  }
-  const { installClaudeCodeHook, uninstallClaudeCodeHook, DEFAULT_CLAUDE_CODE_HOOK_COMMAND } = await import(
-    '@arbiter/tool-gate'
-  );
-  const command = options.command ?? resolvedCliCommand(['gate', 'hook', 'claude-code']);
+        ? join(homedir(), target.directory, target.file)
+        : resolve(target.directory, target.file);
+  // The project directory the host runs the hook in: the settings file's `.<host>/..`.
+  const projectDir = options.user === true ? process.cwd() : dirname(dirname(settingsPath));
+  const command = hookCommand(host, options, server);
+  if (server !== undefined)
+    return installReporting(action, settingsPath, command, target, () => target.probe(projectDir));
   if (action === 'uninstall') {
-    let result = await uninstallClaudeCodeHook(settingsPath, command);
-    // Versions before 0.1.1 wrote the bare `arbiter gate hook claude-code`.
-    if (!result.changed && options.command === undefined)
-      result = await uninstallClaudeCodeHook(settingsPath, DEFAULT_CLAUDE_CODE_HOOK_COMMAND);
+    let result = await removeHookCommands(settingsPath, [target.event], command);
+    if (!result.changed && options.command === undefined && target.formerCommand !== undefined)
+      result = await removeHookCommands(settingsPath, [target.event], target.formerCommand);
     invocationIo().writeStdout(
       result.changed
         ? `removed the hook from ${result.settingsPath}${result.backupPath === null ? '' : ` (backup: ${result.backupPath})`}\n`
@@ -143,10 +133,8 @@ export async function runGateInstall(
     );
     return undefined;
   }
-  // The project directory the host runs the hook in: the settings file's `.claude/..`.
-  const projectDir = options.user === true ? process.cwd() : dirname(dirname(settingsPath));
-  if (!(await probed(command, probeInput(projectDir)))) return 1;
-  const result = await installClaudeCodeHook(settingsPath, command);
+  if (!(await probed(command, target.probe(projectDir)))) return 1;
+  const result = await addHookGroups(settingsPath, [{ event: target.event, group: target.group(command) }]);
   const message = result.changed
     ? `${command}: installed in ${result.settingsPath}${result.backupPath === null ? '' : ` (backup: ${result.backupPath})`}`
     : `${command}: ${result.settingsPath} already has the hook; nothing changed`;
@@ -186,11 +174,7 @@ async function installReporting(
   action: 'install' | 'uninstall',
   settingsPath: string,
   command: string,
-  events: {
-    readonly event: string;
-    readonly afterEvent: string;
-    readonly group: (command: string) => HookGroupToAdd;
-  },
+  events: Pick<HookHost, 'event' | 'afterEvent' | 'group'>,
   probe: () => string,
 ): Promise<number | undefined> {
   const both = [events.event, events.afterEvent];
@@ -214,46 +198,6 @@ async function installReporting(
   invocationIo().writeStdout(
     `${message}\nchecked: the hook command ran once and answered as a hook should\n` +
       'the hook reads the key from ARBITER_API_KEY when it runs; set it in the environment the host starts from\n',
-  );
-  return undefined;
-}
-
-/** `gate install|uninstall gemini|codex`: the same steps as for Claude Code, in the host's file. */
-async function installOtherHost(
-  action: 'install' | 'uninstall',
-  host: string,
-  target: OtherHost,
-  options: GateInstallOptions,
-  server: string | undefined,
-): Promise<number | undefined> {
-  const settingsPath =
-    options.settings !== undefined
-      ? resolve(options.settings)
-      : options.user === true
-        ? join(homedir(), target.directory, target.file)
-        : resolve(target.directory, target.file);
-  const command = hookCommand(host, options, server);
-  if (server !== undefined) {
-    const projectDir = options.user === true ? process.cwd() : dirname(dirname(settingsPath));
-    return installReporting(action, settingsPath, command, target, () => target.probe(projectDir));
-  }
-  if (action === 'uninstall') {
-    const result = await removeHookCommands(settingsPath, [target.event], command);
-    invocationIo().writeStdout(
-      result.changed
-        ? `removed the hook from ${result.settingsPath}${result.backupPath === null ? '' : ` (backup: ${result.backupPath})`}\n`
-        : `${result.settingsPath} has no arbiter hook; nothing changed\n`,
-    );
-    return undefined;
-  }
-  const projectDir = options.user === true ? process.cwd() : dirname(dirname(settingsPath));
-  if (!(await probed(command, target.probe(projectDir)))) return 1;
-  const result = await addHookGroups(settingsPath, [{ event: target.event, group: target.group(command) }]);
-  const message = result.changed
-    ? `${command}: installed in ${result.settingsPath}${result.backupPath === null ? '' : ` (backup: ${result.backupPath})`}`
-    : `${command}: ${result.settingsPath} already has the hook; nothing changed`;
-  invocationIo().writeStdout(
-    `${message}\nchecked: the hook command ran once and answered as a hook should\n`,
   );
   return undefined;
 }
