@@ -137,13 +137,10 @@ function taskNamesEveryObject(task: string, statement: string): boolean {
  * sqlcmd's single-dash options are whole words (`-batch`, `-cmd`).
  */
 function sqlClient(commandFlags: readonly string[], positionalSql: boolean, clusters = true): CommandRule {
+  const spec = specOf(options(commandFlags.map((flag) => `${flag}=`).join(' ')), OPTION_SPECS['sql client']);
   return (scope) => {
     const { args, program } = scope.command;
     let found = false;
-    const spec = specOf(
-      options(commandFlags.map((flag) => `${flag}=`).join(' ')),
-      OPTION_SPECS['sql client'],
-    );
     const parsed = parseArguments(args, spec, { negativeNumbers: 'option', clusters });
     for (const option of parsed.options) {
       if (commandFlags.includes(option.name)) {

@@ -192,3 +192,17 @@ describe('an option whose value is not an option', () => {
     expect(read(['-e', '-', 'x'], spec)).toEqual({ options: ['-e'], positionals: ['-', 'x'] });
   });
 });
+
+describe('specOf', () => {
+  it('reads each table as written: a flag spelling wins over a value spelling, the first table deciding', () => {
+    const first = options('-x -x= --tag=');
+    const spec = specOf(first, options('--tag -y='));
+    expect(spec('-x')).toEqual({ takesValue: false });
+    expect(spec('--tag')).toEqual({ takesValue: true });
+    expect(spec('-y')).toEqual({ takesValue: true });
+    expect(spec('-z')).toBeUndefined();
+    // The same table read again gives the same answers (its reading is kept).
+    expect(specOf(first)('--tag')).toEqual({ takesValue: true });
+    expect(specOf(first)('-x')).toEqual({ takesValue: false });
+  });
+});

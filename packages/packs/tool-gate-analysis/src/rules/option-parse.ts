@@ -76,12 +76,37 @@ export interface ParseSettings {
   readonly firstPositionalEndsOptions?: boolean;
 }
 
+/** The specification of a program whose options the caller does not know: none takes a value. */
+const NO_OPTIONS: OptionSpelling = Object.freeze({});
+const FLAG = { takesValue: false } as const;
+const TAKES_VALUE = { takesValue: true } as const;
+/** Each table read once into a map from spelling to what it says (the tables are constant data). */
+const compiledTables = new WeakMap<OptionSpelling, ReadonlyMap<string, typeof FLAG | typeof TAKES_VALUE>>();
+
+function compiled(table: OptionSpelling): ReadonlyMap<string, typeof FLAG | typeof TAKES_VALUE> {
+  let spellings = compiledTables.get(table);
+  if (spellings === undefined) {
+    const map = new Map<string, typeof FLAG | typeof TAKES_VALUE>();
+    // A spelling listed as written is a flag (`--tag`); one listed with `=` takes a value, unless
+    // the table lists it as a flag too.
+    for (const key of Object.keys(table)) {
+      map.set(key, FLAG);
+      if (key.endsWith('=') && !Object.hasOwn(table, key.slice(0, -1)))
+        map.set(key.slice(0, -1), TAKES_VALUE);
+    }
+    spellings = map;
+    compiledTables.set(table, spellings);
+  }
+  return spellings;
+}
+
 /** A specification from option tables, the first that lists a spelling deciding. */
 export function specOf(...tables: readonly OptionSpelling[]): OptionSpec {
+  const maps = tables.map(compiled);
   return (name) => {
-    for (const table of tables) {
-      if (Object.hasOwn(table, name)) return { takesValue: false };
-      if (Object.hasOwn(table, `${name}=`)) return { takesValue: true };
+    for (const map of maps) {
+      const said = map.get(name);
+      if (said !== undefined) return said;
     }
     return undefined;
   };
@@ -89,7 +114,7 @@ export function specOf(...tables: readonly OptionSpelling[]): OptionSpec {
 
 export function parseArguments(
   args: readonly string[],
-  spec: OptionSpec | OptionSpelling = {},
+  spec: OptionSpec | OptionSpelling = NO_OPTIONS,
   settings: ParseSettings = {},
 ): ParsedArguments {
   const lookup = typeof spec === 'function' ? spec : specOf(spec);
@@ -176,7 +201,10 @@ export interface ParsedOptions {
   operands: string[];
 }
 
-export function parseOptions(args: readonly string[], spec: OptionSpec | OptionSpelling = {}): ParsedOptions {
+export function parseOptions(
+  args: readonly string[],
+  spec: OptionSpec | OptionSpelling = NO_OPTIONS,
+): ParsedOptions {
   const parsed = parseArguments(args, spec);
   return {
     flags: parsed.options.map((each) =>
