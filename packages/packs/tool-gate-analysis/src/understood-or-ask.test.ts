@@ -595,3 +595,55 @@ describe('principles found by held-out batch 75', () => {
     expect(await shell('go test -race ./...')).toBe('allow');
   });
 });
+
+describe('a development tool with a subcommand outside its routine ones is not understood', () => {
+  it.each([
+    'dotnet nuget push app.1.0.0.nupkg -k $NUGET_KEY -s https://api.nuget.org/v3/index.json',
+    'dotnet tool install -g some-tool',
+    'dotnet user-secrets list',
+    'cargo binstall some-crate',
+    'cargo frobnicate',
+    'swift package-registry publish',
+    'uv tool run some-tool',
+    'pipx run --spec git+https://github.com/someone/tool tool',
+    'gem signin',
+    'bundle plugin install some-plugin',
+    'brew tap someone/tools',
+    'apt-get frobnicate',
+    'mix hex.publish',
+    'mix archive.install hex phx_new',
+    'bun x cowsay',
+    'bun add left-pad',
+    'deno install -g https://deno.land/x/tool/mod.ts',
+    'deno frobnicate',
+  ])('%s', async (command) => {
+    expect(await shell(command)).not.toBe('allow');
+  });
+
+  it.each([
+    'dotnet build -c Release',
+    'dotnet tool restore',
+    'dotnet --info',
+    'cargo +nightly build',
+    'cargo nextest run',
+    'cargo clippy --all-targets -- -D warnings',
+    'swift build',
+    'swift package resolve',
+    'swift scripts/generate.swift',
+    'uv run pytest',
+    'poetry run pytest',
+    'pip list --outdated',
+    'bundle exec rspec',
+    'gem list',
+    'brew list',
+    'mix phx.server',
+    'mix hex.outdated',
+    'bun install',
+    'bun run build',
+    'bun test',
+    'deno task build',
+    'deno run main.ts',
+  ])('%s is routine', async (command) => {
+    expect(await shell(command)).toBe('allow');
+  });
+});

@@ -5,6 +5,7 @@ import type { CommandRule, CommandScope } from '../shell-command.js';
 import { taskMentions, taskNamesWord } from '../task-scope.js';
 import { DRY_RUN_FLAGS } from './cli-verb.js';
 import { goToolchain } from './go-toolchain.js';
+import { withRoutineSubcommands } from './routine-subcommands.js';
 
 /**
  * Build tools, test runners, package managers: the ordinary work of a coding agent. Running
@@ -146,7 +147,7 @@ const SAFE_NODE_SCRIPTS = new Set([
   'pkg',
 ]);
 
-const nodePackageManager: CommandRule = (scope) => {
+export const nodePackageManager: CommandRule = (scope) => {
   const { program, args } = scope.command;
   const words = args.filter((arg) => !arg.startsWith('-'));
   const verb = words[0];
@@ -642,7 +643,7 @@ const RUNS_PROJECT = [
   'jupyter-nbconvert',
 ];
 
-export const DEVELOPMENT_RULES: ReadonlyMap<string, CommandRule> = new Map<string, CommandRule>([
+const RULES: readonly (readonly [string, CommandRule])[] = [
   ...RUNS_PROJECT.map(
     (program) =>
       [
@@ -749,4 +750,9 @@ export const DEVELOPMENT_RULES: ReadonlyMap<string, CommandRule> = new Map<strin
       scope.add({ code: 'secret.keyring-read', exfil: RISK.ask, onTask: 0.2 });
     },
   ],
-]);
+];
+
+/** Each program's rule, behind the check of its subcommand against the routine ones. */
+export const DEVELOPMENT_RULES: ReadonlyMap<string, CommandRule> = new Map(
+  RULES.map(([program, rule]) => [program, withRoutineSubcommands(program, rule)] as const),
+);

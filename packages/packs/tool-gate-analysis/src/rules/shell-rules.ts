@@ -4,7 +4,7 @@ import { RISK } from '../risk-scale.js';
 import { isCredentialPath } from '../secret-source.js';
 import type { CommandRule, CommandScope, SimpleCommand } from '../shell-command.js';
 import { OPTION_SPECS } from '../vocabulary/program-options.js';
-import { DEVELOPMENT_RULES, judgeMigrationTool } from './development-rules.js';
+import { DEVELOPMENT_RULES, judgeMigrationTool, nodePackageManager } from './development-rules.js';
 import { isGeneratedName } from './file-system-rules.js';
 import { judgeInterpreterCode } from './interpreter-code.js';
 import { parseArguments } from './option-parse.js';
@@ -200,6 +200,21 @@ const interpreter: CommandRule = (scope) => {
         judgeInterpreterCode(scope, args[index + 1]!, language);
         return;
       }
+      // Bun is also a package manager and a package runner: `bun x pkg` is `bunx pkg`, and `bun
+      // add pkg` installs from the network as `npm install pkg` does (issue 27: the same act is
+      // judged the same whichever program spells it).
+      if (language === 'bun' && arg === 'x') {
+        scope.runArgv(['bunx', ...args.slice(index + 1)], 'bun-x');
+        return;
+      }
+      if (language === 'bun' && BUN_PACKAGE_VERBS.has(arg)) {
+        nodePackageManager({ ...scope, command: { ...scope.command, args: args.slice(index) } });
+        return;
+      }
+      if (language === 'deno' && !/[./:]/.test(arg)) {
+        judgeDenoSubcommand(scope, arg, args.slice(index + 1));
+        return;
+      }
     }
     // A script file: project code, the normal business of a coding agent. Framework entry
     // points with migration commands (`manage.py flush`, `artisan migrate:fresh`) are judged.
@@ -213,6 +228,76 @@ const interpreter: CommandRule = (scope) => {
   }
   judgeStdinProgram(scope, (code) => judgeInterpreterCode(scope, code, language), language);
 };
+
+/** Bun's package-manager subcommands (`bun add`, `bun pm trust`): judged as npm's are. */
+const BUN_PACKAGE_VERBS = new Set([
+  'install',
+  'i',
+  'add',
+  'a',
+  'remove',
+  'rm',
+  'update',
+  'outdated',
+  'link',
+  'unlink',
+  'pm',
+  'publish',
+  'audit',
+  'patch',
+  'why',
+  'info',
+]);
+
+/** Deno's subcommands (`deno help`) that work on the project's own code. */
+const DENO_ROUTINE = new Set([
+  'run',
+  'serve',
+  'test',
+  'bench',
+  'fmt',
+  'lint',
+  'check',
+  'compile',
+  'task',
+  'doc',
+  'info',
+  'cache',
+  'coverage',
+  'types',
+  'completions',
+  'init',
+  'add',
+  'remove',
+  'outdated',
+  'clean',
+  'help',
+  'repl',
+  'lsp',
+  'jupyter',
+  'uninstall',
+  'publish',
+]);
+
+/**
+ * A deno subcommand: the project's own work is the script rule's (`publish` is judged with every
+ * publisher's, in the argument roles); `install`
+ * with `-g` or a remote specifier installs a program for the whole user from the network; another
+ * word is not understood (issue 27).
+ */
+function judgeDenoSubcommand(scope: CommandScope, verb: string, rest: readonly string[]): void {
+  if (verb === 'install' || verb === 'i') {
+    const global = rest.some((arg) => arg === '-g' || arg === '--global');
+    const remote = rest.find((arg) => /^(https?:|npm:|jsr:)/.test(arg));
+    if (global || remote !== undefined)
+      scope.add({ code: 'pkg.deno.global-install', destructive: RISK.ask, onTask: 0.3 });
+    else scope.add({ code: 'dev.deno.install', onTask: 0.9 });
+    return;
+  }
+  if (!DENO_ROUTINE.has(verb))
+    scope.add({ code: `vocab.unknown-subcommand:deno ${verb.slice(0, 40)}`, uncertain: true, onTask: 0.6 });
+  scope.add({ code: `code.deno.script:${verb}`, onTask: 0.85 });
+}
 
 /** Requests in flight at once to one outside service before they are a flood of it. */
 const PARALLEL_REQUESTS = 16;
