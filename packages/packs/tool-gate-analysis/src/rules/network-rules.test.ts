@@ -152,3 +152,36 @@ describe('bundled short options hide no upload (POSIX bundling)', () => {
     ).not.toBe('allow');
   });
 });
+
+// ssh, scp and rsync read their options with the one option parser (issue 27, item 4).
+describe('ssh, scp and rsync options', () => {
+  const codes = (command: string) =>
+    analyseToolCallSync({
+      tool: 'Bash',
+      arguments: { command },
+      grant: ['Bash'],
+      task: 'Fix the failing test.',
+    }).findings.map((finding) => finding.code);
+
+  it('reads a cluster letter by letter: `-NL` forwards a port, and the host is the destination', () => {
+    // Before: `-NL` hid the tunnel, and its value was taken for the host.
+    expect(codes('ssh -NL 5432:localhost:5432 bastion.internal')).toEqual(
+      expect.arrayContaining(['net.ssh-tunnel', 'net.ssh-session:bastion.internal']),
+    );
+  });
+
+  it('reads `-P`’s value in a cluster, so the port is not a file sent', () => {
+    expect(codes('scp -rP 2222 dist/ deploy@host.example:/srv')).toContain(
+      'net.scp.upload:deploy@host.example',
+    );
+  });
+
+  it('takes the last operand for the destination, not an option value after it', () => {
+    expect(codes('rsync -a --delete ./dist/ ./public/ --exclude tmp/')).toContain(
+      'shell.rsync--delete:public',
+    );
+    expect(codes('rsync -avn --delete src/ /tmp/x').some((code) => code.startsWith('shell.rsync'))).toBe(
+      false,
+    );
+  });
+});

@@ -295,13 +295,13 @@ const RSYNC_DELETES =
   /^--(delete(-before|-during|-after|-delay|-excluded|-missing-args)?|del|remove-source-files|prune-empty-dirs)$/;
 
 const rsync: CommandRule = (scope) => {
-  const args = scope.command.args;
-  const operands = args.filter((arg) => !arg.startsWith('-'));
-  const dryRun = args.some(
-    (arg) =>
-      arg === '-n' || arg === '--dry-run' || arg === '--list-only' || /^-[a-zA-Z]*n[a-zA-Z]*$/.test(arg),
-  );
-  const deleting = args.find((arg) => RSYNC_DELETES.test(arg));
+  // rsync's options and operands mix (`rsync -a src/ dst/ --delete`); a value-taking option's value
+  // (`--exclude tmp/`, `-e ssh`) is not an operand.
+  const parsed = parseArguments(scope.command.args, OPTION_SPECS.rsync, { negativeNumbers: 'option' });
+  const operands = [...parsed.positionals];
+  const named = (pattern: RegExp) => parsed.options.find((option) => pattern.test(option.name))?.name;
+  const dryRun = named(/^(-n|--dry-run|--list-only)$/) !== undefined;
+  const deleting = named(RSYNC_DELETES);
   if (deleting !== undefined && !dryRun) {
     // What the source lacks is deleted beneath the destination: a recursive deletion of it, judged
     // as `rm -r` of that place would be; on another host nothing tells what it holds.
@@ -315,27 +315,20 @@ const rsync: CommandRule = (scope) => {
 };
 
 const scp: CommandRule = (scope) => {
-  const args = scope.command.args;
-  const operands: string[] = [];
-  for (let index = 0; index < args.length; index += 1) {
-    const arg = args[index]!;
-    if (/^-[cFiJloPS]$/.test(arg)) index += 1;
-    else if (!arg.startsWith('-')) operands.push(arg);
-  }
-  judgeTransfer(scope, 'scp', operands);
+  const parsed = parseArguments(scope.command.args, OPTION_SPECS.scp, { negativeNumbers: 'option' });
+  judgeTransfer(scope, 'scp', [...parsed.positionals]);
 };
 
 const ssh: CommandRule = (scope) => {
+  // ssh's options come before the destination; the words after it are the remote command, whose
+  // options are its own. A cluster (`-NL 5432:db:5432`) is read letter by letter.
   const args = scope.command.args;
-  let index = 0;
-  let tunnel = false;
-  while (index < args.length && args[index]!.startsWith('-')) {
-    const arg = args[index]!;
-    if (/^-[RLDW]$/.test(arg)) tunnel = true;
-    index += /^-[bcDEeFIiJLlmOopQRSWw]$/.test(arg) ? 2 : 1;
-  }
-  const host = args[index];
-  const remote = args.slice(index + 1);
+  const parsed = parseArguments(args, OPTION_SPECS.ssh, {
+    negativeNumbers: 'option',
+    firstPositionalEndsOptions: true,
+  });
+  const tunnel = parsed.options.some((option) => /^-[RLDW]$/.test(option.name));
+  const [host, ...remote] = parsed.positionals;
   if (tunnel) scope.add({ code: 'net.ssh-tunnel', exfil: RISK.ask, onTask: 0.3 });
   if (host === undefined) return;
   // What is piped into ssh goes to the other machine (`tar c . | ssh host 'cat > x'`), as scp would

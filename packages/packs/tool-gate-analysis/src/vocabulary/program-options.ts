@@ -468,6 +468,20 @@ export const OPTION_SPECS = {
   watch: options('-n= --interval= -q= --equexit='),
   'dbus-launch': options(''),
   'xvfb-run': options('-a -s= -n= -e= -f= -p= --server-args= --server-num= --error-file= --auth-file='),
+  /** ssh's options that take a value (ssh(1)); the first positional is the destination. */
+  ssh: options('-b= -c= -D= -E= -e= -F= -I= -i= -J= -L= -l= -m= -O= -o= -p= -Q= -R= -S= -W= -w='),
+  /** scp's options that take a value (scp(1)). */
+  scp: options('-c= -F= -i= -J= -l= -o= -P= -S='),
+  /** rsync's options that take a value (rsync(1)), so that `--exclude .env` is not a file sent. */
+  rsync: options(
+    '-e= --rsh= --exclude= --include= --exclude-from= --include-from= --files-from= -f= --filter= --rsync-path= ' +
+      '--log-file= --log-file-format= --partial-dir= --backup-dir= --suffix= --chmod= --chown= --timeout= ' +
+      '--contimeout= --bwlimit= --port= --password-file= -T= --temp-dir= --compare-dest= --copy-dest= --link-dest= ' +
+      '--max-size= --min-size= --max-delete= --info= --debug= --out-format= -M= --remote-option= --iconv= ' +
+      '--checksum-choice= --cc= --compress-choice= --zc= --compress-level= --zl= --skip-compress= --usermap= ' +
+      '--groupmap= -B= --block-size= --sockopts= --address= --outbuf= --modify-window= --stop-after= --stop-at= ' +
+      '--write-batch= --read-batch= --only-write-batch= --protocol=',
+  ),
   /** wget's short options that take a value (`-qO- URL`, `-qO /etc/x URL`); its long ones carry `=`. */
   wget: options('-O= -P= -o= -a= -e= -i= -U= -t= -T= -w= -Q= -l= -A= -R= -D= -I= -X= -B='),
 } as const satisfies Readonly<Record<string, OptionTable>>;
