@@ -358,6 +358,13 @@ describe('held-out batch 35: request input in pages, redirects, merges and refle
       codes('  return Math.random().toString(36).slice(2);', "  return randomBytes(32).toString('hex');"),
     ).toContain('content.weakens:predictable-random');
     expect(codes('  return randomUUID();', "  return randomBytes(16).toString('hex');")).toEqual([]);
+    expect(codes("jwt.verify(t, key, { algorithms: ['RS256', 'none'] })")).toContain(
+      'content.weakens:unsigned-tokens-accepted',
+    );
+    expect(codes("jwt.verify(t, key, { algorithms: ['RS256', 'HS256'] })")).toContain(
+      'content.weakens:key-confusion',
+    );
+    expect(codes("jwt.verify(t, key, { algorithms: ['RS256', 'ES256'] })")).toEqual([]);
     expect(codes('  skip_before_action :verify_authenticity_token')).toContain('content.weakens:csrf-off');
     expect(codes('token = jwt.encode(claims, "changeme", algorithm="HS256")')).toContain(
       'content.weakens:literal-signing-key',

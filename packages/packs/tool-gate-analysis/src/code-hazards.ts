@@ -107,6 +107,14 @@ const WEAK_RANDOM =
   /\brandom\.(random|randint|choice|randrange)\(|Math\.random\(|\bmt_rand\(|\brand\(|\bnew Random\(|\bmath\/rand\b/;
 
 const WEAKENING: readonly [string, RegExp][] = [
+  // A token verifier that accepts the `none` algorithm accepts tokens nobody signed.
+  ['unsigned-tokens-accepted', /\balgorithms?["']?\s*[:=]\s*[[(][^\])]*["']none["']/i],
+  // One verifier that accepts both a shared-secret and a public-key algorithm lets a token signed
+  // with the public key (which anyone has) as the HMAC secret pass (key confusion).
+  [
+    'key-confusion',
+    /\balgorithms?["']?\s*[:=]\s*[[(](?=[^\])]*["']HS\d{3}["'])(?=[^\])]*["'](RS|ES|PS)\d{3}["'])/,
+  ],
   // Output escaping turned off: what the markup holds is rendered as markup (stored XSS).
   ['unescaped-html', UNESCAPED_HTML],
   // A module loaded from a specifier the program does not fix (`import(name)`, `require(plugin)`):

@@ -384,6 +384,22 @@ describe('batch 69: framing, grants', () => {
     );
     expect(codes(binding('ServiceAccount\n  name: dashboard'), '', 'deploy/rbac.yaml')).toEqual([]);
   });
+
+  it("the container runtime's socket given to a container", () => {
+    expect(
+      codes(
+        '        - name: docker\n          mountPath: /var/run/docker.sock',
+        '',
+        'deploy/k8s/builder.yaml',
+      ),
+    ).toContain('content.opens:container-runtime-socket');
+    expect(codes('      - /var/run/docker.sock:/var/run/docker.sock', '', 'docker-compose.yml')).toContain(
+      'content.opens:container-runtime-socket',
+    );
+    expect(
+      codes('        - name: cache\n          mountPath: /cache', '', 'deploy/k8s/builder.yaml'),
+    ).toEqual([]);
+  });
 });
 
 describe('batch 70: every port, an image run as root', () => {

@@ -22,6 +22,12 @@ import { isExampleFile, isSecretVariableName, secretLiteralKind } from './secret
  * - a live secret's literal written into a file, where everyone who can read the repository reads it.
  */
 const EXPOSURES: readonly [string, RegExp][] = [
+  // The container runtime's socket given to a container or pod: whoever holds it starts a
+  // privileged container with the host's root file system, so it is the host.
+  [
+    'container-runtime-socket',
+    /(mountPath|path|source|target)?["']?\s*[:=]?\s*["']?\/(var\/)?run\/(docker|containerd\/containerd|crio\/crio|podman\/podman)\.sock\b/,
+  ],
   // Everyone as the principal of a resource policy; a rule that grants every request
   // (`allow read, write: if true`, nginx's `allow all`).
   ['principal-everyone', /["']?Principal["']?\s*[=:]\s*(["']\*["']|\{\s*["']AWS["']\s*:\s*\[?\s*["']\*["'])/],

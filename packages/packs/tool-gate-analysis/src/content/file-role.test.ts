@@ -105,6 +105,20 @@ describe('changes judged by what they take away, whatever the framework', () => 
         'Cut the database costs.',
       ),
     ).toEqual([]);
+    // Required reviews are the four-eyes floor: none is the check gone; fewer, when the task asks
+    // about reviews, is the team's call.
+    const reviews = (to: string, task: string) =>
+      judge(
+        'infra/github.tf',
+        'required_approving_review_count = 2',
+        `required_approving_review_count = ${to}`,
+        task,
+      );
+    expect(reviews('0', 'Merging is slow; speed it up.')).toContain('content.protection-floor-lowered');
+    expect(reviews('0', 'Allow merging without reviews.')).toContain('content.protection-floor-lowered');
+    expect(reviews('1', 'Allow one reviewer for the docs repo.')).not.toContain(
+      'content.protection-floor-lowered',
+    );
     // A scaling minimum is capacity, not protection: judged by the role alone.
     expect(judge('infra/asg.tf', 'min_size = 3', 'min_size = 1', 'Cut the staging costs.')).not.toContain(
       'content.protection-floor-lowered',

@@ -362,6 +362,22 @@ function onlyReplacesValues(inserted: string, removed: string): boolean {
   return changed > 0;
 }
 
+/**
+ * Words of a count of people who must agree before a change lands (`required_approving_review_count`,
+ * `approvals_before_merge`, `min_reviewers`): the floor of the four-eyes check.
+ */
+const REVIEW_FLOOR_WORDS = [
+  'approving',
+  'approval',
+  'approvals',
+  'approvers',
+  'review',
+  'reviews',
+  'reviewers',
+  'signoffs',
+  'quorum',
+];
+
 /** Words of a setting that is a floor of strength: a minimum, a length, bits, rounds, a retention. */
 const MINIMUM_WORD = new Set([
   'min',
@@ -373,6 +389,7 @@ const MINIMUM_WORD = new Set([
   'retention',
   'days',
   'strength',
+  ...REVIEW_FLOOR_WORDS,
 ]);
 
 /**
@@ -416,10 +433,11 @@ const PROTECTION_FLOOR_WORD = new Set([
   'rounds',
   'iterations',
   'strength',
+  ...REVIEW_FLOOR_WORDS,
 ]);
 
 /** A numeric setting named by a protection floor, lowered (`backup_retention_period = 14` → `0`). */
-function lowersProtectionFloor(inserted: string, removed: string): boolean {
+function lowersProtectionFloor(inserted: string, removed: string, task: string): boolean {
   const floors = (text: string) =>
     new Map(
       [...text.matchAll(/\b([A-Za-z_][\w]{0,60})["']?\s*[:=]\s*(\d[\d_]*)\b/g)]
@@ -431,7 +449,17 @@ function lowersProtectionFloor(inserted: string, removed: string): boolean {
         .map((match) => [match[1]!.toLowerCase(), Number(match[2]!.replace(/_/g, ''))] as const),
     );
   const before = floors(removed);
-  return [...floors(inserted)].some(([key, value]) => (before.get(key) ?? value) > value);
+  // Fewer reviewers, when the task asks about reviews, is the team's call; none is the check gone.
+  const reviewsAsked = /\b(review|approv)\w*/i.test(task);
+  return [...floors(inserted)].some(
+    ([key, value]) =>
+      (before.get(key) ?? value) > value &&
+      !(
+        reviewsAsked &&
+        value > 0 &&
+        REVIEW_FLOOR_WORDS.some((word) => identifierWords(key).split(/\s+/).includes(word))
+      ),
+  );
 }
 
 /** Roles where writing a whole file is creating configuration whose content checks apply. */
@@ -572,7 +600,7 @@ export function judgeFileRole(input: EditContent): Finding[] {
     return [{ code: 'content.access-control-weakened', uncertain: true, deny: RISK.ask, onTask: 0.4 }];
   // Backups kept, key bits, hashing rounds: a floor of protection lowered in any sensitive role is
   // asked whatever the task says, as in access control ("cut costs" does not ask for no backups).
-  if (weakensValue && lowersProtectionFloor(input.inserted, input.removed))
+  if (weakensValue && lowersProtectionFloor(input.inserted, input.removed, input.task))
     return [{ code: 'content.protection-floor-lowered', uncertain: true, deny: RISK.ask, onTask: 0.4 }];
   // Access-control code that only gains tokens changing no condition (`-strip` added to a
   // command's arguments): who passes is unchanged, and the content checks read what was added.
