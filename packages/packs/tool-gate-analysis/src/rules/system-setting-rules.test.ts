@@ -47,3 +47,19 @@ describe('host settings: shown freely, set only when a person sees it', () => {
     expect(choice('kubectl rollout history deploy/api')).toBe('allow');
   });
 });
+
+// ip, date and hostname read their options with the one option parser (issue 27, item 4).
+describe('host settings read with the one option parser', () => {
+  it('does not take an option’s value for a word of the command', () => {
+    // Before: the date given to `-d` was read as the clock-setting operand.
+    expect(choice('date -d 20261128 +%A')).toBe('allow');
+    expect(choice('ip -n blue -br addr')).toBe('allow');
+  });
+
+  it('still finds the setting forms', () => {
+    expect(choice('date 11281200')).not.toBe('allow');
+    expect(choice('date --set=2026-01-01')).not.toBe('allow');
+    expect(choice('ip -n blue link set eth0 down')).not.toBe('allow');
+    expect(choice('hostname --file /etc/hostname.new')).not.toBe('allow');
+  });
+});

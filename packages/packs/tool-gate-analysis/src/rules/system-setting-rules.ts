@@ -1,5 +1,7 @@
 import { RISK } from '../risk-scale.js';
 import type { CommandRule, CommandScope } from '../shell-command.js';
+import { OPTION_SPECS } from '../vocabulary/program-options.js';
+import { type OptionSpelling, parseArguments } from './option-parse.js';
 
 /**
  * Programs that show a host setting and also set it: the network (`ip`, `ifconfig`, `route`),
@@ -16,15 +18,21 @@ function changes(scope: CommandScope, program: string, what: string): void {
 const IP_CHANGES =
   /^(set|add|del|delete|flush|change|replace|append|prepend|exec|attach|detach|save|restore)$/;
 
+/** The words of a command, read with the one option parser and the program's specification. */
+const wordsOf = (args: readonly string[], spec: OptionSpelling, clusters = true): readonly string[] =>
+  parseArguments(args, spec, { negativeNumbers: 'option', clusters }).positionals;
+
 const ip: CommandRule = (scope) => {
-  const words = scope.command.args.filter((arg) => !arg.startsWith('-'));
+  // ip's options are whole words (`-br`, `-json`); a network namespace's or a family's name given
+  // to `-n` or `-f` is not the object.
+  const words = wordsOf(scope.command.args, OPTION_SPECS.ip, false);
   const verb = words.slice(1).find((word) => IP_CHANGES.test(word));
   if (verb !== undefined) changes(scope, 'ip', `${words[0] ?? ''}-${verb}`);
 };
 
 /** `ifconfig [IFACE]` shows; anything after the interface (`down`, an address, `mtu 1400`) sets. */
 const ifconfig: CommandRule = (scope) => {
-  const words = scope.command.args.filter((arg) => !arg.startsWith('-'));
+  const words = wordsOf(scope.command.args, {});
   if (words.length > 1) changes(scope, 'ifconfig', words.slice(1).join(' '));
 };
 
@@ -33,19 +41,26 @@ const route: CommandRule = (scope) => {
     changes(scope, 'route', 'table');
 };
 
-/** `date -s TIME`, `date --set=TIME`, or a bare `MMDDhhmm[[CC]YY][.ss]` operand sets the clock. */
+/**
+ * `date -s TIME`, `date --set=TIME`, or a bare `MMDDhhmm[[CC]YY][.ss]` operand sets the clock; a
+ * date given to `-d` or a file to `-r` is only shown (`date -d 20261128 +%A`).
+ */
 const date: CommandRule = (scope) => {
-  const args = scope.command.args;
+  const parsed = parseArguments(scope.command.args, OPTION_SPECS.date, { negativeNumbers: 'option' });
   if (
-    args.some((arg) => arg === '-s' || arg.startsWith('--set') || /^\d{8}(\d{2}){0,2}(\.\d{2})?$/.test(arg))
+    parsed.options.some((option) => option.name === '-s' || option.name === '--set') ||
+    parsed.positionals.some((word) => /^\d{8}(\d{2}){0,2}(\.\d{2})?$/.test(word))
   )
     changes(scope, 'date', 'clock');
 };
 
 /** `hostname NAME` or `hostname -F FILE` renames the host; options alone (`-I`, `-f`) show. */
 const hostname: CommandRule = (scope) => {
-  const args = scope.command.args;
-  if (args.includes('-F') || args.includes('--file') || args.some((arg) => !arg.startsWith('-')))
+  const parsed = parseArguments(scope.command.args, OPTION_SPECS.hostname, { negativeNumbers: 'option' });
+  if (
+    parsed.options.some((option) => option.name === '-F' || option.name === '--file') ||
+    parsed.positionals.length > 0
+  )
     changes(scope, 'hostname', 'name');
 };
 

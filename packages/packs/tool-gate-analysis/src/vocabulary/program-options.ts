@@ -327,6 +327,8 @@ export const OPTION_SPECS = {
       '--cpu-shares= --cpuset-cpus= --init-path= --ip= --mac-address= --label-file= -a= --attach= --annotation= ' +
       '--network-alias= --stop-timeout= --pids-limit= --storage-opt= --sysctl= --detach-keys= --cgroup-parent=',
   ),
+  /** `pull`: the image follows these (`-a` is `--all-tags`, a flag here). */
+  'docker pull': options('--platform='),
   /** `exec`: the container follows these, then the command run in it. */
   'docker exec': options('-e= --env= --env-file= -u= --user= -w= --workdir= --detach-keys='),
   /** The options of the other commands the rule reads (`rm`, `prune`, `compose down`) that take a value. */
@@ -482,6 +484,12 @@ export const OPTION_SPECS = {
       '--groupmap= -B= --block-size= --sockopts= --address= --outbuf= --modify-window= --stop-after= --stop-at= ' +
       '--write-batch= --read-batch= --only-write-batch= --protocol=',
   ),
+  /** iproute2's `ip` options that take a value (ip(8)); its options are whole words (`-br`, `-json`). */
+  ip: options('-n= -netns= -f= -family= -b= -batch= -rc= -rcvbuf= -l= -loops='),
+  /** GNU date's options that take a value (date(1)); `-I` and `--rfc-3339` take theirs attached. */
+  date: options('-d= --date= -f= --file= -r= --reference= -s= --set='),
+  /** hostname's options that take a value (hostname(1)). */
+  hostname: options('-F= --file='),
   /** wget's short options that take a value (`-qO- URL`, `-qO /etc/x URL`); its long ones carry `=`. */
   wget: options('-O= -P= -o= -a= -e= -i= -U= -t= -T= -w= -Q= -l= -A= -R= -D= -I= -X= -B='),
 } as const satisfies Readonly<Record<string, OptionTable>>;
