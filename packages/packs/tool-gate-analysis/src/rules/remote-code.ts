@@ -1,6 +1,8 @@
 import { isDefaultRegistryHost } from '../package-source.js';
 import { RISK } from '../risk-scale.js';
 import type { CommandScope } from '../shell-command.js';
+import { OPTION_SPECS } from '../vocabulary/program-options.js';
+import { parseArguments } from './option-parse.js';
 
 /**
  * Principles 2 and 7: a runner given code by its network address runs code nobody has read, from
@@ -38,8 +40,7 @@ export function judgeRemoteCode(scope: CommandScope): void {
     case 'docker':
     case 'podman':
     case 'nerdctl':
-      if (subcommand === 'run' || subcommand === 'create' || subcommand === 'pull')
-        host = registryHost(imageOf(args));
+      host = registryHost(imageOf(args));
       break;
   }
   if (host !== undefined)
@@ -62,18 +63,21 @@ function moduleHost(operand: string): string | undefined {
   return operand.includes('/') && /\.[a-z]{2,}$/i.test(first) ? first.toLowerCase() : undefined;
 }
 
-/** Options of `docker run` that take a value, so the image is the first operand after them. */
-const DOCKER_VALUE_OPTIONS =
-  /^(-v|--volume|-e|--env|-p|--publish|-w|--workdir|--name|--network|--net|--entrypoint|-u|--user|--mount|--env-file|-l|--label|--platform|--pull|-m|--memory|--cpus|--hostname|-h|--add-host|--device|--restart|--runtime|--shm-size|--ulimit|--log-driver|--cidfile|--ipc|--pid|--security-opt|--cap-add|--cap-drop|--tmpfs|--gpus|--dns)$/;
-
+/**
+ * The image a `run`, `create` or `pull` names: the first positional after the subcommand's options,
+ * read with the one option parser and docker's specifications (`docker --context prod run -p 80:80
+ * IMAGE`, `docker image pull IMAGE`). Other subcommands name no image to fetch.
+ */
 function imageOf(args: readonly string[]): string | undefined {
-  const start = args.findIndex((arg) => arg === 'run' || arg === 'create' || arg === 'pull');
-  for (let index = start + 1; index < args.length; index += 1) {
-    const arg = args[index]!;
-    if (DOCKER_VALUE_OPTIONS.test(arg)) index += 1;
-    else if (!arg.startsWith('-')) return arg;
-  }
-  return undefined;
+  const global = parseArguments(args, OPTION_SPECS.docker, { firstPositionalEndsOptions: true });
+  let verbAt = global.tokens.find((token) => token.kind === 'positional')?.index;
+  if (verbAt === undefined) return undefined;
+  // The management commands' spellings: `docker container run`, `docker image pull`.
+  if (args[verbAt] === 'container' || args[verbAt] === 'image') verbAt += 1;
+  const verb = args[verbAt] ?? '';
+  const spec = verb === 'pull' ? OPTION_SPECS['docker pull'] : OPTION_SPECS['docker run'];
+  if (verb !== 'run' && verb !== 'create' && verb !== 'pull') return undefined;
+  return parseArguments(args.slice(verbAt + 1), spec, { firstPositionalEndsOptions: true }).positionals[0];
 }
 
 /** Container registries images commonly come from. */
