@@ -102,6 +102,9 @@ export class WalCheckpointer {
   async stop(): Promise<void> {
     if (this.#stopping) return;
     this.#stopping = true;
+    // An unreferenced worker does not keep the process alive: a caller that awaits this stop with
+    // nothing else pending (a CLI command closing its storage) would see Node exit mid-await.
+    this.#worker.ref();
     this.#worker.postMessage('stop');
     await this.#exited;
     this.checkpointOnConnection();
