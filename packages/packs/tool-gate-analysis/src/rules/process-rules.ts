@@ -1,10 +1,24 @@
 import { RISK } from '../risk-scale.js';
 import type { CommandRule } from '../shell-command.js';
+import { OPTION_SPECS } from '../vocabulary/program-options.js';
+import { parseArguments } from './option-parse.js';
 
 /** Signals, power, schedulers: actions on the machine rather than on files. */
 const kill: CommandRule = (scope) => {
-  const targets = scope.command.args.filter((arg) => !/^-[A-Za-z0-9]+$/.test(arg) || arg === '-1');
-  if (scope.command.args.includes('-l') || scope.command.args.includes('-L')) return;
+  // `kill -9 PID`, `kill -s KILL PID`, `kill -n 9 PID`: a signal is an option or its value, not a
+  // target. `-1` is every process the caller may signal, whether spelled as a target or not.
+  const parsed = parseArguments(scope.command.args, OPTION_SPECS.kill, {
+    clusters: false,
+    negativeNumbers: 'option',
+  });
+  if (
+    parsed.options.some((option) => option.name === '-l' || option.name === '-L' || option.name === '--list')
+  )
+    return;
+  const targets = [
+    ...parsed.positionals,
+    ...parsed.options.filter((option) => option.name === '-1').map(() => '-1'),
+  ];
   if (targets.some((target) => target === '-1' || target === '1' || target === '0')) {
     scope.add({ code: 'proc.kill-all', destructive: RISK.certain, onTask: 0.02 });
     return;
@@ -14,15 +28,24 @@ const kill: CommandRule = (scope) => {
 };
 
 const killByName: CommandRule = (scope) => {
-  const args = scope.command.args;
-  const names = args.filter((arg) => !arg.startsWith('-'));
+  const { program } = scope.command;
+  // Signals are single-dash words (`-HUP`, `-9`); a user's or a group's name is an option's value.
+  const parsed = parseArguments(
+    scope.command.args,
+    program === 'killall' ? OPTION_SPECS.killall : OPTION_SPECS.pkill,
+    {
+      clusters: false,
+      negativeNumbers: 'option',
+    },
+  );
+  const names = parsed.positionals;
   const everyone =
-    args.includes('-u') ||
+    parsed.options.some((option) => /^(-u|--euid|--user)$/.test(option.name)) ||
     names.some((name) =>
       /^(init|systemd|sshd|launchd|kernel_task|Xorg|loginwindow|Finder|explorer)$/.test(name),
     );
   scope.add({
-    code: `proc.${scope.command.program}:${names[0] ?? ''}`,
+    code: `proc.${program}:${names[0] ?? ''}`,
     destructive: everyone ? RISK.denyHigh : RISK.ask,
     onTask: 0.5,
   });

@@ -490,6 +490,17 @@ export const OPTION_SPECS = {
   date: options('-d= --date= -f= --file= -r= --reference= -s= --set='),
   /** hostname's options that take a value (hostname(1)). */
   hostname: options('-F= --file='),
+  /** kill's options that take a value (kill(1)); a signal is otherwise a single-dash word (`-9`, `-HUP`). */
+  kill: options('-s= --signal= -n= -q= --queue= --timeout='),
+  /** pkill's options that take a value (pkill(1)), so a user or a group is not a process name. */
+  pkill: options(
+    '-u= --euid= -U= --uid= -g= --pgroup= -G= --group= -P= --parent= -s= --session= -t= --terminal= ' +
+      '-F= --pidfile= --signal= --ns= --nslist= -q= --queue=',
+  ),
+  /** killall's options that take a value (killall(1)). */
+  killall: options(
+    '-u= --user= -s= --signal= -o= --older-than= -y= --younger-than= -n= --ns= -Z= --context=',
+  ),
   /** wget's short options that take a value (`-qO- URL`, `-qO /etc/x URL`); its long ones carry `=`. */
   wget: options('-O= -P= -o= -a= -e= -i= -U= -t= -T= -w= -Q= -l= -A= -R= -D= -I= -X= -B='),
 } as const satisfies Readonly<Record<string, OptionTable>>;
