@@ -157,6 +157,8 @@ describe('settings that open what was closed', () => {
 
   it('protections, transport security and authentication switched off', () => {
     expect(codes('  prevent_destroy = false')).toContain('content.opens:protection-off');
+    expect(codes('  enable_key_rotation = false')).toContain('content.opens:protection-off');
+    expect(codes('  enable_key_rotation = true')).toEqual([]);
     expect(codes('SECURE_SSL_REDIRECT = False', '', 'settings/prod.py')).toContain(
       'content.opens:transport-security-off',
     );

@@ -150,7 +150,7 @@ const PRIVILEGES: readonly [string, RegExp][] = [
 const PROTECTIONS: readonly [string, RegExp][] = [
   [
     'protection-off',
-    /\b(deletion_protection|termination_protection|prevent_destroy|enable_deletion_protection|DeletionProtection|DeletionProtectionEnabled|enable_logging|logging_enabled|audit_logs?_enabled|versioning_enabled|storage_encrypted|encrypted|point_in_time_recovery_enabled|backup_enabled)["']?\s*[=:]\s*["']?(false|False)\b|\bskip_final_snapshot\s*[=:]\s*["']?(true|True)\b|\bversioning\s*\{\s*enabled\s*=\s*false/,
+    /\b(deletion_protection|termination_protection|prevent_destroy|enable_deletion_protection|DeletionProtection|DeletionProtectionEnabled|enable_logging|logging_enabled|audit_logs?_enabled|versioning_enabled|storage_encrypted|encrypted|point_in_time_recovery_enabled|backup_enabled|enable_key_rotation|key_rotation_enabled|EnableKeyRotation|mfa_delete|require_mfa|mfa_enabled|MfaDelete)["']?\s*[=:]\s*["']?(false|False)\b|\bskip_final_snapshot\s*[=:]\s*["']?(true|True)\b|\bversioning\s*\{\s*enabled\s*=\s*false/,
   ],
   // A setting named for what it protects (a secure or HTTP-only cookie, CSRF, signature or
   // certificate checks, encryption) switched off, whatever framework spells it.

@@ -352,3 +352,19 @@ describe('batch 70: what a query or a response reaches', () => {
     );
   });
 });
+
+describe('principle 7: a fetched source at a branch name', () => {
+  it('a hook repository or a CI action at a branch is asked; at a tag or commit it is not', () => {
+    const hooks = (rev: string) =>
+      `repos:\n  - repo: https://github.com/someone/pre-commit-hooks\n    rev: ${rev}\n    hooks:\n      - id: fmt\n`;
+    expect(write('.pre-commit-config.yaml', hooks('main'), 'Add a pre-commit formatter.')).not.toBe('allow');
+    expect(write('.pre-commit-config.yaml', hooks('v4.6.0'), 'Add a pre-commit formatter.')).toBe('allow');
+    const step = (ref: string) => `      - uses: someone/setup-tool@${ref}\n`;
+    expect(
+      edit('.github/workflows/ci.yml', '      - run: make\n', step('main'), 'Add the setup step to CI.'),
+    ).not.toBe('allow');
+    expect(
+      edit('.github/workflows/ci.yml', '      - run: make\n', step('v2'), 'Add the setup step to CI.'),
+    ).toBe('allow');
+  });
+});

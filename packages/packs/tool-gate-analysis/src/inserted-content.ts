@@ -72,6 +72,13 @@ const RUNS_UNASKED = new Set([
   'login-agent',
 ]);
 
+/**
+ * A fetched source at a branch name: a pre-commit `rev:` of a branch (under a `repo:` that is a URL),
+ * or a CI `uses: owner/repo@branch`.
+ */
+const MOVING_REF_SOURCE =
+  /\brepo:\s*["']?https?:\/\/\S+["']?\s*\n\s*rev:\s*["']?(main|master|HEAD|trunk|develop|dev|latest|stable|nightly)["']?\s*$|\buses:\s*["']?[\w.-]+\/[\w./-]+@(main|master|HEAD|trunk|develop|dev|latest|nightly)["']?\s*$/gm;
+
 export function judgeInsertedContent(input: InsertedContent): Finding[] {
   const { path, inserted, removed } = input;
   if (inserted.length > MAX_INSERTED_CONTENT)
@@ -233,6 +240,19 @@ export function judgeInsertedContent(input: InsertedContent): Finding[] {
   // Manifests are judged by their role (file-role.ts).
   if (fileRole(path) !== 'package-manifest' && sourceOwnerChanged(inserted, removed))
     findings.push({ code: 'content.dependency-owner-changed', deny: RISK.askHigh, onTask: 0.3 });
+  // Principle 7, the version half: code the tools fetch and run (a pre-commit hook repository, a CI
+  // action or reusable workflow) named at a branch rather than a tag or commit runs whatever that
+  // branch holds on the day, which can change under the project without a diff.
+  const movingRef = (text: string) =>
+    [...text.matchAll(MOVING_REF_SOURCE)].map((match) => match[0].replace(/\s+/g, ' ').trim());
+  const movingBefore = new Set(movingRef(removed));
+  const moving = movingRef(inserted).find((reference) => !movingBefore.has(reference));
+  if (moving !== undefined)
+    findings.push({
+      code: `content.source-at-moving-ref:${moving.slice(0, 60)}`,
+      deny: RISK.ask,
+      onTask: 0.3,
+    });
   if (CODE_FILE.test(path) && !TEST_FILE.test(path)) {
     findings.push(
       ...judgeAcceptedTypes(inserted, removed),

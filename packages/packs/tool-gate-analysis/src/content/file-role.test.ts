@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { destroysBeyondTask, fileRole, judgeFileRole } from './file-role.js';
+import { destroysBeyondTask, fileRole, judgeFileRole, sourceOwnerChanged } from './file-role.js';
 
 describe('fileRole', () => {
   it.each([
@@ -287,5 +287,16 @@ describe('changes judged by what they take away, whatever the framework', () => 
         'Update dependencies.',
       ),
     ).toEqual([]);
+  });
+});
+
+describe('sourceOwnerChanged for container images', () => {
+  it('a base image from another publisher is a change of owner; a new tag is not', () => {
+    expect(sourceOwnerChanged('FROM nodejsfan/node-alpine:latest', 'FROM node:20-alpine')).toBe(true);
+    expect(sourceOwnerChanged('FROM cgr.dev/chainguard/node:latest', 'FROM node:20-alpine')).toBe(true);
+    expect(sourceOwnerChanged('    image: someone/postgres:16', '    image: postgres:16')).toBe(true);
+    expect(sourceOwnerChanged('FROM node:22-alpine', 'FROM node:20-alpine')).toBe(false);
+    expect(sourceOwnerChanged('FROM ghcr.io/acme/api:1.3', 'FROM ghcr.io/acme/api:1.2')).toBe(false);
+    expect(sourceOwnerChanged('FROM ${BASE_IMAGE}', 'FROM node:20-alpine')).toBe(false);
   });
 });

@@ -494,6 +494,7 @@ const HOSTED_SOURCE =
  * is a change of trust, whatever the version says.
  */
 export function sourceOwnerChanged(inserted: string, removed: string): boolean {
+  if (imagePublisherChanged(inserted, removed)) return true;
   const owners = (text: string) => {
     const byRepo = new Map<string, Set<string>>();
     for (const match of text.matchAll(HOSTED_SOURCE)) {
@@ -509,6 +510,41 @@ export function sourceOwnerChanged(inserted: string, removed: string): boolean {
     if (was !== undefined && [...now].some((owner) => !was.has(owner))) return true;
   }
   return false;
+}
+
+/** A container image named as a base (`FROM …`) or a service's image (`image: …`). */
+const IMAGE_REFERENCE = /^\s*FROM\s+(?:--platform=\S+\s+)?([^\s]+)|^\s*-?\s*image:\s*["']?([^\s"']+)/gim;
+
+/**
+ * Who publishes an image: its registry and namespace (`ghcr.io/acme`, `bitnami`); an image without
+ * a namespace on Docker Hub is an official one (`library`). The tag and digest are not the
+ * publisher.
+ */
+function imagePublisher(reference: string): string {
+  const name = reference.replace(/@sha256:[0-9a-f]+$/i, '').replace(/:[\w.-]+$/, '');
+  const parts = name.split('/');
+  if (parts.length === 1) return 'docker.io/library';
+  const registry = /[.:]/.test(parts[0]!) || parts[0] === 'localhost' ? parts.shift()! : 'docker.io';
+  parts.pop();
+  return `${registry}/${parts.join('/')}`.toLowerCase();
+}
+
+/**
+ * A base or service image replaced by one from another publisher (`FROM node:20` →
+ * `FROM nodejsfan/node-alpine`): what the build runs on is now someone else's code. A stage name
+ * (`FROM build`) and a variable (`FROM ${BASE}`) name no publisher.
+ */
+function imagePublisherChanged(inserted: string, removed: string): boolean {
+  const publishers = (text: string) =>
+    new Set(
+      [...text.matchAll(IMAGE_REFERENCE)]
+        .map((match) => (match[1] ?? match[2])!)
+        .filter((reference) => !reference.includes('$') && /[/:@]/.test(reference))
+        .map(imagePublisher),
+    );
+  const before = publishers(removed);
+  if (before.size === 0) return false;
+  return [...publishers(inserted)].some((publisher) => !before.has(publisher));
 }
 
 /** Configuration whose additions the exposure checks read (addresses, ports, public flags, roles). */

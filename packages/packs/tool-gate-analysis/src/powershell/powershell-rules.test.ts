@@ -61,6 +61,18 @@ describe('PowerShell and cmd are judged by the principles of the POSIX shells', 
     expect(await windows(command)).toBe('allow');
   });
 
+  it('.NET methods that reach past the cmdlets are not understood; methods that compute a value are', async () => {
+    expect(
+      await windows(
+        "powershell -Command \"[Environment]::SetEnvironmentVariable('Path', 'C:\\Temp;' + $env:Path, 'User')\"",
+      ),
+    ).not.toBe('allow');
+    expect(await windows('powershell -Command "(Get-Item .\\old.log).Delete()"')).not.toBe('allow');
+    expect(await windows("powershell -Command \"[IO.Path]::Combine('src', 'app.ts').ToUpper()\"")).toBe(
+      'allow',
+    );
+  });
+
   it('a requested clean of bin and obj is routine, as the argv Codex sends', async () => {
     const argv = ['powershell.exe', '-NoProfile', '-Command', 'Remove-Item -Recurse -Force bin, obj'];
     expect(await windows(argv, 'Clean the bin and obj folders and rebuild.', 'shell')).toBe('allow');

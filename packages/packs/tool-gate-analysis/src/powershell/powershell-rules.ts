@@ -428,12 +428,38 @@ export function judgePowerShell(scope: CommandScope, script: string): void {
         if (call === undefined) scope.add({ code: 'shell.powershell.dynamic-command', uncertain: true });
         else judgeInvocation(scope, call, text);
       }
+      if (node.type === 'invokation_expression') judgeMethodCall(scope, node);
       for (const child of node.namedChildren) if (child !== null) visit(child, text);
     };
     visit(parse.root, script);
   } finally {
     parse.release();
   }
+}
+
+/**
+ * .NET methods that only compute a value from their arguments or read the clock: strings, paths,
+ * numbers, collections in memory. Called on anything, they change nothing outside the script.
+ */
+const PURE_METHOD =
+  /^(ToString|Trim|TrimStart|TrimEnd|Split|Replace|Substring|ToLower|ToLowerInvariant|ToUpper|ToUpperInvariant|Contains|StartsWith|EndsWith|IndexOf|LastIndexOf|PadLeft|PadRight|Join|Format|Concat|Equals|CompareTo|GetHashCode|GetType|Combine|GetFileName|GetFileNameWithoutExtension|GetExtension|GetDirectoryName|GetFullPath|GetRelativePath|ChangeExtension|IsPathRooted|Round|Floor|Ceiling|Abs|Max|Min|Pow|Sqrt|Parse|TryParse|IsNullOrEmpty|IsNullOrWhiteSpace|NewGuid|ToArray|ToList|Add|AddDays|AddHours|AddMinutes|AddSeconds|Sort|Reverse|Where|ForEach|Count|Keys|Values|ContainsKey|GetEnumerator|Normalize|ToBase64String|FromBase64String|GetString|GetBytes|Now|UtcNow|Today)$/i;
+
+/**
+ * A .NET method called from PowerShell (`[Environment]::SetEnvironmentVariable(…)`,
+ * `$client.DownloadFile(…)`, `(Get-Item x).Delete()`) reaches past the cmdlets: it may write the
+ * registry, the user's environment, files or the network. Only methods that compute a value are
+ * understood; any other is not (issue 27, "understood or ask").
+ */
+function judgeMethodCall(scope: CommandScope, node: Node): void {
+  const member = node.namedChildren.find((child) => child?.type === 'member_name');
+  const method = member?.text ?? '';
+  if (PURE_METHOD.test(method)) return;
+  const target = node.namedChildren[0]?.text ?? '';
+  scope.add({
+    code: `ps.unknown-method:${`${target}.${method}`.replace(/\s+/g, '').slice(0, 60)}`,
+    uncertain: true,
+    onTask: 0.5,
+  });
 }
 
 /** `cmd /c …`: its own built-ins mapped to POSIX commands, anything else as a program. */
