@@ -45,7 +45,7 @@ const SEARCH_PROGRAMS = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'z
 /** Single-dash long options that name a file read, as OpenSSL and keytool spell them. */
 const INPUT_OPTION = /^(-in|-inkey|-CAkey|-signkey|-certfile|-keystore|-srckeystore)$/;
 const OUTPUT_OPTION =
-  /^(-o|-O|-out|--out|-keyout|-fprint0?|-fprintf|-fls|--[a-z-]*(output|outfile|out-file|output-file|output-dir|output-directory|outdir|out-dir|result-file|report-file|log-file|junit-?xml|junitxml|dump-to|save-to|write-to|output-document|target-directory))$/i;
+  /^(-o|-O|-out|--out|-keyout|-fprint0?|-fprintf|-fls|--[a-z-]*(output|outfile|out-file|output-?file|output-?path|output-dir|output-directory|outdir|out-dir|result-file|report-file|log-file|junit-?xml|junitxml|dump-to|save-to|write-to|output-document|target-directory|coverage-?directory|reports?-?dir(ectory)?|base-?temp))$/i;
 
 /**
  * Principle 2: options whose value is a command the program runs (`--rsh`, `--eval`, `-ex`,

@@ -647,3 +647,11 @@ describe('a development tool with a subcommand outside its routine ones is not u
     expect(await shell(command)).toBe('allow');
   });
 });
+
+describe('output options in camel case are outputs', () => {
+  it('jest --outputFile and --coverageDirectory write where they point', async () => {
+    expect(await shell('jest --outputFile=/home/dev/.bashrc')).toBe('deny');
+    expect(await shell('jest --coverageDirectory=/etc/cov')).toBe('deny');
+    expect(await shell('jest --json --outputFile=report.json')).toBe('allow');
+  });
+});
