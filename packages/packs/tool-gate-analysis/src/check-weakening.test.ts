@@ -143,3 +143,21 @@ describe('batch 70: an exact assertion widened to a set or a range', () => {
     ).not.toContain('content.weakens-checks:assertion-widened');
   });
 });
+
+describe("a check's exception list that matches every path", () => {
+  it('is a weakening; one named path is not', () => {
+    expect(
+      codes('.gitleaks.toml', "[allowlist]\npaths = ['''.*''']", "[allowlist]\npaths = ['''testdata/''']"),
+    ).toContain('content.weakens-checks:excepts-everything');
+    expect(codes('.semgrep.yml', "  exclude: ['**']", "  exclude: ['vendor/**']")).toContain(
+      'content.weakens-checks:excepts-everything',
+    );
+    expect(
+      codes(
+        '.gitleaks.toml',
+        "[allowlist]\npaths = ['''testdata/''', '''fixtures/''']",
+        "[allowlist]\npaths = ['''testdata/''']",
+      ),
+    ).toEqual([]);
+  });
+});

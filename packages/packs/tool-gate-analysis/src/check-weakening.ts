@@ -86,6 +86,17 @@ const SECURITY_CHECK =
 /** Tests taken out of collection by the runner's configuration rather than deleted. */
 const TESTS_EXCLUDED =
   /\bcollect_ignore(_glob)?\s*[=+]|\btestPathIgnorePatterns\b|\bexclude\s*[:=][^\n]*\btests?\b|--ignore(-glob)?[= ]\S*test|--deselect\b|\baddopts\s*=[^\n]*(-k\s+["']?not\b|--ignore)|\bnorecursedirs\s*=|\bmodulePathIgnorePatterns\b/;
+/**
+ * A check's exception list (an allow-list, exclusion, ignore or skip list in its configuration)
+ * given a pattern that matches every path: the check still runs and now looks at nothing
+ * (`paths = ['''.*''']` for gitleaks, `exclude: ['**']`, `skip-dirs: ['.']`).
+ */
+const EXCEPTS_EVERYTHING =
+  /\b(allowlist|allow_list|allowlisted|whitelist|exclude[sd]?|exclusions?|ignore[sd]?|ignore_paths|skip[-_]?(dirs|files|paths)|paths[-_]ignore|paths)\b[^\n]{0,40}?[[=:]\s*\[?\s*(?:'''|"|')(\.\*|\*\*?(?:\/\*+)?|\.|\^?\.\*\$?)(?:'''|"|')/i;
+/** Configuration files of checks: scanners, linters, coverage, test runners. */
+const CHECK_CONFIG_FILE =
+  /(^|\/)(\.gitleaks\.toml|gitleaks\.toml|\.semgrepignore|\.semgrep\.ya?ml|\.trivyignore|trivy\.ya?ml|\.snyk|\.bandit|bandit\.ya?ml|\.golangci\.ya?ml|\.secrets\.baseline|\.trufflehog\.ya?ml|sonar-project\.properties|codecov\.ya?ml|\.coveragerc|\.eslintrc[\w.]*|biome\.jsonc?|ruff\.toml|pyproject\.toml|setup\.cfg|\.pre-commit-config\.ya?ml|\.github\/codeql\/[^/]+\.ya?ml)$/i;
+
 /** `lines: 90` → `lines: 0`: the keys coverage tools use for the thresholds they enforce. */
 const THRESHOLD =
   /\b(lines|branches|functions|statements|threshold|fail_under|fail-under|minimum_coverage|min_coverage|coverageThreshold|--cov-fail-under)["']?\s*[:=]?\s*(\d+(?:\.\d+)?)/g;
@@ -126,6 +137,7 @@ export function judgeCheckWeakening(path: string, inserted: string, removed: str
   if (count(removed, SECURITY_CHECK) > count(inserted, SECURITY_CHECK)) weakens('security-check-removed');
   if (introduced(TESTS_EXCLUDED)) weakens('tests-excluded');
   if (lowersThreshold(inserted, removed)) weakens('threshold-lowered');
+  if (CHECK_CONFIG_FILE.test(path) && introduced(EXCEPTS_EVERYTHING)) weakens('excepts-everything');
   if (CODE_OWNERS_FILE.test(path) && ownersRemoved(inserted, removed)) weakens('required-reviewers-removed');
   return findings;
 }
