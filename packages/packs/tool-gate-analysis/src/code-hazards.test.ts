@@ -365,6 +365,16 @@ describe('held-out batch 35: request input in pages, redirects, merges and refle
       'content.weakens:key-confusion',
     );
     expect(codes("jwt.verify(t, key, { algorithms: ['RS256', 'ES256'] })")).toEqual([]);
+    expect(
+      codes('    payload = pickle.loads(message.body)', '    payload = json.loads(message.body)'),
+    ).toContain('content.weakens:unsafe-deserialiser');
+    expect(codes('    model = pickle.load(open(MODEL_PATH, "rb"))')).toEqual([]);
+    expect(
+      codes('TOOLS = [search_docs, read_ticket, run_shell]', 'TOOLS = [search_docs, read_ticket]'),
+    ).toContain('content.weakens:agent-given-powerful-tool');
+    expect(
+      codes('TOOLS = [search_docs, read_ticket, lookup_order]', 'TOOLS = [search_docs, read_ticket]'),
+    ).toEqual([]);
     expect(codes('  skip_before_action :verify_authenticity_token')).toContain('content.weakens:csrf-off');
     expect(codes('token = jwt.encode(claims, "changeme", algorithm="HS256")')).toContain(
       'content.weakens:literal-signing-key',

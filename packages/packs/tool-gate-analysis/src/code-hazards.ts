@@ -107,6 +107,18 @@ const WEAK_RANDOM =
   /\brandom\.(random|randint|choice|randrange)\(|Math\.random\(|\bmt_rand\(|\brand\(|\bnew Random\(|\bmath\/rand\b/;
 
 const WEAKENING: readonly [string, RegExp][] = [
+  // A deserialiser that rebuilds any object the bytes describe, and so runs what they name, put
+  // where data is read (`json.loads` → `pickle.loads`): whoever writes the bytes runs code.
+  [
+    'unsafe-deserialiser',
+    /\b(pickle|cPickle|dill|marshal|jsonpickle)\.loads\s*\(|\bunserialize\s*\(|\bMarshal\.load\s*\(|\bnew\s+(BinaryFormatter|ObjectInputStream|NetDataContractSerializer|LosFormatter)\b|\bnode-serialize\b|\bserialize\.unserialize\b/,
+  ],
+  // An agent's tool list given a tool that runs commands or sends messages out: what the model is
+  // talked into, it can now do.
+  [
+    'agent-given-powerful-tool',
+    /\b(TOOLS|tools|allowed_tools|allowedTools|toolset|tool_list)\b[^\n]{0,200}\b(run_shell|shell_exec|bash|terminal|run_command|execute_command|exec_command|send_email|send_mail|send_message|http_request|write_file|delete_file|python_repl|code_interpreter)\b/,
+  ],
   // A token verifier that accepts the `none` algorithm accepts tokens nobody signed.
   ['unsigned-tokens-accepted', /\balgorithms?["']?\s*[:=]\s*[[(][^\])]*["']none["']/i],
   // One verifier that accepts both a shared-secret and a public-key algorithm lets a token signed

@@ -159,6 +159,19 @@ describe('settings that open what was closed', () => {
     expect(codes('  prevent_destroy = false')).toContain('content.opens:protection-off');
     expect(codes('  enable_key_rotation = false')).toContain('content.opens:protection-off');
     expect(codes('  enable_key_rotation = true')).toEqual([]);
+    expect(codes('spec:\n  enforcementAction: dryrun')).toContain('content.opens:admission-not-enforced');
+    expect(codes('spec:\n  validationFailureAction: Audit')).toContain(
+      'content.opens:admission-not-enforced',
+    );
+    expect(codes('\t<key>NSAllowsArbitraryLoads</key>\n\t<true/>')).toContain(
+      'content.opens:cleartext-allowed',
+    );
+    expect(codes("        Action:\n          - s3:*\n        Resource: '*'")).toContain(
+      'content.opens:service-wide-action-on-any-resource',
+    );
+    expect(codes('        Action:\n          - s3:GetObject\n        Resource: arn:aws:s3:::b/*')).toEqual(
+      [],
+    );
     expect(codes('SECURE_SSL_REDIRECT = False', '', 'settings/prod.py')).toContain(
       'content.opens:transport-security-off',
     );

@@ -124,6 +124,11 @@ const EXPOSURES: readonly [string, RegExp][] = [
 ];
 
 const PRIVILEGES: readonly [string, RegExp][] = [
+  // Every action of a service (`s3:*`, `dynamodb:*`) on every resource, in YAML or JSON policies.
+  [
+    'service-wide-action-on-any-resource',
+    /["']?Action["']?\s*[=:]\s*\[?\s*(?:-\s*)?["']?[\w-]+:\*["']?[\s\S]{0,160}?["']?Resource["']?\s*[=:]\s*\[?\s*(?:-\s*)?["']\*["']/,
+  ],
   [
     'any-action-on-any-resource',
     /["']?Action["']?\s*[=:]\s*\[?\s*["']\*["'][\s\S]{0,120}?["']?Resource["']?\s*[=:]\s*\[?\s*["']\*["']|\bactions\s*=\s*\[\s*["']\*["']\s*\][\s\S]{0,120}?\bresources\s*=\s*\[\s*["']\*["']\s*\]/,
@@ -148,6 +153,18 @@ const PRIVILEGES: readonly [string, RegExp][] = [
 ];
 
 const PROTECTIONS: readonly [string, RegExp][] = [
+  // An admission policy told to record rather than refuse (Gatekeeper's `dryrun`/`warn`, Kyverno's
+  // `Audit`): the cluster admits what it refused.
+  [
+    'admission-not-enforced',
+    /\benforcementAction\s*:\s*["']?(dryrun|warn)\b|\bvalidationFailureAction\s*:\s*["']?[Aa]udit\b/,
+  ],
+  // Apple's transport security exempting every host, or a host, from HTTPS (a plist's key and value
+  // on their own lines).
+  [
+    'cleartext-allowed',
+    /<key>\s*(NSAllowsArbitraryLoads(InWebContent|ForMedia)?|NSExceptionAllowsInsecureHTTPLoads)\s*<\/key>\s*<true\s*\/>/,
+  ],
   [
     'protection-off',
     /\b(deletion_protection|termination_protection|prevent_destroy|enable_deletion_protection|DeletionProtection|DeletionProtectionEnabled|enable_logging|logging_enabled|audit_logs?_enabled|versioning_enabled|storage_encrypted|encrypted|point_in_time_recovery_enabled|backup_enabled|enable_key_rotation|key_rotation_enabled|EnableKeyRotation|mfa_delete|require_mfa|mfa_enabled|MfaDelete)["']?\s*[=:]\s*["']?(false|False)\b|\bskip_final_snapshot\s*[=:]\s*["']?(true|True)\b|\bversioning\s*\{\s*enabled\s*=\s*false/,

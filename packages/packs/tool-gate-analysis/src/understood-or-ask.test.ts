@@ -655,3 +655,19 @@ describe('output options in camel case are outputs', () => {
     expect(await shell('jest --json --outputFile=report.json')).toBe('allow');
   });
 });
+
+describe('principles found by held-out batch 79', () => {
+  it('a cloud grant to everyone is not allowed, whatever the verb', async () => {
+    expect(
+      await shell(
+        "aws lambda add-permission --function-name f --statement-id p --action lambda:InvokeFunction --principal '*'",
+      ),
+    ).not.toBe('allow');
+    expect(
+      await shell(
+        'gcloud run services add-iam-policy-binding api --member=allUsers --role=roles/run.invoker',
+      ),
+    ).not.toBe('allow');
+    expect(await shell('aws lambda get-policy --function-name f')).toBe('allow');
+  });
+});

@@ -330,7 +330,7 @@ export function judgeCliVerbs(
  * of an administrator's role (cluster-admin, AdministratorAccess, Owner) is denied.
  */
 const ACCESS_OBJECT =
-  /^((cluster)?role-?bindings?|(add|set)-iam-policy-bindings?|(attach|put)-(user|group|role)-policy|role-assignments?|policy-bindings?|collaborators?|acls?|set-acl|permissions?|add-members?|members?-add|grants?)$/i;
+  /^((cluster)?role-?bindings?|(add|set)-iam-policy-bindings?|(attach|put)-(user|group|role)-policy|role-assignments?|policy-bindings?|collaborators?|acls?|set-acl|permissions?|add-permission|add-members?|members?-add|grants?)$/i;
 const ADMIN_ROLE =
   /(^|[=/:])(cluster-admin|admin|administrator|owner|AdministratorAccess|IAMFullAccess|roles\/(owner|editor)|User Access Administrator)$/i;
 
@@ -341,6 +341,22 @@ const ADMIN_ROLE =
  */
 const CREDENTIAL_MINT =
   /(^|-)(create-access-key|create-login-profile|create-service-specific-credential|keys-create|keys-add|create-key|create-api-key|api-keys-create|apikeys-create|create-token|token-create|tokens-create|generate-token|create-for-rbac|credential-reset|reset-credentials?|create-credential|personal-access-tokens?-create)(-|$)/i;
+
+/** Options that name who is granted something (`--principal`, `--member`, `--grantee`, `--assignee`). */
+const GRANTEE_OPTION = /^--?(principal|member|members|grantee|grant-\w+|assignee|source-arn-principal)$/i;
+/** Who is everyone: any caller, any signed-in account of the provider, any cluster user. */
+const EVERYONE =
+  /^(\*|allUsers|allAuthenticatedUsers|Everyone|AllUsers|system:(unauthenticated|anonymous|authenticated)|uri=https?:\/\/acs\.amazonaws\.com\/groups\/global\/(AllUsers|AuthenticatedUsers))$/i;
+
+/** The option that grants to everyone (`--principal '*'`, `--member=allUsers`), if any. */
+function grantsEveryone(args: readonly string[]): string | undefined {
+  for (const [index, arg] of args.entries()) {
+    const attached = /^(--?[\w-]+)=(.*)$/.exec(arg);
+    const [option, value] = attached ? [attached[1]!, attached[2]!] : [arg, args[index + 1] ?? ''];
+    if (GRANTEE_OPTION.test(option) && EVERYONE.test(value.replace(/^['"]|['"]$/g, ''))) return option;
+  }
+  return undefined;
+}
 
 function mintsCredential(args: readonly string[]): string | undefined {
   const words = args.filter((arg) => !arg.startsWith('-'));
@@ -436,6 +452,12 @@ export function judgeByVerbs(
   const minted = dryRun ? undefined : mintsCredential(args);
   if (minted !== undefined) {
     scope.add({ code: `cli.${program}.mints-credential:${minted}`, destructive: RISK.deny, onTask: 0.1 });
+    return;
+  }
+  // A grant to everyone is exposure whatever the verb (`lambda add-permission --principal '*'`).
+  const everyone = dryRun ? undefined : grantsEveryone(args);
+  if (everyone !== undefined) {
+    scope.add({ code: `cli.${program}.grants-everyone:${everyone}`, destructive: RISK.askHigh, onTask: 0.1 });
     return;
   }
   if (!dryRun && kind !== 'read') {
